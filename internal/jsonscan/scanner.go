@@ -1,0 +1,614 @@
+// Package jsonscan is the one-pass JSON reader under normalize: it validates RFC 8259 text
+// (UTF-8 included) while it walks, and reports where values start and end instead of decoding
+// them, so that values which pass through are copied as the exact bytes they arrived as.
+//
+// The caller drives the walk: ObjectStart/ObjectNext and ArrayStart/ArrayNext step through the
+// containers whose members it cares about, and SkipValue validates everything else without
+// building anything. Nesting is tracked without recursion, so depth costs no stack.
+package jsonscan
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// Span is the half-open byte range [Start, End) of a value in the input. The zero Span means
+// "absent": every present value is at least one byte long.
+type Span struct{ Start, End int }
+
+// Present reports whether the span holds a value.
+func (s Span) Present() bool { return s.End > s.Start }
+
+// Kind is the first byte of a value: '"', '{', '[', 't', 'f', 'n', or '0' for any number.
+type Kind byte
+
+// The kinds of JSON value.
+const (
+	String Kind = '"'
+	Object Kind = '{'
+	Array  Kind = '['
+	True   Kind = 't'
+	False  Kind = 'f'
+	Null   Kind = 'n'
+	Number Kind = '0'
+	None   Kind = 0 // no value: end of input
+)
+
+// Describe names the kind with its article, for messages: "a string", "an object", "null".
+func (k Kind) Describe() string {
+	switch k {
+	case String:
+		return "a string"
+	case Object:
+		return "an object"
+	case Array:
+		return "an array"
+	case True, False:
+		return "a boolean"
+	case Null:
+		return "null"
+	case Number:
+		return "a number"
+	}
+	return "nothing"
+}
+
+// Name names the kind without an article: "string", "object", "null".
+func (k Kind) Name() string {
+	switch k {
+	case String:
+		return "string"
+	case Object:
+		return "object"
+	case Array:
+		return "array"
+	case True, False:
+		return "boolean"
+	case Null:
+		return "null"
+	case Number:
+		return "number"
+	}
+	return "nothing"
+}
+
+// StrFlags describe a scanned string.
+type StrFlags uint8
+
+const (
+	// Escaped: the string holds at least one backslash escape.
+	Escaped StrFlags = 1 << iota
+	// SurrogateEscape: the string holds a \u escape in the surrogate range D800-DFFF, paired or not.
+	SurrogateEscape
+)
+
+// SyntaxError is malformed input: what was wrong and the byte offset where it was found.
+type SyntaxError struct {
+	Offset int
+	Reason string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%s (byte offset %d)", e.Reason, e.Offset) }
+
+// Scanner walks one JSON text. The zero Scanner is not usable; call Reset.
+type Scanner struct {
+	data     []byte
+	pos      int
+	depth    int
+	maxDepth int
+	ws       int // counts whitespace runs skipped, so callers can tell whether a value held any
+	err      *SyntaxError
+	stack    []bool // container kinds during SkipValue: true for object
+	key      Span   // content of the last member key, without its quotes
+	keyFlags StrFlags
+	strFlags StrFlags
+}
+
+// Reset starts a walk over data, allowing at most maxDepth nested arrays and objects.
+func (s *Scanner) Reset(data []byte, maxDepth int) {
+	*s = Scanner{data: data, maxDepth: maxDepth, stack: s.stack[:0]}
+}
+
+// Data is the input being walked.
+func (s *Scanner) Data() []byte { return s.data }
+
+// Pos is the offset of the next unread byte.
+func (s *Scanner) Pos() int { return s.pos }
+
+// Err is the first syntax error met, or nil.
+func (s *Scanner) Err() *SyntaxError { return s.err }
+
+// WS counts the whitespace runs skipped so far. A value whose walk changed WS held whitespace
+// between its tokens, and must be compacted to be written out in canonical form.
+func (s *Scanner) WS() int { return s.ws }
+
+// Key returns the raw content of the last member key (between its quotes) and its flags.
+func (s *Scanner) Key() ([]byte, StrFlags) { return s.data[s.key.Start:s.key.End], s.keyFlags }
+
+// KeyToken is the span of the last member key including its quotes.
+func (s *Scanner) KeyToken() Span { return Span{s.key.Start - 1, s.key.End + 1} }
+
+// StrFlags are the flags of the last string scanned as a value.
+func (s *Scanner) StrFlags() StrFlags { return s.strFlags }
+
+// Fail records a syntax error at off, unless one was already recorded, and returns false.
+func (s *Scanner) Fail(off int, format string, args ...any) bool {
+	if s.err == nil {
+		s.err = &SyntaxError{Offset: off, Reason: fmt.Sprintf(format, args...)}
+		s.pos = len(s.data) // stop every loop that is still walking
+	}
+	return false
+}
+
+// Peek skips whitespace and returns the kind of the next value, or None at the end of input.
+// Anything that cannot start a value is returned as is, for SkipValue to reject.
+func (s *Scanner) Peek() Kind {
+	s.skipWS()
+	if s.pos >= len(s.data) {
+		return None
+	}
+	c := s.data[s.pos]
+	if c == '-' || (c >= '0' && c <= '9') {
+		return Number
+	}
+	return Kind(c)
+}
+
+// AtEnd skips whitespace and reports whether the input is used up; if not, it records the
+// trailing data as an error.
+func (s *Scanner) AtEnd() bool {
+	s.skipWS()
+	if s.err != nil {
+		return false
+	}
+	if s.pos < len(s.data) {
+		return s.Fail(s.pos, "unexpected %s after the top-level value; expected exactly one JSON value", describeByte(s.data, s.pos))
+	}
+	return true
+}
+
+func (s *Scanner) skipWS() {
+	i := s.pos
+	if i >= len(s.data) || s.data[i] > ' ' {
+		return
+	}
+	for i < len(s.data) {
+		switch s.data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+			continue
+		}
+		break
+	}
+	if i != s.pos {
+		s.ws++
+		s.pos = i
+	}
+}
+
+func (s *Scanner) enter() bool {
+	s.depth++
+	if s.depth > s.maxDepth {
+		return s.Fail(s.pos, "nesting deeper than %d levels of arrays and objects", s.maxDepth)
+	}
+	s.pos++
+	return true
+}
+
+// ObjectStart consumes '{' and, when the object has a member, its key and ':'; it reports
+// whether a member value follows. The caller must consume that value, then call ObjectNext.
+func (s *Scanner) ObjectStart() bool {
+	if s.err != nil {
+		return false
+	}
+	if s.pos >= len(s.data) || s.data[s.pos] != '{' {
+		return s.Fail(s.pos, "%s; expected '{'", describeByte(s.data, s.pos))
+	}
+	if !s.enter() {
+		return false
+	}
+	s.skipWS()
+	if s.pos < len(s.data) && s.data[s.pos] == '}' {
+		s.pos++
+		s.depth--
+		return false
+	}
+	return s.member()
+}
+
+// ObjectNext consumes ',' and the next key and ':', reporting true, or the closing '}',
+// reporting false. It reports false on any error too.
+func (s *Scanner) ObjectNext() bool {
+	s.skipWS()
+	if s.err != nil {
+		return false
+	}
+	if s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ',':
+			s.pos++
+			s.skipWS()
+			return s.member()
+		case '}':
+			s.pos++
+			s.depth--
+			return false
+		}
+	}
+	return s.Fail(s.pos, "%s after an object member; expected ',' or '}'", describeByte(s.data, s.pos))
+}
+
+func (s *Scanner) member() bool {
+	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+		return s.Fail(s.pos, "%s; expected a string key in double quotes", describeByte(s.data, s.pos))
+	}
+	start := s.pos + 1
+	flags, ok := s.scanString()
+	if !ok {
+		return false
+	}
+	s.key, s.keyFlags = Span{start, s.pos - 1}, flags
+	s.skipWS()
+	if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+		return s.Fail(s.pos, "%s after an object key; expected ':'", describeByte(s.data, s.pos))
+	}
+	s.pos++
+	s.skipWS()
+	return true
+}
+
+// ArrayStart consumes '[' and reports whether an element follows.
+func (s *Scanner) ArrayStart() bool {
+	if s.err != nil {
+		return false
+	}
+	if s.pos >= len(s.data) || s.data[s.pos] != '[' {
+		return s.Fail(s.pos, "%s; expected '['", describeByte(s.data, s.pos))
+	}
+	if !s.enter() {
+		return false
+	}
+	s.skipWS()
+	if s.pos < len(s.data) && s.data[s.pos] == ']' {
+		s.pos++
+		s.depth--
+		return false
+	}
+	return true
+}
+
+// ArrayNext consumes ',' and reports true, or the closing ']' and reports false.
+func (s *Scanner) ArrayNext() bool {
+	s.skipWS()
+	if s.err != nil {
+		return false
+	}
+	if s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ',':
+			s.pos++
+			s.skipWS()
+			return true
+		case ']':
+			s.pos++
+			s.depth--
+			return false
+		}
+	}
+	return s.Fail(s.pos, "%s after an array element; expected ',' or ']'", describeByte(s.data, s.pos))
+}
+
+// StringValue scans the string at the current position and returns its span, quotes included.
+// Its flags are then in StrFlags.
+func (s *Scanner) StringValue() Span {
+	start := s.pos
+	flags, _ := s.scanString()
+	s.strFlags = flags
+	return Span{start, s.pos}
+}
+
+// SkipValue validates the value at the current position, whatever it holds, and returns its span.
+func (s *Scanner) SkipValue() Span {
+	start := s.pos
+	base := s.depth
+	s.stack = s.stack[:0]
+	for s.err == nil {
+		if !s.scalarOrOpen() {
+			break
+		}
+		// After a complete value: close containers and step to the next member or element.
+		for s.depth > base && s.err == nil {
+			s.skipWS()
+			if s.pos >= len(s.data) {
+				s.Fail(s.pos, "unexpected end of input inside %s", containerName(s.stack[len(s.stack)-1]))
+				break
+			}
+			obj := s.stack[len(s.stack)-1]
+			c := s.data[s.pos]
+			if c == ',' {
+				s.pos++
+				s.skipWS()
+				if obj {
+					s.member()
+				}
+				break
+			}
+			if (obj && c == '}') || (!obj && c == ']') {
+				s.pos++
+				s.depth--
+				s.stack = s.stack[:len(s.stack)-1]
+				continue
+			}
+			s.Fail(s.pos, "%s after %s; expected ',' or '%c'", describeByte(s.data, s.pos), elementName(obj), closer(obj))
+		}
+		if s.depth == base {
+			break
+		}
+	}
+	return Span{start, s.pos}
+}
+
+// scalarOrOpen consumes a scalar, or opens a container; it returns true when a complete value
+// was consumed (a scalar or an empty container), false when a container was opened and its
+// first member or element is next, or on error (s.err is set then).
+func (s *Scanner) scalarOrOpen() bool {
+	for {
+		if s.pos >= len(s.data) {
+			return s.Fail(s.pos, "unexpected end of input; expected a value")
+		}
+		switch c := s.data[s.pos]; c {
+		case '"':
+			_, ok := s.scanString()
+			return ok
+		case '{', '[':
+			obj := c == '{'
+			if !s.enter() {
+				return false
+			}
+			s.skipWS()
+			if s.pos < len(s.data) && s.data[s.pos] == closer(obj) {
+				s.pos++
+				s.depth--
+				return true
+			}
+			s.stack = append(s.stack, obj)
+			if obj && !s.member() {
+				return false
+			}
+			continue // the first member's value or the first element is next
+		case 't':
+			return s.literal("true")
+		case 'f':
+			return s.literal("false")
+		case 'n':
+			return s.literal("null")
+		default:
+			if c == '-' || (c >= '0' && c <= '9') {
+				return s.scanNumber()
+			}
+			return s.Fail(s.pos, "%s; expected a value", describeByte(s.data, s.pos))
+		}
+	}
+}
+
+func containerName(obj bool) string {
+	if obj {
+		return "an object"
+	}
+	return "an array"
+}
+
+func elementName(obj bool) string {
+	if obj {
+		return "an object member"
+	}
+	return "an array element"
+}
+
+func closer(obj bool) byte {
+	if obj {
+		return '}'
+	}
+	return ']'
+}
+
+func (s *Scanner) literal(word string) bool {
+	end := s.pos + len(word)
+	if end > len(s.data) || string(s.data[s.pos:end]) != word {
+		return s.Fail(s.pos, "invalid literal; expected %q", word)
+	}
+	s.pos = end
+	return true
+}
+
+func (s *Scanner) scanNumber() bool {
+	d, i := s.data, s.pos
+	if d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && d[i] >= '1' && d[i] <= '9':
+		i = digits(d, i+1)
+	default:
+		return s.Fail(i, "%s in a number; expected a digit", describeByte(d, i))
+	}
+	if i < len(d) && d[i] == '.' {
+		j := digits(d, i+1)
+		if j == i+1 {
+			return s.Fail(j, "%s after a decimal point; expected a digit", describeByte(d, j))
+		}
+		i = j
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		j := digits(d, i)
+		if j == i {
+			return s.Fail(j, "%s in an exponent; expected a digit", describeByte(d, j))
+		}
+		i = j
+	}
+	s.pos = i
+	return true
+}
+
+func digits(d []byte, i int) int {
+	for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// special marks, in each byte's top bit, the bytes of x that end a plain run in a string: '"',
+// '\\', a control character, or a non-ASCII byte. Only the lowest marked byte is exact (borrows
+// can mark bytes above it), which is the only one the caller uses.
+func special(x uint64) uint64 {
+	q := x ^ (lsb * '"')
+	b := x ^ (lsb * '\\')
+	return ((q - lsb) &^ q | (b - lsb) &^ b | (x - lsb*0x20) &^ x | x) & msb
+}
+
+// scanString consumes the string at s.pos (which must be '"') and validates it: escapes,
+// control characters and UTF-8.
+func (s *Scanner) scanString() (StrFlags, bool) {
+	d := s.data
+	i := s.pos + 1
+	var flags StrFlags
+	for {
+		for i+8 <= len(d) {
+			if m := special(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(d) {
+			return flags, s.Fail(len(d), "unexpected end of input inside the string that starts at byte offset %d", s.pos)
+		}
+		switch c := d[i]; {
+		case c == '"':
+			s.pos = i + 1
+			return flags, true
+		case c == '\\':
+			flags |= Escaped
+			n, surrogate := escapeLen(d, i)
+			if n == 0 {
+				return flags, s.Fail(i, "invalid escape %s in a string; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", quoteEscape(d, i))
+			}
+			if surrogate {
+				flags |= SurrogateEscape
+			}
+			i += n
+		case c < 0x20:
+			return flags, s.Fail(i, "control character U+%04X inside a string; it must be escaped, e.g. as \\u%04x", c, c)
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, n := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && n <= 1 {
+				return flags, s.Fail(i, "invalid UTF-8 byte 0x%02X inside a string; the input must be UTF-8", c)
+			}
+			i += n
+		}
+	}
+}
+
+// escapeLen returns the length of the escape at d[i] (a backslash), 0 if it is invalid, and
+// whether it is a \u escape in the surrogate range.
+func escapeLen(d []byte, i int) (int, bool) {
+	if i+1 >= len(d) {
+		return 0, false
+	}
+	switch d[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2, false
+	case 'u':
+		v, ok := Hex4(d, i+2)
+		if !ok {
+			return 0, false
+		}
+		return 6, v >= 0xD800 && v <= 0xDFFF
+	}
+	return 0, false
+}
+
+// Hex4 decodes the four hex digits at d[i:i+4].
+func Hex4(d []byte, i int) (rune, bool) {
+	if i+4 > len(d) {
+		return 0, false
+	}
+	var v rune
+	for _, c := range d[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | rune(c)
+	}
+	return v, true
+}
+
+func quoteEscape(d []byte, i int) string {
+	end := min(i+6, len(d))
+	return fmt.Sprintf("%q", d[i:end])
+}
+
+// describeByte names the byte at d[i] for an error message.
+func describeByte(d []byte, i int) string {
+	if i >= len(d) {
+		return "unexpected end of input"
+	}
+	c := d[i]
+	if c >= 0x20 && c < 0x7f {
+		return fmt.Sprintf("unexpected character '%c'", c)
+	}
+	if c >= utf8.RuneSelf {
+		if r, n := utf8.DecodeRune(d[i:]); r != utf8.RuneError || n > 1 {
+			if r == 0xFEFF {
+				return "unexpected byte order mark U+FEFF (send UTF-8 without a BOM)"
+			}
+			return fmt.Sprintf("unexpected character %q (U+%04X)", r, r)
+		}
+		return fmt.Sprintf("invalid UTF-8 byte 0x%02X", c)
+	}
+	return fmt.Sprintf("unexpected byte 0x%02X", c)
+}
+
+// KeyName returns the text of the last member key, unescaped. It aliases the input unless the
+// key holds escapes.
+func (s *Scanner) KeyName() []byte {
+	raw, flags := s.Key()
+	if flags&Escaped == 0 {
+		return raw
+	}
+	return AppendUnescaped(nil, raw)
+}
+
+// StringText returns the text of the string token at sp (quotes included), unescaped. It aliases
+// the input unless the string holds escapes.
+func StringText(data []byte, sp Span) []byte {
+	content := data[sp.Start+1 : sp.End-1]
+	for _, c := range content {
+		if c == '\\' {
+			return AppendUnescaped(nil, content)
+		}
+	}
+	return content
+}

@@ -1,0 +1,148 @@
+package jsonscan
+
+import (
+	"unicode/utf8"
+)
+
+// AppendUnescaped appends the text of a validated string's content (without its quotes) to dst.
+// A lone surrogate escape is appended as its WTF-8 bytes, so that it stays distinct from every
+// real character, as it does in the platform's Python parser.
+func AppendUnescaped(dst, content []byte) []byte {
+	for i := 0; i < len(content); {
+		c := content[i]
+		if c != '\\' {
+			j := i + 1
+			for j < len(content) && content[j] != '\\' {
+				j++
+			}
+			dst = append(dst, content[i:j]...)
+			i = j
+			continue
+		}
+		switch e := content[i+1]; e {
+		case 'u':
+			r, _ := Hex4(content, i+2)
+			i += 6
+			if r >= 0xD800 && r < 0xDC00 && i+6 <= len(content) && content[i] == '\\' && content[i+1] == 'u' {
+				if lo, ok := Hex4(content, i+2); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+					r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+					i += 6
+				}
+			}
+			if r >= 0xD800 && r <= 0xDFFF {
+				dst = append(dst, 0xED, byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
+			} else {
+				dst = utf8.AppendRune(dst, r)
+			}
+			continue
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		default:
+			dst = append(dst, e)
+		}
+		i += 2
+	}
+	return dst
+}
+
+// AppendCompact appends the validated JSON value src to dst without the whitespace between its
+// tokens; strings are copied unchanged.
+func AppendCompact(dst, src []byte) []byte {
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			i++
+		case '"':
+			j := i + 1
+			for src[j] != '"' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			dst = append(dst, src[i:j+1]...)
+			i = j + 1
+		default:
+			j := i + 1
+			for j < len(src) && !isStructuralBreak(src[j]) {
+				j++
+			}
+			dst = append(dst, src[i:j]...)
+			i = j
+		}
+	}
+	return dst
+}
+
+func isStructuralBreak(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"'
+}
+
+// AppendValue appends the value at sp, compacted when it held whitespace.
+func AppendValue(dst, data []byte, sp Span, hasWS bool) []byte {
+	if hasWS {
+		return AppendCompact(dst, data[sp.Start:sp.End])
+	}
+	return append(dst, data[sp.Start:sp.End]...)
+}
+
+// AppendString appends s as a JSON string. Only what JSON requires is escaped, plus U+2028 and
+// U+2029 for the sake of JavaScript readers; invalid UTF-8 becomes U+FFFD.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\uFFFD"...)
+			i += n
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += n
+			start = i
+			continue
+		}
+		i += n
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+const hexDigits = "0123456789abcdef"

@@ -1,0 +1,321 @@
+package messages
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// facts are what reading a message learned about the values that need more than a kind check.
+// A key given twice leaves the facts of its last value, as its last value is the one kept.
+type facts struct {
+	calls    callFacts
+	thinking thinkingFacts
+}
+
+type callFacts struct {
+	kind   jsonscan.Kind
+	bad    int    // index of the first tool call that does not normalize, or -1
+	reason string // why it does not
+}
+
+type thinkingFacts struct {
+	kind    jsonscan.Kind
+	bad     int // index of the first entry that is not an object, or -1
+	badKind jsonscan.Kind
+}
+
+func (r *Reader) readToolCalls() callFacts {
+	s := r.s
+	f := callFacts{kind: s.Peek(), bad: -1}
+	if f.kind != jsonscan.Array {
+		s.SkipValue()
+		return f
+	}
+	j := 0
+	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
+		if reason := r.readToolCall(j); reason != "" && f.bad < 0 {
+			f.bad, f.reason = j, reason
+		}
+		j++
+	}
+	return f
+}
+
+// callFields are the fields of a tool call or of its function object, with the kinds found.
+type callFields struct {
+	id, name, args       jsonscan.Span
+	idKind, nameKind     jsonscan.Kind
+	argsWS               bool
+	function             jsonscan.Kind
+	fnName, fnArgs       jsonscan.Span
+	fnNameKind           jsonscan.Kind
+	fnArgsWS, fnArgsSeen bool
+}
+
+// readToolCall reads tool call j; when it cannot be normalized it returns why, else it appends
+// the flat form to r.calls and returns "".
+func (r *Reader) readToolCall(j int) string {
+	s := r.s
+	kind := s.Peek()
+	if kind != jsonscan.Object {
+		s.SkipValue()
+		return "found " + kind.Describe() + ", expected a tool call object " + callShapes
+	}
+	var c callFields
+	r.entry.Begin()
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		name := s.KeyName()
+		k, wsv, start := s.Peek(), s.WS(), s.Pos()
+		if string(name) == "function" {
+			c.function = k
+			if k == jsonscan.Object {
+				r.readFunction(j, &c)
+			} else {
+				s.SkipValue()
+			}
+		} else {
+			s.SkipValue()
+		}
+		sp, ws := jsonscan.Span{Start: start, End: s.Pos()}, s.WS() != wsv
+		switch string(name) {
+		case "id":
+			c.id, c.idKind = sp, k
+		case "name":
+			c.name, c.nameKind = sp, k
+		case "arguments":
+			c.args, c.argsWS = sp, ws
+		}
+		if r.entry.Put(jsonscan.Member{Name: name}) >= 0 {
+			r.dups = append(r.dups, duplicate{call: j, key: string(name)})
+		}
+	}
+	call := ToolCall{ID: c.id, Name: c.name, Arguments: c.args, ArgumentsWS: c.argsWS}
+	if c.function != jsonscan.None && c.function != jsonscan.Null {
+		if c.function != jsonscan.Object {
+			return "function is " + c.function.Describe() + ", expected an object {\"name\", \"arguments\"} " + callShapes
+		}
+		if c.fnNameKind != jsonscan.String {
+			return "function.name is " + describeKind(c.fnNameKind) + ", expected the tool's name as a string"
+		}
+		call.Name, call.Arguments, call.ArgumentsWS = c.fnName, c.fnArgs, c.fnArgsWS
+	} else if c.nameKind != jsonscan.String {
+		return "name is " + describeKind(c.nameKind) + ", expected the tool's name as a string " + callShapes
+	}
+	if c.idKind != jsonscan.None && c.idKind != jsonscan.Null && c.idKind != jsonscan.String {
+		return "id is " + c.idKind.Describe() + ", expected a string or null"
+	}
+	r.calls = append(r.calls, call)
+	return ""
+}
+
+const callShapes = `(flat {"id", "name", "arguments"} or OpenAI's {"id", "type": "function", "function": {"name", "arguments"}})`
+
+// readFunction reads the nested OpenAI function object of tool call j.
+func (r *Reader) readFunction(j int, c *callFields) {
+	s := r.s
+	c.fnName, c.fnArgs, c.fnNameKind, c.fnArgsWS = jsonscan.Span{}, jsonscan.Span{}, jsonscan.None, false
+	var keys jsonscan.Members
+	keys.Begin()
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		name := s.KeyName()
+		k, wsv := s.Peek(), s.WS()
+		sp := s.SkipValue()
+		switch string(name) {
+		case "name":
+			c.fnName, c.fnNameKind = sp, k
+		case "arguments":
+			c.fnArgs, c.fnArgsWS = sp, s.WS() != wsv
+		}
+		if keys.Put(jsonscan.Member{Name: name}) >= 0 {
+			r.dups = append(r.dups, duplicate{call: j, function: true, key: string(name)})
+		}
+	}
+}
+
+func readThinking(s *jsonscan.Scanner) thinkingFacts {
+	f := thinkingFacts{kind: s.Peek(), bad: -1}
+	if f.kind != jsonscan.Array {
+		s.SkipValue()
+		return f
+	}
+	j := 0
+	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
+		if k := s.Peek(); k != jsonscan.Object && f.bad < 0 {
+			f.bad, f.badKind = j, k
+		}
+		s.SkipValue()
+		j++
+	}
+	return f
+}
+
+const dropped = "; the message was dropped"
+
+// check applies the message rules, in a fixed order (role, content, tool_call_id, tool_calls,
+// thinking), to the message just read, and returns the one warning that drops it, if any.
+func (r *Reader) check(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
+	data := r.s.Data()
+	if w, ok := r.checkRole(at); !ok {
+		return w, false
+	}
+	if i := r.members.Find("content"); i >= 0 {
+		switch k := kindAt(data, r.members.List[i].Value); k {
+		case jsonscan.String, jsonscan.Array, jsonscan.Null:
+		case jsonscan.Object:
+			return at.Key("content").Warn(softwarn.MessageContentInvalid, softwarn.Dropped,
+				"found a bare object, expected a string, an array of content parts, or null"+dropped+
+					"; a bare content part must be wrapped in an array: [{...}]"), false
+		default:
+			return at.Key("content").Warn(softwarn.MessageContentInvalid, softwarn.Dropped,
+				"found "+k.Describe()+", expected a string, an array of content parts, or null"+dropped), false
+		}
+	}
+	if i := r.members.Find("tool_call_id"); i >= 0 {
+		if k := kindAt(data, r.members.List[i].Value); k != jsonscan.String && k != jsonscan.Null {
+			return at.Key("tool_call_id").Warn(softwarn.MessageToolCallIDInvalid, softwarn.Dropped,
+				"found "+k.Describe()+", expected a string (the id of the tool call this message answers) or null"+dropped), false
+		}
+	}
+	switch k := f.calls.kind; {
+	case k == jsonscan.None || k == jsonscan.Null:
+	case k != jsonscan.Array:
+		hint := ""
+		if k == jsonscan.Object {
+			hint = "; a single tool call must be wrapped in an array: [{...}]"
+		}
+		return at.Key("tool_calls").Warn(softwarn.MessageToolCallsInvalid, softwarn.Dropped,
+			"found "+k.Describe()+", expected an array of tool calls or null"+dropped+hint), false
+	case f.calls.bad >= 0:
+		return at.Key("tool_calls").Index(f.calls.bad).Warn(softwarn.ToolCallInvalid, softwarn.Dropped,
+			f.calls.reason+dropped), false
+	}
+	switch k := f.thinking.kind; {
+	case k == jsonscan.None || k == jsonscan.Null:
+	case k != jsonscan.Array:
+		return at.Key("thinking").Warn(softwarn.MessageThinkingInvalid, softwarn.Dropped,
+			"found "+k.Describe()+", expected an array of objects or null"+dropped), false
+	case f.thinking.bad >= 0:
+		return at.Key("thinking").Index(f.thinking.bad).Warn(softwarn.MessageThinkingInvalid, softwarn.Dropped,
+			"found "+f.thinking.badKind.Describe()+", expected every thinking entry to be an object"+dropped), false
+	}
+	return softwarn.Warning{}, true
+}
+
+func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {
+	data := r.s.Data()
+	i := r.members.Find("role")
+	if i < 0 {
+		return r.noRole(at), false
+	}
+	v := r.members.List[i].Value
+	if k := kindAt(data, v); k != jsonscan.String {
+		return at.Key("role").Warn(softwarn.MessageRoleInvalid, softwarn.Dropped,
+			"found "+k.Describe()+", expected one of "+roleList+dropped), false
+	}
+	role := string(jsonscan.StringText(data, v))
+	for _, want := range Roles {
+		if role == want {
+			return softwarn.Warning{}, true
+		}
+	}
+	msg := "found " + quote(role) + ", expected one of " + roleList + dropped
+	if fix := roleFix(role); fix != "" {
+		msg += "; " + fix
+	}
+	return at.Key("role").Warn(softwarn.MessageRoleInvalid, softwarn.Dropped, msg), false
+}
+
+const roleList = `"system", "user", "assistant", "tool"`
+
+// roleFix says which role to use instead of one that other APIs and frameworks use.
+func roleFix(role string) string {
+	switch role {
+	case "developer":
+		return `OpenAI's "developer" role is the platform's "system": use "system"`
+	case "function":
+		return `OpenAI's legacy "function" role is the platform's "tool": use "tool" with the call's tool_call_id`
+	case "model":
+		return `Gemini's "model" role is the platform's "assistant": use "assistant"`
+	case "human":
+		return `use "user"`
+	case "ai", "bot":
+		return `use "assistant"`
+	case "tool_result", "ipython":
+		return `use "tool"`
+	}
+	lower := strings.ToLower(strings.TrimSpace(role))
+	for _, want := range Roles {
+		if lower == want {
+			return "roles are matched exactly: use " + quote(want)
+		}
+	}
+	return ""
+}
+
+// noRole explains a message without a role, recognising items of other APIs by their type.
+func (r *Reader) noRole(at softwarn.Loc) softwarn.Warning {
+	typ := ""
+	if i := r.members.Find("type"); i >= 0 {
+		if v := r.members.List[i].Value; kindAt(r.s.Data(), v) == jsonscan.String {
+			typ = string(jsonscan.StringText(r.s.Data(), v))
+		}
+	}
+	const prefix = "found no role, expected one of " + roleList + dropped
+	switch typ {
+	case "function_call":
+		return at.Warn(softwarn.OpenAIResponsesItem, softwarn.Dropped, prefix+
+			`; this is an OpenAI Responses function_call item, not a chat message: send it as {"role": "assistant", "tool_calls": [{"id": <call_id>, "name": <name>, "arguments": <arguments>}]}`)
+	case "function_call_output":
+		return at.Warn(softwarn.OpenAIResponsesItem, softwarn.Dropped, prefix+
+			`; this is an OpenAI Responses function_call_output item, not a chat message: send it as {"role": "tool", "tool_call_id": <call_id>, "content": <output>}`)
+	case "tool_result":
+		return at.Warn(softwarn.AnthropicBlockMessage, softwarn.Dropped, prefix+
+			`; this is an Anthropic tool_result content block sent as a message: send it as {"role": "tool", "tool_call_id": <tool_use_id>, "content": <content>}`)
+	case "tool_use":
+		return at.Warn(softwarn.AnthropicBlockMessage, softwarn.Dropped, prefix+
+			`; this is an Anthropic tool_use content block sent as a message: send it as {"role": "assistant", "tool_calls": [{"id": <id>, "name": <name>, "arguments": <input>}]}`)
+	case "text":
+		return at.Warn(softwarn.AnthropicBlockMessage, softwarn.Dropped, prefix+
+			`; this is a bare content part sent as a message: wrap it as {"role": "user" or "assistant", "content": [<the part>]}`)
+	}
+	return at.Warn(softwarn.MessageRoleMissing, softwarn.Dropped, prefix)
+}
+
+func notObject(at softwarn.Loc, k jsonscan.Kind) softwarn.Warning {
+	msg := "found " + k.Describe() + `, expected a message object {"role", "content", ...}` + dropped
+	if k == jsonscan.String {
+		msg += `; to send plain text, use {"role": "user" or "assistant", "content": <the text>}`
+	}
+	return at.Warn(softwarn.MessageNotObject, softwarn.Dropped, msg)
+}
+
+func kindAt(data []byte, sp jsonscan.Span) jsonscan.Kind {
+	if !sp.Present() {
+		return jsonscan.None
+	}
+	c := data[sp.Start]
+	if c == '-' || (c >= '0' && c <= '9') {
+		return jsonscan.Number
+	}
+	return jsonscan.Kind(c)
+}
+
+func describeKind(k jsonscan.Kind) string {
+	if k == jsonscan.None {
+		return "missing"
+	}
+	return k.Describe()
+}
+
+// quote quotes a value found in the input for a warning, shortened so that a warning stays
+// readable whatever the input holds.
+func quote(s string) string {
+	const max = 64
+	if len([]rune(s)) > max {
+		return strconv.Quote(string([]rune(s)[:max])) + "…"
+	}
+	return strconv.Quote(s)
+}

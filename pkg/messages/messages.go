@@ -1,0 +1,219 @@
+// Package messages validates the messages of a handler result's rich-mode transcript, one at a
+// time, and writes the ones it keeps with their tool calls in the flat form.
+//
+// A message that breaks a rule is dropped with exactly one soft warning, at its own path or
+// deeper; the other messages are unaffected. Everything a message carries besides the keys the
+// contract checks passes through as the exact JSON text it arrived as.
+package messages
+
+import (
+	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// Roles are the accepted values of a message's role, in the order messages quote them.
+var Roles = [...]string{"system", "user", "assistant", "tool"}
+
+// ToolCall is one tool call in the flat form {"id"?, "name", "arguments"?}, located in the input.
+type ToolCall struct {
+	ID, Name, Arguments jsonscan.Span // ID and Arguments are absent when not given
+	ArgumentsWS         bool          // Arguments holds whitespace and is written compacted
+}
+
+// Message is one kept message, located in the input.
+type Message struct {
+	Index     int           // position in the input array, for paths
+	Span      jsonscan.Span // the whole message object
+	verbatim  bool          // written as its exact input bytes
+	members   [2]int        // its members in Reader.members.List, unless verbatim
+	calls     [2]int        // its tool calls in Reader.calls
+	toolCalls int           // index of the tool_calls member to write in flat form, or -1
+}
+
+// Reader reads the messages array of one result. Its zero value is ready after Reset.
+type Reader struct {
+	s       *jsonscan.Scanner
+	warn    *softwarn.Collector
+	members jsonscan.Members // the members of every kept message that is not written verbatim
+	entry   jsonscan.Members // the keys of the tool call or function object being read
+	calls   []ToolCall
+	kept    []Message
+	dups    []duplicate // duplicate keys of the message being read, reported if it is kept
+}
+
+// duplicate is a duplicate key found inside a message, reported only if the message is kept so
+// that a dropped message costs exactly one warning.
+type duplicate struct {
+	call     int // index of the tool call it is in, or -1 for the message itself
+	function bool
+	key      string
+}
+
+// Reset prepares r to read messages from s, reporting to warn.
+func (r *Reader) Reset(s *jsonscan.Scanner, warn *softwarn.Collector) {
+	r.s, r.warn = s, warn
+	r.members.List = r.members.List[:0]
+	r.calls = r.calls[:0]
+	r.kept = r.kept[:0]
+}
+
+// Len is the number of messages kept.
+func (r *Reader) Len() int { return len(r.kept) }
+
+// Kept returns the kept messages in input order.
+func (r *Reader) Kept() []Message { return r.kept }
+
+// ReadArray reads the messages array at the scanner's position, which must be '['.
+func (r *Reader) ReadArray() {
+	root := softwarn.At("messages")
+	i := 0
+	for ok := r.s.ArrayStart(); ok; ok = r.s.ArrayNext() {
+		r.Read(root, i)
+		i++
+	}
+}
+
+// Read reads one message at the scanner's position: it is kept, or dropped with one warning at
+// loc.Index(i) or deeper.
+func (r *Reader) Read(loc softwarn.Loc, i int) {
+	s := r.s
+	start := s.Pos()
+	if kind := s.Peek(); kind != jsonscan.Object {
+		s.SkipValue()
+		if s.Err() == nil {
+			r.warn.Add(notObject(loc.Index(i), kind))
+		}
+		return
+	}
+	ws0 := s.WS()
+	first := r.members.Begin()
+	callsFrom := len(r.calls)
+	r.dups = r.dups[:0]
+	var f facts
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		key, name := s.KeyToken(), s.KeyName()
+		wsv, vstart := s.WS(), s.Pos()
+		switch string(name) {
+		case "tool_calls":
+			r.calls = r.calls[:callsFrom]
+			r.forgetCallDuplicates()
+			f.calls = r.readToolCalls()
+		case "thinking":
+			f.thinking = readThinking(s)
+		default:
+			s.SkipValue()
+		}
+		m := jsonscan.Member{Key: key, Name: name, Value: jsonscan.Span{Start: vstart, End: s.Pos()}, WS: s.WS() != wsv}
+		if r.members.Put(m) >= 0 {
+			r.dups = append(r.dups, duplicate{call: -1, key: string(name)})
+		}
+	}
+	if s.Err() != nil {
+		return
+	}
+	at := loc.Index(i)
+	if w, ok := r.check(at, &f); !ok {
+		r.warn.Add(w)
+		r.members.Drop()
+		r.calls = r.calls[:callsFrom]
+		return
+	}
+	r.reportDuplicates(at)
+	msg := Message{Index: i, Span: jsonscan.Span{Start: start, End: s.Pos()}, calls: [2]int{callsFrom, len(r.calls)}, toolCalls: -1}
+	if f.calls.kind == jsonscan.Array {
+		msg.toolCalls = r.members.Find("tool_calls")
+	}
+	msg.verbatim = s.WS() == ws0 && len(r.dups) == 0 && msg.toolCalls < 0
+	if msg.verbatim {
+		r.members.Drop()
+	} else {
+		msg.members = [2]int{first, len(r.members.List)}
+	}
+	r.kept = append(r.kept, msg)
+}
+
+func (r *Reader) forgetCallDuplicates() {
+	kept := r.dups[:0]
+	for _, d := range r.dups {
+		if d.call < 0 {
+			kept = append(kept, d)
+		}
+	}
+	r.dups = kept
+}
+
+func (r *Reader) reportDuplicates(at softwarn.Loc) {
+	for _, d := range r.dups {
+		l := at
+		if d.call >= 0 {
+			l = l.Key("tool_calls").Index(d.call)
+			if d.function {
+				l = l.Key("function")
+			}
+		}
+		r.warn.Add(l.Key(d.key).Warn(softwarn.DuplicateKey, softwarn.Dropped,
+			"duplicate key "+quote(d.key)+"; the last value was kept and the earlier ones dropped, as the platform's parser does"))
+	}
+}
+
+// AppendJSON appends the kept messages as a JSON array, or null when none was kept.
+func (r *Reader) AppendJSON(dst []byte) []byte {
+	if len(r.kept) == 0 {
+		return append(dst, "null"...)
+	}
+	dst = append(dst, '[')
+	for i := range r.kept {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = r.AppendMessage(dst, &r.kept[i])
+	}
+	return append(dst, ']')
+}
+
+// AppendMessage appends one kept message: its members in input order, tool_calls in flat form.
+func (r *Reader) AppendMessage(dst []byte, m *Message) []byte {
+	data := r.s.Data()
+	if m.verbatim {
+		return append(dst, data[m.Span.Start:m.Span.End]...)
+	}
+	dst = append(dst, '{')
+	for i := m.members[0]; i < m.members[1]; i++ {
+		mem := &r.members.List[i]
+		if i > m.members[0] {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, data[mem.Key.Start:mem.Key.End]...)
+		dst = append(dst, ':')
+		if i == m.toolCalls {
+			dst = r.appendCalls(dst, r.calls[m.calls[0]:m.calls[1]])
+			continue
+		}
+		dst = jsonscan.AppendValue(dst, data, mem.Value, mem.WS)
+	}
+	return append(dst, '}')
+}
+
+func (r *Reader) appendCalls(dst []byte, calls []ToolCall) []byte {
+	data := r.s.Data()
+	dst = append(dst, '[')
+	for i, c := range calls {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '{')
+		if c.ID.Present() {
+			dst = append(dst, `"id":`...)
+			dst = append(dst, data[c.ID.Start:c.ID.End]...)
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `"name":`...)
+		dst = append(dst, data[c.Name.Start:c.Name.End]...)
+		if c.Arguments.Present() {
+			dst = append(dst, `,"arguments":`...)
+			dst = jsonscan.AppendValue(dst, data, c.Arguments, c.ArgumentsWS)
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, ']')
+}

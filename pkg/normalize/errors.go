@@ -1,0 +1,120 @@
+package normalize
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Class names a kind of rejection. Clients branch on the class, never on the message text.
+type Class string
+
+// The rejection classes of the contract.
+const (
+	ClassResponseShape   Class = "ResponseShapeError"
+	ClassInvalidJSON     Class = "InvalidJSON"
+	ClassPayloadTooLarge Class = "PayloadTooLarge"
+)
+
+// Sentinels for errors.Is: every rejection unwraps to exactly one of them.
+var (
+	ErrResponseShape   = errors.New(string(ClassResponseShape))
+	ErrInvalidJSON     = errors.New(string(ClassInvalidJSON))
+	ErrPayloadTooLarge = errors.New(string(ClassPayloadTooLarge))
+)
+
+// EmptyResponseMessage is the contract's message for an empty or missing final answer, byte for
+// byte as the platform's Python SDK raises it.
+const EmptyResponseMessage = "Handler returned an empty string for final_response. The platform rejects empty responses (the LLM judge has nothing to grade against). Return at least a one-sentence summary of what the agent did or why it failed."
+
+// ResponseShapeError rejects a result whose shape cannot be graded: no final_response, an empty
+// one, or a value of the wrong type.
+type ResponseShapeError struct {
+	Path string // where the problem is: "" for the whole result, or "final_response"
+	Got  string // what was found, e.g. "number", "empty string", "null"
+	Want string // what was expected
+	Msg  string // the full message shown to a person
+}
+
+func (e *ResponseShapeError) Error() string { return e.Msg }
+
+// Unwrap returns ErrResponseShape.
+func (e *ResponseShapeError) Unwrap() error { return ErrResponseShape }
+
+// InvalidJSONError rejects input that is not exactly one well-formed JSON value in UTF-8.
+type InvalidJSONError struct {
+	Offset int    // byte offset of the problem, from 0
+	Line   int    // line of the problem, from 1
+	Column int    // column in bytes within that line, from 1
+	Reason string // what was found and what was expected
+}
+
+func (e *InvalidJSONError) Error() string {
+	return fmt.Sprintf("invalid JSON at line %d, column %d (byte offset %d): %s", e.Line, e.Column, e.Offset, e.Reason)
+}
+
+// Unwrap returns ErrInvalidJSON.
+func (e *InvalidJSONError) Unwrap() error { return ErrInvalidJSON }
+
+// PayloadTooLargeError rejects input longer than the configured limit.
+type PayloadTooLargeError struct {
+	Size  int64 // bytes received, or at least this many when the reader stopped early
+	Limit int64 // the limit in bytes
+}
+
+func (e *PayloadTooLargeError) Error() string {
+	return fmt.Sprintf("payload of %d bytes is over the limit of %d bytes; send a smaller result or raise the limit", e.Size, e.Limit)
+}
+
+// Unwrap returns ErrPayloadTooLarge.
+func (e *PayloadTooLargeError) Unwrap() error { return ErrPayloadTooLarge }
+
+// ClassOf returns the class of a rejection, and false for an error that is not one.
+func ClassOf(err error) (Class, bool) {
+	switch {
+	case errors.Is(err, ErrInvalidJSON):
+		return ClassInvalidJSON, true
+	case errors.Is(err, ErrResponseShape):
+		return ClassResponseShape, true
+	case errors.Is(err, ErrPayloadTooLarge):
+		return ClassPayloadTooLarge, true
+	}
+	return "", false
+}
+
+// AppendError appends the error object of the contract, {"error":{"class":…,"message":…}},
+// for a rejection, with the location of the problem where one is known. An error that is not a
+// rejection is reported under the class "InternalError".
+func AppendError(dst []byte, err error) []byte {
+	class, ok := ClassOf(err)
+	if !ok {
+		class = "InternalError"
+	}
+	dst = append(dst, `{"error":{"class":`...)
+	dst = appendString(dst, string(class))
+	dst = append(dst, `,"message":`...)
+	dst = appendString(dst, err.Error())
+	var (
+		syn   *InvalidJSONError
+		shape *ResponseShapeError
+		large *PayloadTooLargeError
+	)
+	switch {
+	case errors.As(err, &syn):
+		dst = append(dst, `,"line":`...)
+		dst = strconv.AppendInt(dst, int64(syn.Line), 10)
+		dst = append(dst, `,"column":`...)
+		dst = strconv.AppendInt(dst, int64(syn.Column), 10)
+		dst = append(dst, `,"offset":`...)
+		dst = strconv.AppendInt(dst, int64(syn.Offset), 10)
+	case errors.As(err, &shape):
+		if shape.Path != "" {
+			dst = append(dst, `,"path":`...)
+			dst = appendString(dst, shape.Path)
+		}
+	case errors.As(err, &large):
+		dst = append(dst, `,"limit":`...)
+		dst = strconv.AppendInt(dst, large.Limit, 10)
+	}
+	return append(dst, "}}"...)
+}

@@ -1,0 +1,131 @@
+package normalize
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// readFinal takes the final_response string token at sp. The text is kept as written, escapes
+// included, except that lone surrogate escapes become U+FFFD and a text over MaxChars code
+// points is cut there, on a character boundary, and marked.
+func (r *Result) readFinal(sp jsonscan.Span, flags jsonscan.StrFlags) {
+	tok := r.s.Data()[sp.Start:sp.End]
+	r.final, r.truncated = tok, false
+	if r.s.Err() != nil || (flags&jsonscan.SurrogateEscape == 0 && len(tok)-2 <= MaxChars) {
+		return // every character is at least one byte: nothing to cut, nothing to replace
+	}
+	content := tok[1 : len(tok)-1]
+	out := make([]byte, 0, min(len(tok), 4*MaxChars)+len(TruncationMarker)+2)
+	out = append(out, '"')
+	head := headOf(content, &out)
+	if head.lone > 0 {
+		r.warn.Add(softwarn.At("final_response").Warn(softwarn.FinalResponseLoneSurrogate, softwarn.Replaced,
+			"found "+plural(head.lone, "lone UTF-16 surrogate escape")+" (the first is "+head.firstLone+
+				"), which encode no character; each was replaced with U+FFFD. Encode characters outside the BMP as a surrogate pair or as UTF-8"))
+	}
+	if head.end < len(content) {
+		total := MaxChars + countChars(content[head.end:], flags&jsonscan.Escaped != 0)
+		out = append(out, TruncationMarker...)
+		r.truncated = true
+		r.warn.Add(softwarn.At("final_response").Warn(softwarn.FinalResponseTruncated, softwarn.Truncated,
+			"has "+group(total)+" characters, over the cap of "+group(MaxChars)+"; the first "+group(MaxChars)+
+				" were kept and \""+TruncationMarker+"\" was appended. The judge scores the head only: put the answer first"))
+	}
+	if head.lone == 0 && head.end == len(content) {
+		return // nothing changed: keep aliasing the input
+	}
+	r.final = append(out, '"')
+}
+
+type headFacts struct {
+	end       int // offset in the content where the first character past MaxChars starts
+	lone      int // lone surrogate escapes replaced in the head
+	firstLone string
+}
+
+// headOf appends to out the first MaxChars characters of content, replacing lone surrogates.
+func headOf(content []byte, out *[]byte) headFacts {
+	var h headFacts
+	last, chars, i := 0, 0, 0
+	for ; i < len(content) && chars < MaxChars; chars++ {
+		c := content[i]
+		switch {
+		case c == '\\' && content[i+1] == 'u':
+			v, _ := jsonscan.Hex4(content, i+2)
+			if v < 0xD800 || v > 0xDFFF {
+				i += 6
+				continue
+			}
+			if v < 0xDC00 && i+12 <= len(content) && content[i+6] == '\\' && content[i+7] == 'u' {
+				if lo, _ := jsonscan.Hex4(content, i+8); lo >= 0xDC00 && lo <= 0xDFFF {
+					i += 12
+					continue
+				}
+			}
+			if h.lone == 0 {
+				h.firstLone = string(content[i : i+6])
+			}
+			h.lone++
+			*out = append(*out, content[last:i]...)
+			*out = append(*out, "\uFFFD"...)
+			i += 6
+			last = i
+		case c == '\\':
+			i += 2
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			_, n := utf8.DecodeRune(content[i:])
+			i += n
+		}
+	}
+	*out = append(*out, content[last:i]...)
+	h.end = i
+	return h
+}
+
+// countChars counts the characters of validated string content as Python's len does: an escape
+// is one character, a surrogate pair escape one, a lone surrogate escape one.
+func countChars(content []byte, escaped bool) int {
+	if !escaped {
+		return utf8.RuneCount(content)
+	}
+	n := 0
+	for {
+		j := bytes.IndexByte(content, '\\')
+		if j < 0 {
+			return n + utf8.RuneCount(content)
+		}
+		n += utf8.RuneCount(content[:j]) + 1
+		step := 2
+		if content[j+1] == 'u' {
+			step = 6
+			if v, _ := jsonscan.Hex4(content, j+2); v >= 0xD800 && v < 0xDC00 && j+12 <= len(content) && content[j+6] == '\\' && content[j+7] == 'u' {
+				if lo, _ := jsonscan.Hex4(content, j+8); lo >= 0xDC00 && lo <= 0xDFFF {
+					step = 12
+				}
+			}
+		}
+		content = content[j+step:]
+	}
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// group writes n with thousands separators, as people read lengths: 50,000.
+func group(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

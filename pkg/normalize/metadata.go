@@ -1,0 +1,191 @@
+package normalize
+
+import (
+	"strconv"
+
+	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// metadata is the result's metadata object: its members in input order, a member whose
+// recognised key failed its check left with an absent value.
+type metadata struct {
+	kind     jsonscan.Kind
+	span     jsonscan.Span
+	verbatim bool // written as its exact input bytes
+	members  jsonscan.Members
+}
+
+// read reads the metadata value at the scanner's position.
+func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
+	m.members.List = m.members.List[:0]
+	m.kind = s.Peek()
+	if m.kind != jsonscan.Object {
+		s.SkipValue()
+		if m.kind != jsonscan.Null && s.Err() == nil {
+			warn.Add(softwarn.At("metadata").Warn(softwarn.MetadataNotObject, softwarn.Dropped,
+				"found "+m.kind.Describe()+", expected an object; metadata was dropped"))
+		}
+		return
+	}
+	ws0, start := s.WS(), s.Pos()
+	m.members.Begin()
+	clean := true
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		key, name, wsv := s.KeyToken(), s.KeyName(), s.WS()
+		mem := jsonscan.Member{Key: key, Name: name, Value: s.SkipValue(), WS: s.WS() != wsv}
+		if m.members.Put(mem) >= 0 && s.Err() == nil {
+			clean = false
+			warn.Add(softwarn.At("metadata").Key(string(name)).Warn(softwarn.DuplicateKey, softwarn.Dropped,
+				"duplicate key "+strconv.Quote(string(name))+"; the last value was kept and the earlier ones dropped, as the platform's parser does"))
+		}
+	}
+	if s.Err() != nil {
+		return
+	}
+	data := s.Data()
+	for i := range m.members.List {
+		mem := &m.members.List[i]
+		if reason := checkMetadata(data, string(mem.Name), mem.Value); reason != "" {
+			clean = false
+			warn.Add(softwarn.At("metadata").Key(string(mem.Name)).Warn(softwarn.MetadataKeyInvalid, softwarn.Dropped, reason))
+			mem.Value = jsonscan.Span{}
+		}
+	}
+	m.span = jsonscan.Span{Start: start, End: s.Pos()}
+	m.verbatim = clean && s.WS() == ws0
+}
+
+// checkMetadata checks a recognised metadata key and says why its value fails, or "".
+func checkMetadata(data []byte, key string, v jsonscan.Span) string {
+	tok := data[v.Start:v.End]
+	kind := kindOf(tok)
+	switch key {
+	case "model", "system_prompt_id":
+		if kind != jsonscan.String {
+			return "found " + kind.Describe() + ", expected a string; the key was dropped"
+		}
+	case "total_input_tokens", "total_output_tokens":
+		if kind != jsonscan.Number {
+			return "found " + describeValue(data, v, kind) + ", expected a whole, non-negative number of tokens; the key was dropped" + unquoteHint(data, v, kind)
+		}
+		if neg, whole := numberFacts(tok); neg || !whole {
+			return "found " + string(tok) + ", expected a whole, non-negative number of tokens; the key was dropped"
+		}
+	case "agent_runtime_ms":
+		if kind != jsonscan.Number {
+			return "found " + describeValue(data, v, kind) + ", expected a non-negative number of milliseconds; the key was dropped" + unquoteHint(data, v, kind)
+		}
+		if neg, _ := numberFacts(tok); neg {
+			return "found " + string(tok) + ", expected a non-negative number of milliseconds; the key was dropped"
+		}
+	}
+	return ""
+}
+
+func kindOf(tok []byte) jsonscan.Kind {
+	if c := tok[0]; c == '-' || (c >= '0' && c <= '9') {
+		return jsonscan.Number
+	}
+	return jsonscan.Kind(tok[0])
+}
+
+func describeValue(data []byte, v jsonscan.Span, kind jsonscan.Kind) string {
+	if kind == jsonscan.String && v.End-v.Start <= 40 {
+		return string(data[v.Start:v.End]) + " (a string)"
+	}
+	return kind.Describe()
+}
+
+// unquoteHint suggests sending a number that arrived as a string as a number.
+func unquoteHint(data []byte, v jsonscan.Span, kind jsonscan.Kind) string {
+	if kind != jsonscan.String {
+		return ""
+	}
+	text := string(jsonscan.StringText(data, v))
+	if _, err := strconv.ParseFloat(text, 64); err == nil && len(text) <= 40 {
+		return "; send it as a number: " + text
+	}
+	return ""
+}
+
+// numberFacts reads a validated JSON number exactly, without rounding through a float: whether
+// it is below zero, and whether its value is whole (10, 10.0, 1e2 and 1.5e1 are; 1.5 and 1e-1
+// are not). Minus zero is zero.
+func numberFacts(tok []byte) (negative, whole bool) {
+	neg := tok[0] == '-'
+	if neg {
+		tok = tok[1:]
+	}
+	i := 0
+	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+		i++
+	}
+	intDigits := tok[:i]
+	var frac []byte
+	if i < len(tok) && tok[i] == '.' {
+		j := i + 1
+		for j < len(tok) && tok[j] >= '0' && tok[j] <= '9' {
+			j++
+		}
+		frac, i = tok[i+1:j], j
+	}
+	exp := 0
+	if i < len(tok) {
+		i++ // 'e' or 'E'
+		sign := 1
+		if tok[i] == '+' || tok[i] == '-' {
+			if tok[i] == '-' {
+				sign = -1
+			}
+			i++
+		}
+		for ; i < len(tok); i++ {
+			if exp < 1<<40 {
+				exp = exp*10 + int(tok[i]-'0')
+			}
+		}
+		exp *= sign
+	}
+	// The value is the digits intDigits+frac with the point after len(intDigits)+exp of them.
+	lastNonZero := -1
+	for k, c := range intDigits {
+		if c != '0' {
+			lastNonZero = k
+		}
+	}
+	for k, c := range frac {
+		if c != '0' {
+			lastNonZero = len(intDigits) + k
+		}
+	}
+	if lastNonZero < 0 {
+		return false, true // zero, however written
+	}
+	return neg, lastNonZero < len(intDigits)+exp
+}
+
+// appendJSON appends the metadata object, or null.
+func (m *metadata) appendJSON(dst, data []byte) []byte {
+	if m.kind != jsonscan.Object {
+		return append(dst, "null"...)
+	}
+	if m.verbatim {
+		return append(dst, data[m.span.Start:m.span.End]...)
+	}
+	dst = append(dst, '{')
+	first := true
+	for _, mem := range m.members.List {
+		if !mem.Value.Present() {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(dst, data[mem.Key.Start:mem.Key.End]...)
+		dst = append(dst, ':')
+		dst = jsonscan.AppendValue(dst, data, mem.Value, mem.WS)
+	}
+	return append(dst, '}')
+}

@@ -1,0 +1,257 @@
+// Package normalize turns the raw bytes of an agent handler's result into the platform's
+// normalized record, or rejects them, as the platform's wire contract says.
+//
+// A result is a JSON string (the final answer itself), or an object with a non-empty
+// final_response and, for rich trace rendering, messages and metadata. Normalization enforces
+// the final answer, caps it at 50,000 characters, flattens OpenAI's nested tool calls, and
+// drops invalid messages and metadata keys with soft warnings: malformed rich mode is never
+// fatal, an empty answer is.
+//
+// The input is read once, by a validating scanner that records where values are rather than
+// decoding them; values that pass through are written out as the bytes they arrived as.
+//
+// # Rejections
+//
+// Normalize returns a *ResponseShapeError, *InvalidJSONError or *PayloadTooLargeError; each
+// unwraps to a sentinel (ErrResponseShape, ErrInvalidJSON, ErrPayloadTooLarge) and AppendError
+// writes the contract's error object for it.
+package normalize
+
+import (
+	"bytes"
+
+	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/messages"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// Limits and texts of the contract.
+const (
+	// MaxChars is the cap on final_response, in Unicode code points.
+	MaxChars = 50_000
+	// TruncationMarker is appended to a final_response cut at MaxChars.
+	TruncationMarker = "…[truncated]"
+	// DefaultMaxBytes is the default limit on the size of one raw result: 20 MiB.
+	DefaultMaxBytes = 20 << 20
+	// DefaultMaxDepth is the default limit on nested arrays and objects, counting the result
+	// object itself. It is about where the platform's Python parser gives up.
+	DefaultMaxDepth = 1000
+)
+
+// Option changes how Normalize works.
+type Option func(*config)
+
+type config struct {
+	maxBytes int64
+	maxDepth int
+	explain  bool
+}
+
+func newConfig(opts []Option) config {
+	c := config{maxBytes: DefaultMaxBytes, maxDepth: DefaultMaxDepth}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// WithMaxBytes rejects input longer than n bytes as PayloadTooLarge; n <= 0 means no limit.
+func WithMaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
+
+// WithMaxDepth rejects input that nests arrays and objects deeper than n levels as InvalidJSON.
+func WithMaxDepth(n int) Option { return func(c *config) { c.maxDepth = max(n, 1) } }
+
+// WithExplain makes the record carry diagnostics: every warning with its pointer, code and
+// action, plus notes that help a person porting an agent (tool calls nothing answers, answers
+// to no call, content blocks of another API).
+func WithExplain() Option { return func(c *config) { c.explain = true } }
+
+// Normalizer normalizes results with fixed options. It is safe for concurrent use.
+type Normalizer struct{ cfg config }
+
+// New returns a Normalizer with the given options.
+func New(opts ...Option) *Normalizer { return &Normalizer{cfg: newConfig(opts)} }
+
+// Normalize is New(opts...).Normalize(raw).
+func Normalize(raw []byte, opts ...Option) (*Result, error) {
+	n := Normalizer{cfg: newConfig(opts)}
+	return n.Normalize(raw)
+}
+
+// Normalize reads one raw handler result and returns its record, or a rejection. The Result
+// refers to raw: raw must not be changed while the Result is in use.
+func (n *Normalizer) Normalize(raw []byte) (*Result, error) {
+	if n.cfg.maxBytes > 0 && int64(len(raw)) > n.cfg.maxBytes {
+		return nil, &PayloadTooLargeError{Size: int64(len(raw)), Limit: n.cfg.maxBytes}
+	}
+	r := &Result{explain: n.cfg.explain}
+	r.s.Reset(raw, n.cfg.maxDepth)
+	if err := r.read(); err != nil {
+		return nil, err
+	}
+	if r.explain {
+		r.notes = lint(r)
+	}
+	return r, nil
+}
+
+// Result is a normalized record.
+type Result struct {
+	s         jsonscan.Scanner
+	warn      softwarn.Collector
+	msgs      messages.Reader
+	meta      metadata
+	fields    [3]field
+	final     []byte // the final_response string token to write, quotes included
+	finalKind jsonscan.Kind
+	truncated bool
+	explain   bool
+	notes     []softwarn.Warning
+}
+
+// The top-level keys the record is made of, in record order.
+const (
+	fieldFinal = iota
+	fieldMessages
+	fieldMetadata
+)
+
+var fieldNames = [...]string{"final_response", "messages", "metadata"}
+
+// field tracks one top-level key: whether it was seen, and the warnings its value caused, which
+// a later duplicate of the key makes void.
+type field struct {
+	seen             bool
+	warnFrom, warnTo int
+}
+
+func (r *Result) read() error {
+	s := &r.s
+	var hint []string // keys of result objects that hold the answer under another name
+	switch kind := s.Peek(); kind {
+	case jsonscan.None:
+		s.Fail(s.Pos(), "no JSON value in the input; expected one JSON value (a string or an object with final_response)")
+	case jsonscan.String:
+		r.finalKind = jsonscan.String
+		r.readFinal(s.StringValue(), s.StrFlags())
+	case jsonscan.Object:
+		hint = r.readObject()
+	default:
+		s.SkipValue()
+		r.finalKind = kind
+	}
+	if s.AtEnd(); s.Err() != nil {
+		return invalidJSON(s.Data(), s.Err())
+	}
+	return r.shapeError(hint)
+}
+
+func (r *Result) readObject() (hint []string) {
+	s := &r.s
+	r.finalKind = jsonscan.None
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		name := s.KeyName()
+		switch string(name) {
+		case "final_response":
+			r.begin(fieldFinal)
+			r.finalKind = s.Peek()
+			if r.finalKind == jsonscan.String {
+				r.readFinal(s.StringValue(), s.StrFlags())
+			} else {
+				s.SkipValue()
+			}
+			r.end(fieldFinal)
+		case "messages":
+			r.begin(fieldMessages)
+			r.readMessages()
+			r.end(fieldMessages)
+		case "metadata":
+			r.begin(fieldMetadata)
+			r.meta.read(s, &r.warn)
+			r.end(fieldMetadata)
+		case "final_output", "output", "message":
+			hint = append(hint, string(name))
+			s.SkipValue()
+		default:
+			s.SkipValue()
+		}
+	}
+	if r.finalKind == jsonscan.None {
+		r.finalKind = jsonscan.Object // marks "an object without final_response"
+	}
+	return hint
+}
+
+// begin starts reading top-level key f; a duplicate voids the warnings of the earlier value.
+func (r *Result) begin(f int) {
+	fl := &r.fields[f]
+	if fl.seen {
+		n := fl.warnTo - fl.warnFrom
+		r.warn.Remove(fl.warnFrom, fl.warnTo)
+		for i := range r.fields {
+			if r.fields[i].seen && r.fields[i].warnFrom >= fl.warnTo {
+				r.fields[i].warnFrom -= n
+				r.fields[i].warnTo -= n
+			}
+		}
+		r.warn.Add(softwarn.At(fieldNames[f]).Warn(softwarn.DuplicateKey, softwarn.Dropped,
+			`duplicate key "`+fieldNames[f]+`" in the result; the last value was kept and the earlier ones dropped, as the platform's parser does`))
+	}
+	fl.seen = true
+	fl.warnFrom = r.warn.Len()
+}
+
+func (r *Result) end(f int) { r.fields[f].warnTo = r.warn.Len() }
+
+func (r *Result) readMessages() {
+	s := &r.s
+	r.msgs.Reset(s, &r.warn)
+	switch kind := s.Peek(); kind {
+	case jsonscan.Array:
+		r.msgs.ReadArray()
+	case jsonscan.Null:
+		s.SkipValue()
+	default:
+		s.SkipValue()
+		if s.Err() == nil {
+			hint := ""
+			if kind == jsonscan.Object {
+				hint = "; a single message must be wrapped in an array: [{...}]"
+			}
+			r.warn.Add(softwarn.At("messages").Warn(softwarn.MessagesNotArray, softwarn.Dropped,
+				"found "+kind.Describe()+", expected an array of message objects; messages was dropped and the run is graded on final_response alone"+hint))
+		}
+	}
+}
+
+func (r *Result) shapeError(hint []string) error {
+	switch r.finalKind {
+	case jsonscan.String:
+		if len(r.final) > 2 {
+			return nil
+		}
+		return &ResponseShapeError{Path: "final_response", Got: "empty string", Want: "non-empty string", Msg: EmptyResponseMessage}
+	case jsonscan.Null:
+		return &ResponseShapeError{Path: "final_response", Got: "null", Want: "non-empty string", Msg: EmptyResponseMessage}
+	case jsonscan.Object:
+		msg := `the result object has no "final_response" key; expected {"final_response": "<the agent's answer>", ...}`
+		if len(hint) > 0 {
+			msg += `. It has "` + hint[0] + `": it looks like a serialized agent result that did not go through build_response, which moves final_response, final_output, output or message (in that order) to final_response`
+		}
+		return &ResponseShapeError{Path: "final_response", Got: "object without final_response", Want: "object with final_response", Msg: msg}
+	}
+	if r.fields[fieldFinal].seen {
+		return &ResponseShapeError{Path: "final_response", Got: r.finalKind.Name(), Want: "non-empty string",
+			Msg: "final_response is " + r.finalKind.Describe() + `; expected a non-empty string, e.g. {"final_response": "The refund has been issued."}`}
+	}
+	return &ResponseShapeError{Got: r.finalKind.Name(), Want: "string or object",
+		Msg: "the result is " + r.finalKind.Describe() + `; expected a non-empty string or an object with "final_response"`}
+}
+
+func invalidJSON(data []byte, e *jsonscan.SyntaxError) error {
+	line := 1 + bytes.Count(data[:e.Offset], []byte{'\n'})
+	col := e.Offset - bytes.LastIndexByte(data[:e.Offset], '\n')
+	return &InvalidJSONError{Offset: e.Offset, Line: line, Column: col, Reason: e.Reason}
+}
+
+func appendString(dst []byte, s string) []byte { return jsonscan.AppendString(dst, s) }

@@ -1,0 +1,97 @@
+package normalize
+
+import (
+	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// AppendJSON appends the record: {"final_response", "messages", "metadata", "soft_warnings",
+// "rich_mode"} in that order, compact, and, with WithExplain, "diagnostics" after rich_mode.
+// The same input always gives the same bytes.
+func (r *Result) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"final_response":`...)
+	dst = append(dst, r.final...)
+	dst = append(dst, `,"messages":`...)
+	dst = r.msgs.AppendJSON(dst)
+	dst = append(dst, `,"metadata":`...)
+	dst = r.meta.appendJSON(dst, r.s.Data())
+	dst = append(dst, `,"soft_warnings":[`...)
+	for i, w := range r.warn.Warnings() {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsonscan.AppendString(dst, w.String())
+	}
+	dst = append(dst, `],"rich_mode":`...)
+	if r.RichMode() {
+		dst = append(dst, "true"...)
+	} else {
+		dst = append(dst, "false"...)
+	}
+	if r.explain {
+		dst = append(dst, `,"diagnostics":`...)
+		dst = AppendDiagnostics(dst, r.warn.Warnings(), r.notes)
+	}
+	return append(dst, '}')
+}
+
+// MarshalJSON returns the record.
+func (r *Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(make([]byte, 0, r.SizeHint())), nil }
+
+// SizeHint is a capacity for a buffer that will hold the record.
+func (r *Result) SizeHint() int { return len(r.s.Data()) + 256 + 160*r.warn.Len() }
+
+// FinalResponse is the text of final_response as the record holds it.
+func (r *Result) FinalResponse() string {
+	return string(jsonscan.StringText(r.final, jsonscan.Span{Start: 0, End: len(r.final)}))
+}
+
+// Warnings are the soft warnings, in the order found.
+func (r *Result) Warnings() []softwarn.Warning { return r.warn.Warnings() }
+
+// SoftWarnings are the warnings as the record's soft_warnings strings.
+func (r *Result) SoftWarnings() []string { return softwarn.Strings(r.warn.Warnings()) }
+
+// Notes are the explain view's advice (only with WithExplain): things that are not wrong enough
+// to warn about but keep the trace from rendering as well as it could.
+func (r *Result) Notes() []softwarn.Warning { return r.notes }
+
+// RichMode reports whether the record carries messages.
+func (r *Result) RichMode() bool { return r.msgs.Len() > 0 }
+
+// Messages is the number of messages kept.
+func (r *Result) Messages() int { return r.msgs.Len() }
+
+// Truncated reports whether final_response was cut at MaxChars.
+func (r *Result) Truncated() bool { return r.truncated }
+
+// AppendDiagnostics appends the explain view's diagnostics array: warnings, then notes.
+func AppendDiagnostics(dst []byte, warnings, notes []softwarn.Warning) []byte {
+	dst = append(dst, '[')
+	n := 0
+	for _, group := range [...]struct {
+		list     []softwarn.Warning
+		severity string
+	}{{warnings, "warning"}, {notes, "note"}} {
+		for _, w := range group.list {
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			n++
+			dst = append(dst, `{"path":`...)
+			dst = jsonscan.AppendString(dst, w.Path)
+			dst = append(dst, `,"pointer":`...)
+			dst = jsonscan.AppendString(dst, w.Pointer)
+			dst = append(dst, `,"code":`...)
+			dst = jsonscan.AppendString(dst, string(w.Code))
+			dst = append(dst, `,"action":`...)
+			dst = jsonscan.AppendString(dst, string(w.Action))
+			dst = append(dst, `,"severity":`...)
+			dst = jsonscan.AppendString(dst, group.severity)
+			dst = append(dst, `,"message":`...)
+			dst = jsonscan.AppendString(dst, w.Message)
+			dst = append(dst, '}')
+		}
+	}
+	return append(dst, ']')
+}

@@ -1,0 +1,158 @@
+// Package softwarn defines the soft warnings that normalization reports: what was wrong with a
+// part of a handler result, where it was, and what was done about it.
+//
+// A warning is data, never an error: malformed rich mode is dropped with a warning and the run
+// is still graded. Every warning carries a dotted path (messages[3].tool_calls[0]), the same
+// place as an RFC 6901 JSON Pointer (/messages/3/tool_calls/0), a stable Code that clients may
+// branch on, the Action taken, and a message a person can act on.
+package softwarn
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Action says what normalization did with the value a warning concerns.
+type Action string
+
+const (
+	Dropped   Action = "dropped"   // the value (or its whole message) was removed
+	Truncated Action = "truncated" // the value was cut short
+	Replaced  Action = "replaced"  // part of the value was replaced
+	Kept      Action = "kept"      // the value was kept as it is; the warning is advice
+)
+
+// Code is a stable, snake_case name for one kind of warning. Codes never change meaning; new
+// kinds get new codes.
+type Code string
+
+// Warnings about the handler result.
+const (
+	FinalResponseTruncated     Code = "final_response_truncated"
+	FinalResponseLoneSurrogate Code = "final_response_lone_surrogate"
+	DuplicateKey               Code = "duplicate_key"
+	MessagesNotArray           Code = "messages_not_array"
+	MessageNotObject           Code = "message_not_object"
+	MessageRoleMissing         Code = "message_role_missing"
+	MessageRoleInvalid         Code = "message_role_invalid"
+	MessageContentInvalid      Code = "message_content_invalid"
+	MessageToolCallIDInvalid   Code = "message_tool_call_id_invalid"
+	MessageToolCallsInvalid    Code = "message_tool_calls_invalid"
+	ToolCallInvalid            Code = "tool_call_invalid"
+	MessageThinkingInvalid     Code = "message_thinking_invalid"
+	OpenAIResponsesItem        Code = "message_openai_responses_item"
+	AnthropicBlockMessage      Code = "message_anthropic_block"
+	MetadataNotObject          Code = "metadata_not_object"
+	MetadataKeyInvalid         Code = "metadata_key_invalid"
+)
+
+// Notes: advice for a person porting an agent, reported only by the explain view. They are not
+// soft warnings: nothing was changed.
+const (
+	ToolCallUnanswered     Code = "tool_call_unanswered"
+	ToolResultUnmatched    Code = "tool_result_unmatched"
+	AnthropicContentBlocks Code = "anthropic_content_blocks"
+)
+
+// Warning is one soft warning (or, in the explain view, one note).
+type Warning struct {
+	Path    string // dotted path, e.g. messages[3].tool_calls[0]
+	Pointer string // RFC 6901 pointer to the same place, e.g. /messages/3/tool_calls/0
+	Code    Code
+	Action  Action
+	Message string // what was found, what was expected, what was done, and the fix if known
+}
+
+// String is the warning as it appears in soft_warnings: the path, ": ", then the message.
+func (w Warning) String() string { return w.Path + ": " + w.Message }
+
+// Loc is a place in the handler result, kept both as a dotted path and as a JSON Pointer.
+// The zero Loc is the top level.
+type Loc struct {
+	path, pointer string
+}
+
+// At returns the location of a top-level key.
+func At(key string) Loc { return Loc{}.Key(key) }
+
+// Key returns the location of member key inside the object at l.
+func (l Loc) Key(key string) Loc {
+	seg := key
+	if !isIdent(key) {
+		seg = "[" + strconv.Quote(key) + "]"
+	} else if l.path != "" {
+		seg = "." + key
+	}
+	return Loc{path: l.path + seg, pointer: l.pointer + "/" + escapePointer(key)}
+}
+
+// Index returns the location of element i of the array at l.
+func (l Loc) Index(i int) Loc {
+	s := strconv.Itoa(i)
+	return Loc{path: l.path + "[" + s + "]", pointer: l.pointer + "/" + s}
+}
+
+// Path is the dotted path of l.
+func (l Loc) Path() string { return l.path }
+
+// Pointer is the RFC 6901 JSON Pointer of l.
+func (l Loc) Pointer() string { return l.pointer }
+
+// Warn builds the warning at l.
+func (l Loc) Warn(code Code, action Action, message string) Warning {
+	return Warning{Path: l.path, Pointer: l.pointer, Code: code, Action: action, Message: message}
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+func escapePointer(s string) string {
+	if strings.ContainsAny(s, "~/") {
+		return pointerEscaper.Replace(s)
+	}
+	return s
+}
+
+// Collector keeps warnings in the order they were found. Its zero value is ready to use.
+type Collector struct {
+	list []Warning
+}
+
+// Add appends w.
+func (c *Collector) Add(w Warning) { c.list = append(c.list, w) }
+
+// Len is the number of warnings collected so far; with Truncate it marks a point to roll back to.
+func (c *Collector) Len() int { return len(c.list) }
+
+// Truncate forgets every warning added after the first n, as when a duplicate key replaces a
+// value whose warnings no longer apply.
+func (c *Collector) Truncate(n int) { c.list = c.list[:n] }
+
+// Remove deletes the warnings in [from, to), keeping the order of the rest.
+func (c *Collector) Remove(from, to int) {
+	c.list = append(c.list[:from], c.list[to:]...)
+}
+
+// Warnings returns the collected warnings. The slice is owned by the collector.
+func (c *Collector) Warnings() []Warning { return c.list }
+
+// Strings returns the warnings as soft_warnings strings.
+func Strings(ws []Warning) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.String()
+	}
+	return out
+}
