@@ -476,7 +476,7 @@ const (
 func special(x uint64) uint64 {
 	q := x ^ (lsb * '"')
 	b := x ^ (lsb * '\\')
-	return ((q - lsb) &^ q | (b - lsb) &^ b | (x - lsb*0x20) &^ x | x) & msb
+	return ((q-lsb)&^q | (b-lsb)&^b | (x-lsb*0x20)&^x | x) & msb
 }
 
 // scanString consumes the string at s.pos (which must be '"') and validates it: escapes,

@@ -36,7 +36,9 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 }
 
 // MarshalJSON returns the record.
-func (r *Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(make([]byte, 0, r.SizeHint())), nil }
+func (r *Result) MarshalJSON() ([]byte, error) {
+	return r.AppendJSON(make([]byte, 0, r.SizeHint())), nil
+}
 
 // SizeHint is a capacity for a buffer that will hold the record.
 func (r *Result) SizeHint() int { return len(r.s.Data()) + 256 + 160*r.warn.Len() }
