@@ -1,0 +1,52 @@
+package schemacheck
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/schemas"
+)
+
+func TestEverySchemaCompiles(t *testing.T) {
+	require.NotEmpty(t, schemas.Names())
+	for _, name := range schemas.Names() {
+		_, err := Schema(name)
+		require.NoError(t, err, name)
+	}
+}
+
+func TestSchemasOnContractExamples(t *testing.T) {
+	tests := []struct {
+		name, schema, doc string
+		valid             bool
+	}{
+		{"bare string", "result.schema.json", `"done"`, true},
+		{"empty string", "result.schema.json", `""`, false},
+		{"null", "result.schema.json", `null`, false},
+		{"no final_response", "result.schema.json", `{"output":"x"}`, false},
+		{"rich messages are open", "result.schema.json", `{"final_response":"x","messages":5}`, true},
+		{"flat tool call", "tool-call.schema.json", `{"id":"c1","name":"get_order","arguments":{"order_id":"4521"}}`, true},
+		{"nested tool call", "tool-call.schema.json", `{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}`, true},
+		{"nested without name", "tool-call.schema.json", `{"type":"function","function":{"arguments":"{}"}}`, false},
+		{"function null is flat", "tool-call.schema.json", `{"name":"f","function":null}`, true},
+		{"developer role", "message.schema.json", `{"role":"developer","content":"x"}`, false},
+		{"bare content part", "message.schema.json", `{"role":"user","content":{"type":"text","text":"x"}}`, false},
+		{"openai dump nulls", "message.schema.json", `{"role":"assistant","content":"x","tool_calls":null,"function_call":null,"refusal":null}`, true},
+		{"tokens 10.0", "metadata.schema.json", `{"total_input_tokens":10.0}`, true},
+		{"tokens 1.5", "metadata.schema.json", `{"total_input_tokens":1.5}`, false},
+		{"tokens -1", "metadata.schema.json", `{"total_output_tokens":-1}`, false},
+		{"tokens string", "metadata.schema.json", `{"total_output_tokens":"217"}`, false},
+		{"error object", "error.schema.json", `{"error":{"class":"InvalidJSON","message":"x","line":1,"column":1,"offset":0}}`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Validate(tt.schema, []byte(tt.doc))
+			if tt.valid {
+				require.NoError(t, err)
+			} else {
+				require.Error(t, err)
+			}
+		})
+	}
+}
