@@ -164,7 +164,7 @@ func (s *Scanner) AtEnd() bool {
 		return false
 	}
 	if s.pos < len(s.data) {
-		return s.Fail(s.pos, "unexpected %s after the top-level value; expected exactly one JSON value", describeByte(s.data, s.pos))
+		return s.Fail(s.pos, "%s after the top-level value; expected exactly one JSON value", describeByte(s.data, s.pos))
 	}
 	return true
 }
@@ -565,9 +565,22 @@ func Hex4(d []byte, i int) (rune, bool) {
 	return v, true
 }
 
+// quoteEscape shows the invalid escape at d[i] as written: the backslash and what follows it
+// (up to the four characters of a \u escape), printable ASCII only.
 func quoteEscape(d []byte, i int) string {
-	end := min(i+6, len(d))
-	return fmt.Sprintf("%q", d[i:end])
+	end := i + 2
+	if end < len(d) && d[i+1] == 'u' {
+		end = i + 6
+	}
+	end = min(end, len(d))
+	out := make([]byte, 0, end-i)
+	for _, c := range d[i:end] {
+		if c < 0x20 || c >= 0x7f || c == '"' {
+			break
+		}
+		out = append(out, c)
+	}
+	return "'" + string(out) + "'"
 }
 
 // describeByte names the byte at d[i] for an error message.

@@ -127,6 +127,7 @@ type field struct {
 
 func (r *Result) read() error {
 	s := &r.s
+	r.finalKind = jsonscan.None
 	var hint []string // keys of result objects that hold the answer under another name
 	switch kind := s.Peek(); kind {
 	case jsonscan.None:
@@ -175,9 +176,6 @@ func (r *Result) readObject() (hint []string) {
 		default:
 			s.SkipValue()
 		}
-	}
-	if r.finalKind == jsonscan.None {
-		r.finalKind = jsonscan.Object // marks "an object without final_response"
 	}
 	return hint
 }
@@ -233,7 +231,7 @@ func (r *Result) shapeError(hint []string) error {
 		return &ResponseShapeError{Path: "final_response", Got: "empty string", Want: "non-empty string", Msg: EmptyResponseMessage}
 	case jsonscan.Null:
 		return &ResponseShapeError{Path: "final_response", Got: "null", Want: "non-empty string", Msg: EmptyResponseMessage}
-	case jsonscan.Object:
+	case jsonscan.None:
 		msg := `the result object has no "final_response" key; expected {"final_response": "<the agent's answer>", ...}`
 		if len(hint) > 0 {
 			msg += `. It has "` + hint[0] + `": it looks like a serialized agent result that did not go through build_response, which moves final_response, final_output, output or message (in that order) to final_response`

@@ -97,3 +97,13 @@ func AppendDiagnostics(dst []byte, warnings, notes []softwarn.Warning) []byte {
 	}
 	return append(dst, ']')
 }
+
+// AppendOutput appends what the command line prints for raw, without the final newline: the
+// record, or the error object when raw is rejected, in which case the rejection is returned too.
+func (n *Normalizer) AppendOutput(dst, raw []byte) ([]byte, error) {
+	res, err := n.Normalize(raw)
+	if err != nil {
+		return AppendError(dst, err), err
+	}
+	return res.AppendJSON(dst), nil
+}

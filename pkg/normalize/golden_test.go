@@ -1,0 +1,99 @@
+package normalize_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/internal/schemacheck"
+	"github.com/dystopic/normalizer/pkg/normalize"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+const goldenDir = "../../testdata/golden"
+
+// goldenCases returns the case names of testdata/golden: NAME.input.json beside NAME.golden.json.
+func goldenCases(t testing.TB) []string {
+	inputs, err := filepath.Glob(filepath.Join(goldenDir, "*.input.json"))
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(inputs), 60, "the golden corpus is too small")
+	names := make([]string, len(inputs))
+	for i, in := range inputs {
+		names[i] = strings.TrimSuffix(filepath.Base(in), ".input.json")
+	}
+	return names
+}
+
+// output is what `normalizer normalize` prints for raw.
+func output(raw []byte) []byte {
+	out, _ := normalize.New().AppendOutput(nil, raw)
+	return append(out, '\n')
+}
+
+// TestGolden pins the exact bytes of every record and error object. Regenerate with
+// `go test ./pkg/normalize -run Golden -update` and review with `git diff testdata/`.
+func TestGolden(t *testing.T) {
+	for _, name := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join(goldenDir, name+".input.json"))
+			require.NoError(t, err)
+			got := output(raw)
+			goldenPath := filepath.Join(goldenDir, name+".golden.json")
+			if *update {
+				require.NoError(t, os.WriteFile(goldenPath, got, 0o644))
+				return
+			}
+			want, err := os.ReadFile(goldenPath)
+			require.NoError(t, err, "no golden file: run go test ./pkg/normalize -run Golden -update")
+			require.Equal(t, string(want), string(got), "Normalize(%s) mismatch", name)
+		})
+	}
+}
+
+// TestGoldenProperties checks what every golden output must satisfy: it validates against the
+// record or error schema, it is the same bytes every time, and normalizing a record again
+// leaves final_response, messages and metadata unchanged.
+func TestGoldenProperties(t *testing.T) {
+	for _, name := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join(goldenDir, name+".input.json"))
+			require.NoError(t, err)
+			first := output(raw)
+			require.Equal(t, first, output(raw), "not deterministic")
+			require.True(t, json.Valid(first), "output is not JSON: %s", first)
+			res, err := normalize.Normalize(raw)
+			if err != nil {
+				require.NoError(t, schemacheck.Validate("error.schema.json", first))
+				return
+			}
+			require.NoError(t, schemacheck.Validate("record.schema.json", first))
+			checkIdempotent(t, first)
+
+			explained, err := normalize.Normalize(raw, normalize.WithExplain())
+			require.NoError(t, err)
+			doc := explained.AppendJSON(nil)
+			require.NoError(t, schemacheck.Validate("record.schema.json", doc))
+			require.True(t, bytes.HasPrefix(doc, first[:len(first)-2]), "explain must only add diagnostics after rich_mode")
+			require.Len(t, explained.Warnings(), len(res.Warnings()))
+		})
+	}
+}
+
+func checkIdempotent(t *testing.T, record []byte) {
+	t.Helper()
+	again, err := normalize.Normalize(bytes.TrimSpace(record))
+	require.NoError(t, err, "a record must normalize again")
+	var a, b map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(record, &a))
+	require.NoError(t, json.Unmarshal(again.AppendJSON(nil), &b))
+	for _, key := range []string{"final_response", "messages", "metadata", "rich_mode"} {
+		require.Equal(t, string(a[key]), string(b[key]), "normalizing the record again changed %s", key)
+	}
+}
