@@ -3,15 +3,179 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/dystopic/normalizer/internal/httpapi"
+	"github.com/dystopic/normalizer/schemas"
 )
 
-// runServe runs the HTTP service until ctx is cancelled. (Placeholder until the HTTP service lands.)
-func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	return errors.New("serve: not built yet")
+const serveUsage = `Usage: normalizer serve [flags]
+
+Runs the HTTP service: POST /v1/normalize, GET /healthz, /readyz, /metrics, /v1/schemas/,
+/openapi.json. Every flag can also be set by its environment variable (NORMALIZER_ and the
+flag's name in capitals, '-' as '_', e.g. NORMALIZER_BODY_LIMIT); a flag on the command line
+wins. SIGTERM or SIGINT shuts down gracefully: readiness turns false, requests in flight get
+the grace period to finish, then the process exits 0.
+
+Flags:
+`
+
+// serveFlags are the settings of `normalizer serve`.
+type serveFlags struct {
+	addr        string
+	bodyLimit   byteSize
+	maxDepth    int
+	maxInFlight int
+	retryAfter  time.Duration
+	timeouts    httpapi.Timeouts
+	headerBytes byteSize
+	logLevel    string
+	logFormat   string
 }
 
-// runHealthcheck probes a running service. (Placeholder until the HTTP service lands.)
-func runHealthcheck(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	return errors.New("healthcheck: not built yet")
+func newServeFlagSet(f *serveFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	d := httpapi.DefaultTimeouts
+	f.bodyLimit = httpapi.DefaultBodyLimit
+	f.headerBytes = byteSize(d.MaxHeaderBytes)
+	fs.StringVar(&f.addr, "addr", ":8080", "address to listen on, host:port")
+	fs.Var(&f.bodyLimit, "body-limit", "largest request body, after gzip decoding (e.g. 20MiB)")
+	fs.IntVar(&f.maxDepth, "max-depth", httpapi.DefaultMaxDepth, "deepest nesting of arrays and objects accepted")
+	fs.IntVar(&f.maxInFlight, "max-in-flight", httpapi.DefaultMaxInFlight, "normalize requests served at once; past it: 429 with Retry-After")
+	fs.DurationVar(&f.retryAfter, "retry-after", httpapi.DefaultRetryAfter, "delay a 429 asks clients to wait")
+	fs.DurationVar(&f.timeouts.ReadHeader, "read-header-timeout", d.ReadHeader, "time to read a request's headers")
+	fs.DurationVar(&f.timeouts.Read, "read-timeout", d.Read, "time to read a whole request, body included")
+	fs.DurationVar(&f.timeouts.Write, "write-timeout", d.Write, "time to write a response, from the end of the request headers")
+	fs.DurationVar(&f.timeouts.Idle, "idle-timeout", d.Idle, "time a keep-alive connection may wait for its next request")
+	fs.Var(&f.headerBytes, "max-header-bytes", "largest request line and headers (e.g. 64KiB)")
+	fs.DurationVar(&f.timeouts.Grace, "shutdown-grace", d.Grace, "time requests in flight get to finish on SIGTERM")
+	fs.DurationVar(&f.timeouts.DrainDelay, "drain-delay", 0, "time between readiness turning false and the listener closing")
+	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&f.logFormat, "log-format", "json", "json, or console for humans")
+	return fs
+}
+
+// applyEnv gives every flag not set on the command line the value of its NORMALIZER_
+// variable, if that is set: flags win, the environment supplies defaults.
+func applyEnv(fs *flag.FlagSet, getenv func(string) string) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		name := envName(f.Name)
+		v := getenv(name)
+		if set[f.Name] || v == "" || err != nil {
+			return
+		}
+		if e := fs.Set(f.Name, v); e != nil {
+			err = usageErrorf("%s: %s=%q: %v", fs.Name(), name, v, e)
+		}
+	})
+	return err
+}
+
+func envName(flagName string) string {
+	return "NORMALIZER_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+func (f *serveFlags) check() error {
+	switch {
+	case f.bodyLimit <= 0:
+		return usageErrorf("serve: --body-limit is %d; expected a positive size such as 20MiB", f.bodyLimit)
+	case f.maxDepth <= 0:
+		return usageErrorf("serve: --max-depth is %d; expected 1 or more", f.maxDepth)
+	case f.maxInFlight <= 0:
+		return usageErrorf("serve: --max-in-flight is %d; expected 1 or more", f.maxInFlight)
+	case f.headerBytes <= 0 || f.headerBytes > 1<<30:
+		return usageErrorf("serve: --max-header-bytes is %d; expected 1 to 1GiB", f.headerBytes)
+	}
+	for name, d := range map[string]time.Duration{"read-header-timeout": f.timeouts.ReadHeader, "read-timeout": f.timeouts.Read,
+		"write-timeout": f.timeouts.Write, "idle-timeout": f.timeouts.Idle, "shutdown-grace": f.timeouts.Grace} {
+		if d <= 0 {
+			return usageErrorf("serve: --%s is %s; expected a positive duration such as 30s", name, d)
+		}
+	}
+	if f.timeouts.DrainDelay < 0 {
+		return usageErrorf("serve: --drain-delay is %s; expected 0 or more", f.timeouts.DrainDelay)
+	}
+	return nil
+}
+
+// runServe is `normalizer serve`: it serves until ctx is cancelled (SIGTERM or SIGINT in main).
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var f serveFlags
+	fs := newServeFlagSet(&f)
+	operands, err := parseFlags(fs, args)
+	if errors.Is(err, errHelp) {
+		fmt.Fprint(stdout, serveUsage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if len(operands) > 0 {
+		return usageErrorf("serve: found %q, expected no arguments", strings.Join(operands, " "))
+	}
+	if err := applyEnv(fs, getenv); err != nil {
+		return err
+	}
+	if err := f.check(); err != nil {
+		return err
+	}
+	logger, err := newLogger(f.logLevel, f.logFormat, stderr)
+	if err != nil {
+		return err
+	}
+	return serve(ctx, &f, logger)
+}
+
+func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
+	srv, err := httpapi.New(httpapi.Config{
+		BodyLimit:   int64(f.bodyLimit),
+		MaxDepth:    f.maxDepth,
+		MaxInFlight: f.maxInFlight,
+		RetryAfter:  f.retryAfter,
+		Schemas:     schemas.FS,
+		Logger:      logger,
+	})
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return fmt.Errorf("serve: listen on %s: %w", f.addr, err)
+	}
+	f.timeouts.MaxHeaderBytes = int(f.headerBytes)
+	if err := srv.Serve(ctx, ln, f.timeouts); err != nil {
+		logger.Error().Err(err).Str("component", "serve").Msg("serve failed")
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// newLogger builds the one logger of the process; packages get sub-loggers of it.
+func newLogger(level, format string, stderr io.Writer) (zerolog.Logger, error) {
+	lvl, err := zerolog.ParseLevel(strings.ToLower(level))
+	if err != nil || level == "" {
+		return zerolog.Logger{}, usageErrorf("serve: --log-level is %q; expected debug, info, warn or error", level)
+	}
+	var w io.Writer
+	switch format {
+	case "json":
+		w = stderr
+	case "console":
+		w = zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.RFC3339}
+	default:
+		return zerolog.Logger{}, usageErrorf("serve: --log-format is %q; expected json or console", format)
+	}
+	return zerolog.New(w).Level(lvl).With().Timestamp().Logger(), nil
 }

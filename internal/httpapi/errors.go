@@ -1,0 +1,135 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
+)
+
+// Classes of errors that are not rejections of a result. The normalizer's own classes
+// (InvalidJSON, PayloadTooLarge, ResponseShapeError) come from package normalize.
+const (
+	ClassBadRequest           = "BadRequest"           // a bad query parameter, or a body that cannot be read or decoded
+	ClassNotFound             = "NotFound"             // no such route, or no such schema
+	ClassMethodNotAllowed     = "MethodNotAllowed"     // the route exists, not with this method
+	ClassRequestTimeout       = "RequestTimeout"       // the body did not arrive within the read timeout
+	ClassUnsupportedMediaType = "UnsupportedMediaType" // a Content-Encoding other than gzip or identity
+	ClassTooManyRequests      = "TooManyRequests"      // over the cap on requests in flight
+	ClassInternal             = "Internal"             // a bug: the request id finds it in the logs
+	ClassUnavailable          = "Unavailable"          // not ready: starting or shutting down
+)
+
+// classStatus is the one table from error class to HTTP status.
+var classStatus = map[string]int{
+	string(normalize.ClassInvalidJSON):     http.StatusBadRequest,
+	string(normalize.ClassPayloadTooLarge): http.StatusRequestEntityTooLarge,
+	string(normalize.ClassResponseShape):   http.StatusUnprocessableEntity,
+	ClassBadRequest:                        http.StatusBadRequest,
+	ClassNotFound:                          http.StatusNotFound,
+	ClassMethodNotAllowed:                  http.StatusMethodNotAllowed,
+	ClassRequestTimeout:                    http.StatusRequestTimeout,
+	ClassUnsupportedMediaType:              http.StatusUnsupportedMediaType,
+	ClassTooManyRequests:                   http.StatusTooManyRequests,
+	ClassInternal:                          http.StatusInternalServerError,
+	ClassUnavailable:                       http.StatusServiceUnavailable,
+}
+
+// apiError is an error of the HTTP layer with its class.
+type apiError struct {
+	class string
+	msg   string
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+// classify returns the class of any error a handler or echo returns.
+func classify(err error) string {
+	if class, ok := normalize.ClassOf(err); ok {
+		return string(class)
+	}
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae.class
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		if class, ok := echoClass[he.Code]; ok {
+			return class
+		}
+	}
+	return ClassInternal
+}
+
+// echoClass names the errors echo itself returns (its router's 404 and 405 above all).
+var echoClass = map[int]string{
+	http.StatusBadRequest:            ClassBadRequest,
+	http.StatusNotFound:              ClassNotFound,
+	http.StatusMethodNotAllowed:      ClassMethodNotAllowed,
+	http.StatusRequestTimeout:        ClassRequestTimeout,
+	http.StatusRequestEntityTooLarge: string(normalize.ClassPayloadTooLarge),
+	http.StatusUnsupportedMediaType:  ClassUnsupportedMediaType,
+	http.StatusTooManyRequests:       ClassTooManyRequests,
+	http.StatusServiceUnavailable:    ClassUnavailable,
+}
+
+// handleError is the one HTTPErrorHandler: it renders err as {"error":{"class","message"}}.
+func (s *Server) handleError(err error, c echo.Context) {
+	info := infoOf(c)
+	class := classify(err)
+	info.class = class
+	if c.Response().Committed {
+		return
+	}
+	status := classStatus[class]
+	var body []byte
+	if _, ok := normalize.ClassOf(err); ok {
+		body = normalize.AppendError(make([]byte, 0, 256), err)
+	} else {
+		body = appendAPIError(make([]byte, 0, 128), class, messageOf(err, c))
+	}
+	if class == ClassInternal {
+		s.log.Error().Err(err).Str("request_id", requestIDOf(c)).Msg("internal error")
+	}
+	if err := writeJSON(c, status, body); err != nil {
+		s.log.Debug().Err(err).Msg("write error response")
+	}
+}
+
+// messageOf says what went wrong in words a client can act on; echo's own errors only know
+// their status text.
+func messageOf(err error, c echo.Context) string {
+	var he *echo.HTTPError
+	if !errors.As(err, &he) {
+		if classify(err) == ClassInternal {
+			return "internal error; the request id is in the X-Request-ID header"
+		}
+		return err.Error()
+	}
+	req := c.Request()
+	switch he.Code {
+	case http.StatusNotFound:
+		return "no route for " + req.Method + " " + req.URL.Path + "; the API is described at GET /openapi.json"
+	case http.StatusMethodNotAllowed:
+		allow := c.Response().Header().Get(echo.HeaderAllow)
+		return "method " + req.Method + " is not allowed on " + req.URL.Path + "; allowed: " + allow
+	}
+	return http.StatusText(he.Code)
+}
+
+func appendAPIError(dst []byte, class, msg string) []byte {
+	type detail struct {
+		Class   string `json:"class"`
+		Message string `json:"message"`
+	}
+	b, err := json.Marshal(struct {
+		Error detail `json:"error"`
+	}{detail{class, msg}})
+	if err != nil { // cannot happen: two strings
+		return append(dst, `{"error":{"class":"Internal","message":"cannot render the error"}}`...)
+	}
+	return append(dst, b...)
+}

@@ -1,0 +1,172 @@
+// Package httpapi serves the normalizer over HTTP: POST /v1/normalize turns a raw handler result
+// into the platform's record, next to health and readiness probes, Prometheus metrics, the
+// contract's JSON Schemas and an OpenAPI document of the API.
+//
+// # Errors
+//
+// Every error, unknown paths and methods included, is rendered by one HTTPErrorHandler as
+// {"error":{"class":CLASS,"message":TEXT}}; one table (classStatus) maps each class to its
+// status code. Rejections of the normalizer keep the classes of the contract.
+//
+// # Hot path
+//
+// POST /v1/normalize reads the body into a pooled buffer with the limit enforced while
+// reading, normalizes it, and writes the record's bytes from a second pooled buffer: no JSON
+// encoder of echo's sits between the record and the wire.
+package httpapi
+
+import (
+	"fmt"
+	"io/fs"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
+)
+
+// Defaults of the limits a user can change.
+const (
+	DefaultBodyLimit   = normalize.DefaultMaxBytes // 20 MiB
+	DefaultMaxDepth    = normalize.DefaultMaxDepth
+	DefaultMaxInFlight = 64
+	DefaultRetryAfter  = time.Second
+)
+
+// Config is what a Server needs. The zero value of a limit means its default.
+type Config struct {
+	// BodyLimit is the largest body accepted, in bytes, counted after gzip decoding.
+	BodyLimit int64
+	// MaxDepth is the deepest nesting of arrays and objects accepted.
+	MaxDepth int
+	// MaxInFlight caps the normalize requests served at once; past it the answer is 429.
+	MaxInFlight int
+	// RetryAfter is what a 429 tells the client to wait; it is sent in whole seconds.
+	RetryAfter time.Duration
+	// Schemas holds the JSON Schema files (*.schema.json) served under /v1/schemas/.
+	Schemas fs.FS
+	// Logger receives one line per request and the server's own events.
+	Logger zerolog.Logger
+	// Registry receives the metrics; nil means a new registry with the Go runtime and process
+	// collectors.
+	Registry *prometheus.Registry
+}
+
+func (c *Config) setDefaults() {
+	if c.BodyLimit <= 0 {
+		c.BodyLimit = DefaultBodyLimit
+	}
+	if c.MaxDepth <= 0 {
+		c.MaxDepth = DefaultMaxDepth
+	}
+	if c.MaxInFlight <= 0 {
+		c.MaxInFlight = DefaultMaxInFlight
+	}
+	if c.RetryAfter <= 0 {
+		c.RetryAfter = DefaultRetryAfter
+	}
+}
+
+// Server is the HTTP API. Build it with New, serve it with Serve or use Handler.
+type Server struct {
+	cfg      Config
+	echo     *echo.Echo
+	log      zerolog.Logger // component=http: the server's own events
+	reqLog   zerolog.Logger // component=access: one line per request
+	metrics  *metrics
+	plain    *normalize.Normalizer
+	explain  *normalize.Normalizer
+	schemas  *schemaSet
+	ready    atomic.Bool
+	inFlight atomic.Int64
+}
+
+// New builds the server and its routes. It is not ready (GET /readyz answers 503) until Serve
+// runs or SetReady(true) is called.
+func New(cfg Config) (*Server, error) {
+	cfg.setDefaults()
+	s := &Server{
+		cfg:    cfg,
+		log:    cfg.Logger.With().Str("component", "http").Logger(),
+		reqLog: cfg.Logger.With().Str("component", "access").Logger(),
+	}
+	opts := []normalize.Option{normalize.WithMaxBytes(cfg.BodyLimit), normalize.WithMaxDepth(cfg.MaxDepth)}
+	s.plain = normalize.New(opts...)
+	s.explain = normalize.New(append(opts, normalize.WithExplain())...)
+	var err error
+	if s.schemas, err = loadSchemas(cfg.Schemas); err != nil {
+		return nil, err
+	}
+	if s.metrics, err = newMetrics(cfg.Registry); err != nil {
+		return nil, fmt.Errorf("register metrics: %w", err)
+	}
+	s.echo = s.routes()
+	return s, nil
+}
+
+// Handler returns the router, for http.Server or httptest.
+func (s *Server) Handler() http.Handler { return s.echo }
+
+// SetReady sets what GET /readyz answers.
+func (s *Server) SetReady(ready bool) { s.ready.Store(ready) }
+
+// The routes, as echo spells them; the OpenAPI document uses {name} for :name.
+const (
+	routeNormalize   = "/v1/normalize"
+	routeHealthz     = "/healthz"
+	routeReadyz      = "/readyz"
+	routeMetrics     = "/metrics"
+	routeSchemaIndex = "/v1/schemas/"
+	routeSchema      = "/v1/schemas/:name"
+	routeOpenAPI     = "/openapi.json"
+	routeUnmatched   = "unmatched" // the route label of requests no route matched
+)
+
+func (s *Server) routes() *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.handleError
+	e.Use(s.requestID, s.requestLogger(), middleware.RecoverWithConfig(middleware.RecoverConfig{
+		LogErrorFunc: s.logPanic,
+	}))
+	e.POST(routeNormalize, s.handleNormalize, s.limitInFlight)
+	e.GET(routeHealthz, s.handleHealthz)
+	e.GET(routeReadyz, s.handleReadyz)
+	e.GET(routeMetrics, echo.WrapHandler(s.metrics.handler()))
+	e.GET(routeSchemaIndex, s.handleSchemaIndex)
+	e.GET(routeSchema, s.handleSchema)
+	e.GET(routeOpenAPI, s.handleOpenAPI)
+	return e
+}
+
+func (s *Server) logPanic(c echo.Context, err error, stack []byte) error {
+	s.log.Error().Err(err).Bytes("stack", stack).Str("request_id", requestIDOf(c)).Msg("panic in handler")
+	return &apiError{class: ClassInternal, msg: "internal error; the request id is in the X-Request-ID header"}
+}
+
+func (s *Server) handleHealthz(c echo.Context) error {
+	return writeJSON(c, http.StatusOK, []byte(`{"status":"ok"}`))
+}
+
+func (s *Server) handleReadyz(c echo.Context) error {
+	if !s.ready.Load() {
+		return &apiError{class: ClassUnavailable, msg: "not ready: the server is starting or shutting down"}
+	}
+	return writeJSON(c, http.StatusOK, []byte(`{"status":"ready"}`))
+}
+
+// jsonContentType is shared by every JSON response; net/http only reads header slices.
+var jsonContentType = []string{echo.MIMEApplicationJSON}
+
+func writeJSON(c echo.Context, status int, body []byte) error {
+	w := c.Response()
+	w.Header()[echo.HeaderContentType] = jsonContentType
+	w.WriteHeader(status)
+	_, err := w.Write(body)
+	return err
+}

@@ -1,0 +1,170 @@
+package httpapi
+
+import (
+	"compress/gzip"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
+)
+
+// handleNormalize is POST /v1/normalize: the raw result in, the record out.
+func (s *Server) handleNormalize(c echo.Context) error {
+	req := c.Request()
+	n, err := s.normalizerFor(req)
+	if err != nil {
+		return err
+	}
+	in := getBuffer()
+	defer putBuffer(in)
+	info := infoOf(c)
+	in.b, err = s.readBody(req, in.b[:0], info)
+	if err != nil {
+		return err
+	}
+	res, err := n.Normalize(in.b)
+	if err != nil {
+		return err // the error handler renders it with normalize.AppendError
+	}
+	s.metrics.observeResult(res)
+	info.warnings = len(res.Warnings())
+	out := getBuffer()
+	defer putBuffer(out)
+	out.b = res.AppendJSON(out.b[:0])
+	w := c.Response()
+	h := w.Header()
+	h[echo.HeaderContentType] = jsonContentType
+	h[echo.HeaderContentLength] = []string{strconv.Itoa(len(out.b))}
+	w.WriteHeader(http.StatusOK)
+	_, err = w.Write(out.b)
+	return err
+}
+
+// normalizerFor picks the plain or the explaining normalizer from ?explain=.
+func (s *Server) normalizerFor(req *http.Request) (*normalize.Normalizer, error) {
+	if req.URL.RawQuery == "" {
+		return s.plain, nil
+	}
+	v := req.URL.Query().Get("explain")
+	if v == "" {
+		return s.plain, nil
+	}
+	explain, err := strconv.ParseBool(v)
+	if err != nil {
+		return nil, &apiError{class: ClassBadRequest, msg: "query parameter explain is " + strconv.Quote(v) + "; expected true or false"}
+	}
+	if explain {
+		return s.explain, nil
+	}
+	return s.plain, nil
+}
+
+// readBody appends the body, decoded, to dst. It never reads more than BodyLimit+1 decoded
+// bytes: one byte past the limit is how it knows the body is too large.
+func (s *Server) readBody(req *http.Request, dst []byte, info *requestInfo) ([]byte, error) {
+	limit := s.cfg.BodyLimit
+	var r io.Reader = req.Body
+	switch enc := strings.TrimSpace(req.Header.Get(echo.HeaderContentEncoding)); {
+	case enc == "" || strings.EqualFold(enc, "identity"):
+		if req.ContentLength > limit {
+			return dst, &normalize.PayloadTooLargeError{Size: req.ContentLength, Limit: limit}
+		}
+		if req.ContentLength > 0 && int64(cap(dst)) < req.ContentLength+1 {
+			dst = make([]byte, 0, req.ContentLength+1) // +1: room to see EOF without growing
+		}
+	case strings.EqualFold(enc, "gzip") || strings.EqualFold(enc, "x-gzip"):
+		zr, err := getGzip(req.Body)
+		if zr != nil {
+			defer gzipPool.Put(zr)
+		}
+		if err != nil {
+			return dst, bodyError(err, "gzip body")
+		}
+		r = zr
+	default:
+		return dst, &apiError{class: ClassUnsupportedMediaType,
+			msg: "Content-Encoding " + strconv.Quote(enc) + " is not supported; send the body as is or with gzip"}
+	}
+	b, err := readLimited(r, dst, limit)
+	info.bytesIn = int64(len(b))
+	s.metrics.bytesIn.Add(float64(len(b)))
+	if err != nil {
+		if errors.Is(err, errTooLarge) {
+			return b, &normalize.PayloadTooLargeError{Size: int64(len(b)), Limit: limit}
+		}
+		return b, bodyError(err, "request body")
+	}
+	return b, nil
+}
+
+var errTooLarge = errors.New("body over the limit")
+
+// readLimited reads r to EOF into dst, failing with errTooLarge once more than limit bytes
+// came; the reads are sized so that at most limit+1 bytes are ever taken from r.
+func readLimited(r io.Reader, dst []byte, limit int64) ([]byte, error) {
+	for {
+		if len(dst) == cap(dst) {
+			dst = append(dst, 0)[:len(dst)]
+		}
+		room := dst[len(dst):cap(dst)]
+		if left := limit + 1 - int64(len(dst)); int64(len(room)) > left {
+			room = room[:left]
+		}
+		n, err := r.Read(room)
+		dst = dst[:len(dst)+n]
+		if int64(len(dst)) > limit {
+			return dst, errTooLarge
+		}
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			return dst, err
+		}
+	}
+}
+
+// bodyError classes a failure to read or decode the body: a timeout is 408, the rest 400.
+func bodyError(err error, what string) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return &apiError{class: ClassRequestTimeout, msg: what + ": not received within the read timeout"}
+	}
+	return &apiError{class: ClassBadRequest, msg: what + ": " + err.Error()}
+}
+
+// buffer is a pooled byte slice; large ones are not kept, so one huge body does not pin its
+// memory for the life of the process.
+type buffer struct{ b []byte }
+
+const (
+	initialBuffer = 16 << 10
+	maxPooled     = 4 << 20
+)
+
+var bufferPool = sync.Pool{New: func() any { return &buffer{b: make([]byte, 0, initialBuffer)} }}
+
+func getBuffer() *buffer { return bufferPool.Get().(*buffer) }
+
+func putBuffer(b *buffer) {
+	if cap(b.b) > maxPooled {
+		return
+	}
+	b.b = b.b[:0]
+	bufferPool.Put(b)
+}
+
+var gzipPool sync.Pool
+
+func getGzip(r io.Reader) (*gzip.Reader, error) {
+	if zr, ok := gzipPool.Get().(*gzip.Reader); ok {
+		return zr, zr.Reset(r)
+	}
+	return gzip.NewReader(r)
+}

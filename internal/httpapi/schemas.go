@@ -1,0 +1,72 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+const schemaSuffix = ".schema.json"
+
+// schemaSet is the JSON Schemas, read once at start: NAME.schema.json is served under its
+// file name, which the schemas' relative $refs use, and as /v1/schemas/NAME.
+type schemaSet struct {
+	files map[string][]byte
+	index []byte
+}
+
+type schemaEntry struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+func loadSchemas(fsys fs.FS) (*schemaSet, error) {
+	set := &schemaSet{files: map[string][]byte{}}
+	var entries []schemaEntry
+	if fsys != nil {
+		paths, err := fs.Glob(fsys, "*"+schemaSuffix)
+		if err != nil {
+			return nil, fmt.Errorf("list schemas: %w", err)
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			b, err := fs.ReadFile(fsys, p)
+			if err != nil {
+				return nil, fmt.Errorf("read schema %s: %w", p, err)
+			}
+			if !json.Valid(b) {
+				return nil, fmt.Errorf("schema %s is not valid JSON", p)
+			}
+			name := strings.TrimSuffix(p, schemaSuffix)
+			set.files[name] = b
+			entries = append(entries, schemaEntry{Name: name, URL: routeSchemaIndex + p})
+		}
+	}
+	index, err := json.Marshal(struct {
+		Schemas []schemaEntry `json:"schemas"`
+	}{append([]schemaEntry{}, entries...)})
+	if err != nil {
+		return nil, fmt.Errorf("schema index: %w", err)
+	}
+	set.index = index
+	return set, nil
+}
+
+func (s *Server) handleSchemaIndex(c echo.Context) error {
+	return writeJSON(c, http.StatusOK, s.schemas.index)
+}
+
+func (s *Server) handleSchema(c echo.Context) error {
+	name := strings.TrimSuffix(c.Param("name"), schemaSuffix)
+	b, ok := s.schemas.files[name]
+	if !ok {
+		return &apiError{class: ClassNotFound, msg: "no schema named " + fmt.Sprintf("%q", name) + "; the list is at GET " + routeSchemaIndex}
+	}
+	c.Response().Header().Set(echo.HeaderContentType, "application/schema+json")
+	return c.Blob(http.StatusOK, "application/schema+json", b)
+}

@@ -1,0 +1,113 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// Timeouts bound how long a connection may hold the server. The zero value of a field means
+// its default.
+type Timeouts struct {
+	ReadHeader     time.Duration // to read the request line and headers
+	Read           time.Duration // to read the whole request, body included
+	Write          time.Duration // from the end of the headers to the end of the response
+	Idle           time.Duration // a keep-alive connection waiting for its next request
+	MaxHeaderBytes int           // request line and headers
+	Grace          time.Duration // for requests in flight to finish once shutdown starts
+	DrainDelay     time.Duration // not ready, still serving, before shutdown starts
+}
+
+// Default timeouts: long enough for a 20 MiB body on a slow link, short enough that idle or
+// stalled clients do not pin connections.
+var DefaultTimeouts = Timeouts{
+	ReadHeader:     5 * time.Second,
+	Read:           60 * time.Second,
+	Write:          60 * time.Second,
+	Idle:           120 * time.Second,
+	MaxHeaderBytes: 64 << 10,
+	Grace:          25 * time.Second,
+}
+
+func (t *Timeouts) setDefaults() {
+	d := DefaultTimeouts
+	set := func(v *time.Duration, def time.Duration) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	set(&t.ReadHeader, d.ReadHeader)
+	set(&t.Read, d.Read)
+	set(&t.Write, d.Write)
+	set(&t.Idle, d.Idle)
+	set(&t.Grace, d.Grace)
+	if t.MaxHeaderBytes <= 0 {
+		t.MaxHeaderBytes = d.MaxHeaderBytes
+	}
+}
+
+// Serve serves on ln until ctx is cancelled, then shuts down gracefully: readiness turns
+// false, after DrainDelay the listener closes, and requests in flight get Grace to finish.
+// It returns nil after a clean shutdown, and an error when serving failed or requests were
+// still running when the grace period ended.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
+	t.setDefaults()
+	srv := &http.Server{
+		Handler:           s.echo,
+		ReadHeaderTimeout: t.ReadHeader,
+		ReadTimeout:       t.Read,
+		WriteTimeout:      t.Write,
+		IdleTimeout:       t.Idle,
+		MaxHeaderBytes:    t.MaxHeaderBytes,
+		ErrorLog:          log.New(serverLogWriter{s.log}, "", 0),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	s.SetReady(true)
+	s.log.Info().Str("addr", ln.Addr().String()).Int64("body_limit", s.cfg.BodyLimit).
+		Int("max_in_flight", s.cfg.MaxInFlight).Msg("listening")
+	select {
+	case err := <-served:
+		s.SetReady(false)
+		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	return s.shutdown(srv, served, t)
+}
+
+func (s *Server) shutdown(srv *http.Server, served <-chan error, t Timeouts) error {
+	s.SetReady(false)
+	s.log.Info().Dur("drain_delay", t.DrainDelay).Dur("grace", t.Grace).Msg("shutting down: not ready")
+	time.Sleep(t.DrainDelay) // let load balancers see /readyz fail before the listener closes
+	ctx, cancel := context.WithTimeout(context.Background(), t.Grace)
+	defer cancel()
+	err := srv.Shutdown(ctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		_ = srv.Close()
+		return fmt.Errorf("shutdown: requests still in flight after the grace period of %s were cut off", t.Grace)
+	}
+	if err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	s.log.Info().Msg("stopped")
+	return nil
+}
+
+// serverLogWriter sends net/http's own messages (bad requests it answers itself, panics,
+// TLS errors) to zerolog, one warning per message.
+type serverLogWriter struct{ log zerolog.Logger }
+
+func (w serverLogWriter) Write(p []byte) (int, error) {
+	w.log.Warn().Str("source", "net/http").Msg(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
