@@ -75,6 +75,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return &exitError{code: exitUsage}
 	}
 	switch args[0] {
+	case "normalize":
+		return runNormalize(ctx, args[1:], getenv, stdin, stdout, stderr)
+	case "check":
+		return runCheck(args[1:], stdout)
+	case "version":
+		return runVersion(args[1:], stdout)
 	case "serve":
 		return runServe(ctx, args[1:], getenv, stdout, stderr)
 	case "healthcheck":

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// parseFlags parses args with fs, letting flags and operands mix in any order
+// ("normalize FILE --jsonl" as well as "normalize --jsonl FILE"); "--" ends the flags.
+// It returns the operands, or errHelp for -h, or a usage error.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	var operands []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, errHelp
+			}
+			return nil, usageErrorf("%s: %v; run 'normalizer %s -h'", fs.Name(), err, fs.Name())
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return operands, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(operands, rest...), nil
+		}
+		operands = append(operands, rest[0])
+		args = rest[1:]
+	}
+}
+
+// errHelp is returned by parseFlags for -h; the subcommand prints its help on stdout.
+var errHelp = errors.New("help requested")
+
+// byteSize is a flag.Value for a number of bytes: 1048576, 512KiB, 20MiB, 1GiB, 5MB, 1e6.
+type byteSize int64
+
+var sizeUnits = []struct {
+	suffix string
+	mult   int64
+}{
+	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
+	{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9},
+	{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30},
+	{"B", 1},
+}
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+func (b *byteSize) Set(s string) error {
+	n, err := parseByteSize(s)
+	if err != nil {
+		return err
+	}
+	*b = byteSize(n)
+	return nil
+}
+
+func parseByteSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range sizeUnits {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(t, 64)
+		if ferr != nil || f != float64(int64(f)) {
+			return 0, fmt.Errorf("found %q, expected a whole number of bytes such as 1048576, 512KiB or 20MiB", s)
+		}
+		n = int64(f)
+	}
+	if n < 0 {
+		return 0, fmt.Errorf("found %q, expected a size of 0 (no limit) or more", s)
+	}
+	if n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("found %q, expected a size below 8 EiB", s)
+	}
+	return n * mult, nil
+}

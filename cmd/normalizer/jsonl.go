@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/dystopic/normalizer/internal/batch"
+)
+
+// isTerminal reports whether w is a terminal; tests replace it to see the progress bar.
+var isTerminal = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// runJSONL is `normalize --jsonl`: the batch path. size is the input's size, or -1.
+func runJSONL(ctx context.Context, cfg normalizeConfig, in io.Reader, size int64, stdout, stderr io.Writer) error {
+	opts := batch.Options{Workers: cfg.jobs, MaxLineBytes: cfg.maxBytes}
+	var bar *progress
+	if isTerminal(stderr) {
+		bar = newProgress(stderr, size)
+		opts.Progress = bar.update
+	}
+	start := time.Now()
+	stats, err := batch.Run(ctx, in, stdout, cfg.normalizer(), opts)
+	elapsed := time.Since(start)
+	if bar != nil {
+		bar.finish(stats)
+	}
+	writeSummary(stderr, stats, elapsed)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			err = fmt.Errorf("interrupted after %d lines", stats.Lines)
+		}
+		return &exitError{code: exitUsage, err: err}
+	}
+	return nil
+}
+
+// writeSummary writes the totals of a run, two lines, on standard error.
+func writeSummary(w io.Writer, s batch.Stats, elapsed time.Duration) {
+	secs := max(elapsed.Seconds(), 1e-9)
+	fmt.Fprintf(w, "normalizer: %d lines, %.1f MB in %.2fs: %.0f lines/s, %.1f MB/s\n",
+		s.Lines, float64(s.BytesIn)/1e6, elapsed.Seconds(), float64(s.Lines)/secs, float64(s.BytesIn)/1e6/secs)
+	var rej []string
+	for _, c := range s.Rejected.ByClass() {
+		rej = append(rej, fmt.Sprintf("%s %d", c.Class, c.N))
+	}
+	byClass := ""
+	if len(rej) > 0 {
+		byClass = " (" + strings.Join(rej, ", ") + ")"
+	}
+	fmt.Fprintf(w, "normalizer: %d records (%d soft warnings in %d records, %d truncated), %d rejected%s\n",
+		s.Records, s.Warnings, s.WithWarnings, s.Truncated, s.Rejected.Total(), byClass)
+}
+
+// progress is the progress bar on a terminal: bytes read against the file's size (a spinner
+// for a pipe), the rate, and the lines so far.
+type progress struct {
+	bar  *progressbar.ProgressBar
+	last time.Time
+}
+
+func newProgress(w io.Writer, size int64) *progress {
+	bar := progressbar.NewOptions64(size,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionShowTotalBytes(true),
+		progressbar.OptionSetDescription("0 lines"),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+	return &progress{bar: bar}
+}
+
+// update runs on the writer's path after each chunk; it redraws at most ten times a second.
+func (p *progress) update(s batch.Stats) {
+	if now := time.Now(); now.Sub(p.last) >= 100*time.Millisecond {
+		p.last = now
+		p.bar.Describe(fmt.Sprintf("%d lines", s.Lines))
+		_ = p.bar.Set64(s.BytesIn)
+	}
+}
+
+func (p *progress) finish(s batch.Stats) {
+	p.bar.Describe(fmt.Sprintf("%d lines", s.Lines))
+	_ = p.bar.Set64(s.BytesIn)
+	_ = p.bar.Finish()
+	_ = p.bar.Clear()
+}

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/dystopic/normalizer/internal/batch"
+	"github.com/dystopic/normalizer/internal/report"
+	"github.com/dystopic/normalizer/pkg/normalize"
+)
+
+const normalizeUsage = `Usage: normalizer normalize [flags] [FILE]
+
+Normalizes one raw handler result read from FILE, or from standard input when FILE is
+absent or "-", and prints the record (or, for a rejected result, the error object) on
+standard output, followed by a newline.
+
+Exit codes: 0 record printed; 1 result rejected (the error object is on standard output,
+a one-line reason on standard error); 2 usage or I/O error.
+
+With --jsonl, FILE holds one raw result per line; every line gives one output line, in
+input order, and rejected lines are data: exit 0 once everything was read, 2 on an I/O
+error. A summary goes to standard error, with a progress bar when it is a terminal.
+
+Flags:
+  --jsonl            one raw result per line (batch mode, on every core)
+  -j N               worker goroutines for --jsonl (default: GOMAXPROCS, here %d)
+  --max-bytes SIZE   reject a result (a line, with --jsonl) longer than SIZE as
+                     PayloadTooLarge; 20MiB, 512KiB, 1048576; 0 = no limit
+                     (default 20MiB, or $NORMALIZER_MAX_BYTES)
+  --max-depth N      reject JSON nested deeper than N arrays/objects as InvalidJSON
+                     (default %d)
+  --explain          add "diagnostics" to the record: every warning with its JSON
+                     pointer, code and action, plus notes for porting an agent
+  --format FORMAT    json (default) or text: a report for a person at a terminal,
+                     each warning on a line with its path, what was found, what was
+                     expected and how to fix it, then the notes (implies --explain;
+                     not with --jsonl)
+  -h, --help         show this help
+`
+
+// normalizeConfig is the parsed command line of `normalize`.
+type normalizeConfig struct {
+	file     string // "" or "-": standard input
+	jsonl    bool
+	jobs     int
+	maxBytes int64
+	maxDepth int
+	explain  bool
+	text     bool
+}
+
+func parseNormalize(args []string, getenv func(string) string) (normalizeConfig, error) {
+	cfg := normalizeConfig{maxBytes: normalize.DefaultMaxBytes}
+	if env := getenv("NORMALIZER_MAX_BYTES"); env != "" {
+		n, err := parseByteSize(env)
+		if err != nil {
+			return cfg, usageErrorf("normalize: NORMALIZER_MAX_BYTES: %v", err)
+		}
+		cfg.maxBytes = n
+	}
+	fs := flag.NewFlagSet("normalize", flag.ContinueOnError)
+	fs.BoolVar(&cfg.jsonl, "jsonl", false, "")
+	fs.IntVar(&cfg.jobs, "j", runtime.GOMAXPROCS(0), "")
+	maxBytes := byteSize(cfg.maxBytes)
+	fs.Var(&maxBytes, "max-bytes", "")
+	fs.IntVar(&cfg.maxDepth, "max-depth", normalize.DefaultMaxDepth, "")
+	fs.BoolVar(&cfg.explain, "explain", false, "")
+	format := fs.String("format", "json", "")
+	operands, err := parseFlags(fs, args)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.maxBytes = int64(maxBytes)
+	switch {
+	case len(operands) > 1:
+		return cfg, usageErrorf("normalize: found %d files (%s), expected at most one; use --jsonl for many results in one file", len(operands), strings.Join(operands, " "))
+	case *format != "json" && *format != "text":
+		return cfg, usageErrorf("normalize: --format %q: expected json or text", *format)
+	case cfg.jobs < 1:
+		return cfg, usageErrorf("normalize: -j %d: expected 1 or more workers", cfg.jobs)
+	case cfg.maxDepth < 1:
+		return cfg, usageErrorf("normalize: --max-depth %d: expected 1 or more", cfg.maxDepth)
+	case *format == "text" && cfg.jsonl:
+		return cfg, usageErrorf("normalize: --format text is a report for one result; with --jsonl use --explain for diagnostics in each record")
+	}
+	if len(operands) == 1 {
+		cfg.file = operands[0]
+	}
+	cfg.text = *format == "text"
+	cfg.explain = cfg.explain || cfg.text
+	return cfg, nil
+}
+
+func (cfg normalizeConfig) normalizer() *normalize.Normalizer {
+	opts := []normalize.Option{normalize.WithMaxBytes(cfg.maxBytes), normalize.WithMaxDepth(cfg.maxDepth)}
+	if cfg.explain {
+		opts = append(opts, normalize.WithExplain())
+	}
+	return normalize.New(opts...)
+}
+
+// runNormalize is `normalizer normalize`.
+func runNormalize(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	cfg, err := parseNormalize(args, getenv)
+	if errors.Is(err, errHelp) {
+		fmt.Fprintf(stdout, normalizeUsage, runtime.GOMAXPROCS(0), normalize.DefaultMaxDepth)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	in, name, size, closeIn, err := openInput(cfg.file, stdin)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	defer closeIn()
+	if cfg.jsonl {
+		return runJSONL(ctx, cfg, in, size, stdout, stderr)
+	}
+	return normalizeOne(cfg, in, name, stdout)
+}
+
+// openInput opens FILE, or standard input for "" and "-". size is the file's size when it is
+// a regular file, else -1.
+func openInput(file string, stdin io.Reader) (r io.Reader, name string, size int64, closeFn func(), err error) {
+	if file == "" || file == "-" {
+		return stdin, "standard input", statSize(stdin), func() {}, nil
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, "", 0, nil, fmt.Errorf("open input: %w", err)
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, "", 0, nil, fmt.Errorf("open input: %s is a directory, expected a file", file)
+	}
+	return f, file, statSize(f), func() { f.Close() }, nil
+}
+
+func statSize(r io.Reader) int64 {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			return st.Size()
+		}
+	}
+	return -1
+}
+
+// normalizeOne is single mode: one result in, one record or error object out.
+func normalizeOne(cfg normalizeConfig, in io.Reader, name string, stdout io.Writer) error {
+	raw, size, err := readLimited(in, cfg.maxBytes)
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("read %s: %w", name, err)}
+	}
+	n := cfg.normalizer()
+	var (
+		res  *normalize.Result
+		nerr error
+	)
+	if raw == nil {
+		nerr = &normalize.PayloadTooLargeError{Size: size, Limit: cfg.maxBytes}
+	} else {
+		res, nerr = n.Normalize(raw)
+	}
+	var out []byte
+	switch {
+	case cfg.text && nerr != nil:
+		var buf bytes.Buffer
+		report.Rejection(&buf, name, nerr)
+		out = buf.Bytes()
+	case cfg.text:
+		var buf bytes.Buffer
+		report.Record(&buf, name, res)
+		out = buf.Bytes()
+	case nerr != nil:
+		out, _ = batch.AppendError(nil, nerr)
+	default:
+		out = append(res.AppendJSON(make([]byte, 0, res.SizeHint()+1)), '\n')
+	}
+	if _, err := stdout.Write(out); err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("write output: %w", err)}
+	}
+	if nerr != nil {
+		return &exitError{code: exitRejected, err: rejectionReason(name, nerr)}
+	}
+	return nil
+}
+
+// rejectionReason is the one line on standard error for a rejected input.
+func rejectionReason(name string, err error) error {
+	class, _ := normalize.ClassOf(err)
+	msg := strings.Join(strings.Fields(err.Error()), " ")
+	return fmt.Errorf("%s rejected: %s: %s", name, class, msg)
+}
+
+// readLimited reads all of r. Past limit bytes (limit > 0) it stops keeping the input, counts
+// the rest so that the PayloadTooLarge error gives the exact size, and returns a nil slice.
+func readLimited(r io.Reader, limit int64) (raw []byte, size int64, err error) {
+	if limit <= 0 {
+		raw, err = io.ReadAll(r)
+		return nonNil(raw), int64(len(raw)), err
+	}
+	raw, err = io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil || int64(len(raw)) <= limit {
+		return nonNil(raw), int64(len(raw)), err
+	}
+	rest, err := io.Copy(io.Discard, r)
+	return nil, int64(len(raw)) + rest, err
+}
+
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}

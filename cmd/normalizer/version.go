@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"strings"
+)
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3"; when empty, the
+// module version from the build information is used.
+var version string
+
+const versionUsage = `Usage: normalizer version
+
+Prints the version of normalizer (set with -ldflags "-X main.version=...", else the
+module version and the VCS revision recorded by the Go toolchain), then the Go version
+and platform it was built with.
+`
+
+// runVersion is `normalizer version`.
+func runVersion(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	operands, err := parseFlags(fs, args)
+	if errors.Is(err, errHelp) {
+		fmt.Fprint(stdout, versionUsage)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if len(operands) > 0 {
+		return usageErrorf("version: found %q, expected no arguments", strings.Join(operands, " "))
+	}
+	info, _ := debug.ReadBuildInfo()
+	fmt.Fprintf(stdout, "normalizer %s\n", versionString(version, info))
+	fmt.Fprintf(stdout, "%s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return nil
+}
+
+// versionString describes the build: the -X version or the module version, then the VCS
+// revision, time and dirty flag when the toolchain recorded them.
+func versionString(ldflags string, info *debug.BuildInfo) string {
+	v := ldflags
+	if v == "" && info != nil {
+		v = info.Main.Version
+	}
+	if v == "" {
+		v = "(unknown)"
+	}
+	if info == nil {
+		return v
+	}
+	var rev, at, dirty string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = ", modified"
+			}
+		}
+	}
+	if rev == "" {
+		return v
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if at != "" {
+		at = ", " + at
+	}
+	return fmt.Sprintf("%s (%s%s%s)", v, rev, at, dirty)
+}

@@ -1,0 +1,34 @@
+package batch
+
+import (
+	"github.com/dystopic/normalizer/pkg/normalize"
+)
+
+// Outcome is what became of one input.
+type Outcome struct {
+	Class     normalize.Class // the rejection class; "" for a record
+	Warnings  int             // soft warnings of the record
+	Truncated bool            // the record's final_response was cut at the cap
+}
+
+// AppendLine normalizes raw with n and appends what `normalizer normalize` prints for it: the
+// record or the error object, then "\n". The single-input command, the golden check and the
+// batch pipeline all print through it, so their bytes agree.
+func AppendLine(dst []byte, n *normalize.Normalizer, raw []byte) ([]byte, Outcome) {
+	res, err := n.Normalize(raw)
+	if err != nil {
+		return AppendError(dst, err)
+	}
+	dst = res.AppendJSON(dst)
+	return append(dst, '\n'), Outcome{Warnings: len(res.Warnings()), Truncated: res.Truncated()}
+}
+
+// AppendError appends the error object for a rejection, then "\n".
+func AppendError(dst []byte, err error) ([]byte, Outcome) {
+	class, ok := normalize.ClassOf(err)
+	if !ok {
+		class = "InternalError"
+	}
+	dst = normalize.AppendError(dst, err)
+	return append(dst, '\n'), Outcome{Class: class}
+}

@@ -1,0 +1,188 @@
+// Package report writes the human view of a normalization, for `normalize --format text`: a
+// person porting an agent reads it at a terminal to learn what is wrong with their output and
+// how to fix it.
+//
+// Each warning and note takes one line: its path, what was found, what was expected, how to
+// fix it, and what normalization did. The core's messages are prose in a fixed order ("found
+// X, expected Y; what was done; the fix"), which Split takes apart; a message that does not
+// follow it is shown whole, so no text is ever lost.
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// Record writes the report for a record; res must come from a Normalizer built WithExplain
+// for the notes to be there.
+func Record(w io.Writer, name string, res *normalize.Result) {
+	warnings, notes := res.Warnings(), res.Notes()
+	fmt.Fprintf(w, "%s: accepted, %s, %s\n", name, plural(len(warnings), "warning"), plural(len(notes), "note"))
+	final := utf8.RuneCountInString(res.FinalResponse())
+	if res.Truncated() {
+		fmt.Fprintf(w, "  final_response: %d characters, cut at the cap of %d\n", final, normalize.MaxChars)
+	} else {
+		fmt.Fprintf(w, "  final_response: %d characters\n", final)
+	}
+	if res.RichMode() {
+		fmt.Fprintf(w, "  messages: %d kept, rich mode on\n", res.Messages())
+	} else {
+		fmt.Fprintf(w, "  messages: none kept, rich mode off (the run is graded on final_response alone)\n")
+	}
+	if len(warnings) > 0 {
+		fmt.Fprintf(w, "\nWarnings: what was changed, and how to fix the handler\n")
+		for _, x := range warnings {
+			fmt.Fprintf(w, "  %s\n", Line(x))
+		}
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(w, "\nNotes: nothing was changed, but the trace will not read as meant\n")
+		for _, x := range notes {
+			fmt.Fprintf(w, "  %s\n", Line(x))
+		}
+	}
+	if len(warnings) == 0 && len(notes) == 0 {
+		fmt.Fprintf(w, "\nNothing to fix.\n")
+	}
+}
+
+// Rejection writes the report for a rejected input.
+func Rejection(w io.Writer, name string, err error) {
+	class, _ := normalize.ClassOf(err)
+	fmt.Fprintf(w, "%s: rejected, %s\n", name, class)
+	fmt.Fprintf(w, "  %s\n", strings.Join(strings.Fields(err.Error()), " "))
+	if fix := rejectionFix(class); fix != "" {
+		fmt.Fprintf(w, "  fix: %s\n", fix)
+	}
+}
+
+func rejectionFix(class normalize.Class) string {
+	switch class {
+	case normalize.ClassInvalidJSON:
+		return "send exactly one JSON value, serialized by a JSON encoder (json.dumps), not built by hand"
+	case normalize.ClassPayloadTooLarge:
+		return "send a smaller result (trim tool outputs in messages), or raise --max-bytes"
+	case normalize.ClassResponseShape:
+		return `return {"final_response": "<a non-empty answer>", ...} from the handler, through build_response`
+	}
+	return ""
+}
+
+// Parts is a warning message taken apart.
+type Parts struct {
+	Found    string // what was found ("found X", or the first clause)
+	Expected string
+	Done     string // what normalization did
+	Fix      string
+}
+
+// Line is one warning or note on one line:
+// "PATH: found X; expected Y; fix: Z; DONE [code]".
+func Line(x softwarn.Warning) string {
+	p := Split(x.Message)
+	var b strings.Builder
+	b.WriteString(x.Path)
+	b.WriteString(": ")
+	b.WriteString(p.Found)
+	if p.Expected != "" {
+		b.WriteString("; expected ")
+		b.WriteString(p.Expected)
+	}
+	if p.Fix != "" {
+		b.WriteString("; fix: ")
+		b.WriteString(p.Fix)
+	}
+	if p.Done != "" {
+		b.WriteString("; ")
+		b.WriteString(p.Done)
+	}
+	fmt.Fprintf(&b, " [%s, %s]", x.Action, x.Code)
+	return b.String()
+}
+
+// Split takes a message apart: "found X, expected Y", then clauses separated by "; " or by
+// sentence ends. A clause that reports what was done ("… was dropped") is Done; the others
+// are the Fix. Without a "found" the first clause is what was found.
+func Split(msg string) Parts {
+	clauses := splitClauses(msg)
+	if len(clauses) == 0 {
+		return Parts{Found: msg}
+	}
+	var p Parts
+	first := clauses[0]
+	if found, exp, ok := strings.Cut(first, ", expected "); ok {
+		p.Found, p.Expected = found, exp
+	} else {
+		p.Found = first
+	}
+	var done, fix []string
+	for _, c := range clauses[1:] {
+		if isDone(c) {
+			done = append(done, c)
+		} else {
+			fix = append(fix, c)
+		}
+	}
+	p.Done = strings.Join(done, "; ")
+	p.Fix = strings.Join(fix, "; ")
+	if p.Fix == "" && p.Expected != "" {
+		p.Fix = "send " + p.Expected + " instead"
+	}
+	return p
+}
+
+// splitClauses cuts at "; " and at ". " before a capital letter, outside quotes and brackets,
+// so the JSON in a fix stays whole.
+func splitClauses(msg string) []string {
+	var (
+		out   []string
+		depth int
+		quote bool
+		start int
+	)
+	for i := 0; i < len(msg); i++ {
+		switch c := msg[i]; {
+		case c == '"' && (i == 0 || msg[i-1] != '\\'):
+			quote = !quote
+		case quote:
+		case c == '{' || c == '[' || c == '(':
+			depth++
+		case (c == '}' || c == ']' || c == ')') && depth > 0:
+			depth--
+		case depth > 0 || i+1 >= len(msg) || msg[i+1] != ' ':
+		case c == ';' || (c == '.' && i+2 < len(msg) && unicode.IsUpper(rune(msg[i+2]))):
+			out = appendClause(out, msg[start:i])
+			start = i + 2
+		}
+	}
+	return appendClause(out, strings.TrimSuffix(msg[start:], "."))
+}
+
+func appendClause(out []string, c string) []string {
+	if c = strings.TrimSpace(c); c != "" {
+		out = append(out, c)
+	}
+	return out
+}
+
+func isDone(clause string) bool {
+	for _, verb := range []string{" was dropped", " were dropped", " was kept", " were kept", " was replaced", " were replaced", " was removed", " was appended"} {
+		if strings.Contains(clause, verb) {
+			return true
+		}
+	}
+	return strings.HasPrefix(clause, "each was ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
