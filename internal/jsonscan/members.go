@@ -30,6 +30,12 @@ func (m *Members) Begin() int {
 	return m.start
 }
 
+// Reset forgets every object and begins a new one.
+func (m *Members) Reset() {
+	m.List = m.List[:0]
+	m.Begin()
+}
+
 // Put adds the member of the current object, or, when an earlier member has the same name,
 // gives that member the new value and returns its index in List (else -1).
 func (m *Members) Put(mem Member) int {

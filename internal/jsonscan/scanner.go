@@ -8,6 +8,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
@@ -479,9 +480,79 @@ func special(x uint64) uint64 {
 	return ((q-lsb)&^q | (b-lsb)&^b | (x-lsb*0x20)&^x | x) & msb
 }
 
+// plainString is the fast path for a string without escapes: it finds the closing quote with
+// bytes.IndexByte (vectorised), then checks the run for backslashes the same way, for control
+// characters eight bytes at a time, and for UTF-8 with utf8.Valid. It reports the quote's offset,
+// or false when the run needs the careful byte-by-byte scan.
+func plainString(d []byte, i int) (int, bool) {
+	j := bytes.IndexByte(d[i:], '"')
+	if j < 0 {
+		return 0, false
+	}
+	run := d[i : i+j]
+	if j < 16 {
+		for _, c := range run {
+			if c < 0x20 || c == '\\' || c >= utf8.RuneSelf {
+				return 0, false
+			}
+		}
+		return i + j, true
+	}
+	if bytes.IndexByte(run, '\\') >= 0 {
+		return 0, false
+	}
+	// hasless(x, 0x20) per word, ORed together, is nonzero exactly when some byte is below 0x20.
+	// Words overlap where a non-ASCII sequence moved the window, which only checks bytes twice.
+	var ctl uint64
+	k := 0
+	for k+8 <= len(run) {
+		x := binary.LittleEndian.Uint64(run[k:])
+		ctl |= (x - lsb*0x20) &^ x
+		if x&msb == 0 {
+			k += 8
+			continue
+		}
+		k += bits.TrailingZeros64(x&msb) >> 3
+		n := utf8Len(run, k)
+		if n == 0 {
+			return 0, false
+		}
+		k += n
+	}
+	for k < len(run) {
+		c := run[k]
+		if c < 0x20 {
+			return 0, false
+		}
+		if c < utf8.RuneSelf {
+			k++
+			continue
+		}
+		n := utf8Len(run, k)
+		if n == 0 {
+			return 0, false
+		}
+		k += n
+	}
+	if ctl&msb != 0 {
+		return 0, false
+	}
+	return i + j, true
+}
+
 // scanString consumes the string at s.pos (which must be '"') and validates it: escapes,
 // control characters and UTF-8.
 func (s *Scanner) scanString() (StrFlags, bool) {
+	if end, ok := plainString(s.data, s.pos+1); ok {
+		s.pos = end + 1
+		return 0, true
+	}
+	return s.scanStringCareful()
+}
+
+// scanStringCareful is scanString byte by byte (eight at a time where nothing happens): escapes,
+// control characters and UTF-8 are checked where they are, and errors say exactly where.
+func (s *Scanner) scanStringCareful() (StrFlags, bool) {
 	d := s.data
 	i := s.pos + 1
 	var flags StrFlags
@@ -515,13 +586,55 @@ func (s *Scanner) scanString() (StrFlags, bool) {
 		case c < utf8.RuneSelf:
 			i++
 		default:
-			r, n := utf8.DecodeRune(d[i:])
-			if r == utf8.RuneError && n <= 1 {
+			n := utf8Len(d, i)
+			if n == 0 {
 				return flags, s.Fail(i, "invalid UTF-8 byte 0x%02X inside a string; the input must be UTF-8", c)
 			}
 			i += n
 		}
 	}
+}
+
+// utf8Len returns the length of the valid UTF-8 sequence that starts with the non-ASCII byte
+// d[i], or 0 if it is not valid (overlong forms, surrogates and values past U+10FFFF are not).
+// It is utf8.DecodeRune without the decoding, which the scan does not need.
+func utf8Len(d []byte, i int) int {
+	c := d[i]
+	switch {
+	case c < 0xC2:
+		return 0
+	case c < 0xE0:
+		if i+1 < len(d) && d[i+1]&0xC0 == 0x80 {
+			return 2
+		}
+	case c < 0xF0:
+		if i+2 >= len(d) {
+			return 0
+		}
+		lo, hi := byte(0x80), byte(0xBF)
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+		if b := d[i+1]; b >= lo && b <= hi && d[i+2]&0xC0 == 0x80 {
+			return 3
+		}
+	case c < 0xF5:
+		if i+3 >= len(d) {
+			return 0
+		}
+		lo, hi := byte(0x80), byte(0xBF)
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+		if b := d[i+1]; b >= lo && b <= hi && d[i+2]&0xC0 == 0x80 && d[i+3]&0xC0 == 0x80 {
+			return 4
+		}
+	}
+	return 0
 }
 
 // escapeLen returns the length of the escape at d[i] (a backslash), 0 if it is invalid, and

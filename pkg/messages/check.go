@@ -65,7 +65,7 @@ func (r *Reader) readToolCall(j int) string {
 		return "found " + kind.Describe() + ", expected a tool call object " + callShapes
 	}
 	var c callFields
-	r.entry.Begin()
+	r.entry.Reset()
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		name := s.KeyName()
 		k, wsv, start := s.Peek(), s.WS(), s.Pos()
@@ -117,8 +117,8 @@ const callShapes = `(flat {"id", "name", "arguments"} or OpenAI's {"id", "type":
 func (r *Reader) readFunction(j int, c *callFields) {
 	s := r.s
 	c.fnName, c.fnArgs, c.fnNameKind, c.fnArgsWS = jsonscan.Span{}, jsonscan.Span{}, jsonscan.None, false
-	var keys jsonscan.Members
-	keys.Begin()
+	keys := &r.fnKeys
+	keys.Reset()
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		name := s.KeyName()
 		k, wsv := s.Peek(), s.WS()
@@ -154,9 +154,55 @@ func readThinking(s *jsonscan.Scanner) thinkingFacts {
 
 const dropped = "; the message was dropped"
 
-// check applies the message rules, in a fixed order (role, content, tool_call_id, tool_calls,
-// thinking), to the message just read, and returns the one warning that drops it, if any.
-func (r *Reader) check(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
+// check applies the message rules to the message just read, message i of loc, and returns the
+// one warning that drops it, if any.
+func (r *Reader) check(loc softwarn.Loc, i int, f *facts) (softwarn.Warning, bool) {
+	if r.valid(f) {
+		return softwarn.Warning{}, true
+	}
+	return r.describe(loc.Index(i), f)
+}
+
+// valid reports whether the message just read is valid, without building a warning: a
+// warning's path costs allocations that a valid message must not pay for.
+func (r *Reader) valid(f *facts) bool {
+	data := r.s.Data()
+	i := r.members.Find("role")
+	if i < 0 || kindAt(data, r.members.List[i].Value) != jsonscan.String || !isRole(jsonscan.StringText(data, r.members.List[i].Value)) {
+		return false
+	}
+	if i := r.members.Find("content"); i >= 0 {
+		switch kindAt(data, r.members.List[i].Value) {
+		case jsonscan.String, jsonscan.Array, jsonscan.Null:
+		default:
+			return false
+		}
+	}
+	if i := r.members.Find("tool_call_id"); i >= 0 {
+		if k := kindAt(data, r.members.List[i].Value); k != jsonscan.String && k != jsonscan.Null {
+			return false
+		}
+	}
+	if k := f.calls.kind; k != jsonscan.None && k != jsonscan.Null && (k != jsonscan.Array || f.calls.bad >= 0) {
+		return false
+	}
+	if k := f.thinking.kind; k != jsonscan.None && k != jsonscan.Null && (k != jsonscan.Array || f.thinking.bad >= 0) {
+		return false
+	}
+	return true
+}
+
+func isRole(role []byte) bool {
+	switch string(role) {
+	case "system", "user", "assistant", "tool":
+		return true
+	}
+	return false
+}
+
+// describe builds the one warning that drops an invalid message at, checking the rules in a
+// fixed order: role, content, tool_call_id, tool_calls, thinking. It reports false with it.
+func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 	data := r.s.Data()
 	if w, ok := r.checkRole(at); !ok {
 		return w, false
@@ -201,7 +247,7 @@ func (r *Reader) check(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 		return at.Key("thinking").Index(f.thinking.bad).Warn(softwarn.MessageThinkingInvalid, softwarn.Dropped,
 			"found "+f.thinking.badKind.Describe()+", expected every thinking entry to be an object"+dropped), false
 	}
-	return softwarn.Warning{}, true
+	return softwarn.Warning{}, true // valid after all: valid and describe disagree, and keeping loses nothing
 }
 
 func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {

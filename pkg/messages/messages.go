@@ -35,7 +35,8 @@ type Reader struct {
 	s       *jsonscan.Scanner
 	warn    *softwarn.Collector
 	members jsonscan.Members // the members of every kept message that is not written verbatim
-	entry   jsonscan.Members // the keys of the tool call or function object being read
+	entry   jsonscan.Members // the keys of the tool call being read
+	fnKeys  jsonscan.Members // the keys of its function object
 	calls   []ToolCall
 	kept    []Message
 	dups    []duplicate // duplicate keys of the message being read, reported if it is kept
@@ -55,6 +56,11 @@ func (r *Reader) Reset(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	r.members.List = r.members.List[:0]
 	r.calls = r.calls[:0]
 	r.kept = r.kept[:0]
+}
+
+// Cap is the largest capacity r holds on to, so that a pool can refuse to keep a huge Reader.
+func (r *Reader) Cap() int {
+	return max(cap(r.members.List), cap(r.calls), cap(r.kept), cap(r.entry.List), cap(r.fnKeys.List))
 }
 
 // Len is the number of messages kept.
@@ -111,14 +117,15 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 	if s.Err() != nil {
 		return
 	}
-	at := loc.Index(i)
-	if w, ok := r.check(at, &f); !ok {
+	if w, ok := r.check(loc, i, &f); !ok {
 		r.warn.Add(w)
 		r.members.Drop()
 		r.calls = r.calls[:callsFrom]
 		return
 	}
-	r.reportDuplicates(at)
+	if len(r.dups) > 0 {
+		r.reportDuplicates(loc.Index(i))
+	}
 	msg := Message{Index: i, Span: jsonscan.Span{Start: start, End: s.Pos()}, calls: [2]int{callsFrom, len(r.calls)}, toolCalls: -1}
 	if f.calls.kind == jsonscan.Array {
 		msg.toolCalls = r.members.Find("tool_calls")

@@ -19,6 +19,7 @@ package normalize
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/messages"
@@ -84,15 +85,42 @@ func (n *Normalizer) Normalize(raw []byte) (*Result, error) {
 	if n.cfg.maxBytes > 0 && int64(len(raw)) > n.cfg.maxBytes {
 		return nil, &PayloadTooLargeError{Size: int64(len(raw)), Limit: n.cfg.maxBytes}
 	}
-	r := &Result{explain: n.cfg.explain}
+	r := resultPool.Get().(*Result)
+	r.explain = n.cfg.explain
 	r.s.Reset(raw, n.cfg.maxDepth)
 	if err := r.read(); err != nil {
+		r.Release()
 		return nil, err
 	}
 	if r.explain {
 		r.notes = lint(r)
 	}
 	return r, nil
+}
+
+// resultPool recycles Results, with their slices, between calls: a caller that is done with a
+// Result calls Release, and the next Normalize allocates almost nothing.
+var resultPool = sync.Pool{New: func() any { return new(Result) }}
+
+// pooledCap bounds what a released Result keeps: a result with a huge transcript should not pin
+// its memory in the pool.
+const pooledCap = 1 << 14
+
+// Release returns r to a pool for a later Normalize to reuse. Calling it is optional (a Result
+// that is not released is collected as usual); after it, neither r nor anything obtained from it
+// (Warnings, Notes) may be used.
+func (r *Result) Release() {
+	r.s.Reset(nil, 0)
+	r.warn.Truncate(0)
+	r.msgs.Reset(nil, nil)
+	r.meta.members.List = r.meta.members.List[:0]
+	if r.msgs.Cap() > pooledCap || cap(r.meta.members.List) > pooledCap || r.warn.Len() > pooledCap {
+		return
+	}
+	r.fields = [3]field{}
+	r.final, r.finalKind, r.truncated, r.explain, r.notes = nil, 0, false, false, nil
+	r.meta.kind, r.meta.span, r.meta.verbatim = 0, jsonscan.Span{}, false
+	resultPool.Put(r)
 }
 
 // Result is a normalized record.

@@ -1,0 +1,50 @@
+package normalize_test
+
+import (
+	"testing"
+
+	"github.com/dystopic/normalizer/internal/corpus"
+	"github.com/dystopic/normalizer/pkg/normalize"
+)
+
+var benchInputs = []struct {
+	name string
+	doc  []byte
+}{
+	{"small", corpus.Small()},
+	{"medium", corpus.Medium()},
+	{"large", corpus.Large()},
+	{"dirty", corpus.Dirty()},
+}
+
+// BenchmarkNormalize measures the normalizer against the straightforward encoding/json one on
+// the same inputs in the same run. Compare with benchstat:
+//
+//	go test ./pkg/normalize -run '^$' -bench Normalize -benchmem -count 6 > bench.txt
+func BenchmarkNormalize(b *testing.B) {
+	for _, in := range benchInputs {
+		b.Run(in.name+"/normalizer", func(b *testing.B) {
+			n := normalize.New(normalize.WithMaxBytes(0))
+			dst := make([]byte, 0, 2*len(in.doc))
+			b.SetBytes(int64(len(in.doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := n.Normalize(in.doc)
+				if err != nil {
+					b.Fatal(err)
+				}
+				dst = res.AppendJSON(dst[:0])
+				res.Release()
+			}
+		})
+		b.Run(in.name+"/baseline", func(b *testing.B) {
+			b.SetBytes(int64(len(in.doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := baselineNormalize(in.doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
