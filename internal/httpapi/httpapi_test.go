@@ -1,0 +1,456 @@
+package httpapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"github.com/labstack/echo/v4"
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// syncBuffer is a log sink that handlers may write while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var testSchemas = fstest.MapFS{
+	"record.schema.json": {Data: []byte(`{"$id":"record.schema.json","type":"object"}`)},
+	"error.schema.json":  {Data: []byte(`{"$id":"error.schema.json","type":"object"}`)},
+	"README.md":          {Data: []byte(`not a schema`)},
+}
+
+func newTestServer(t *testing.T, cfg Config) (*Server, *syncBuffer) {
+	t.Helper()
+	logs := &syncBuffer{}
+	cfg.Logger = zerolog.New(logs)
+	if cfg.Schemas == nil {
+		cfg.Schemas = testSchemas
+	}
+	s, err := New(cfg)
+	require.NoError(t, err)
+	return s, logs
+}
+
+type call struct {
+	method, target string
+	body           io.Reader
+	header         map[string]string
+}
+
+func do(t *testing.T, s *Server, c call) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(c.method, c.target, c.body)
+	for k, v := range c.header {
+		req.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	s.Handler().ServeHTTP(w, req)
+	return w
+}
+
+// errorClass decodes the error object and checks its shape.
+func errorClass(t *testing.T, body []byte) string {
+	t.Helper()
+	var e struct {
+		Error struct {
+			Class   string `json:"class"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(body, &e), "body %s", body)
+	require.NotEmpty(t, e.Error.Message, "body %s", body)
+	return e.Error.Class
+}
+
+func gzipped(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	_, err := zw.Write(b)
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	return buf.Bytes()
+}
+
+const okResult = `{"final_response":"The refund was issued.","messages":[{"role":"user","content":"refund?"},{"role":"developer","content":"x"}]}`
+
+func TestRoutes(t *testing.T) {
+	s, _ := newTestServer(t, Config{BodyLimit: 1024})
+	s.SetReady(true)
+	big := `{"final_response":"` + strings.Repeat("a", 2000) + `"}`
+	bomb := gzipped(t, []byte(`"`+strings.Repeat("a", 1<<20)+`"`))
+	tests := []struct {
+		name      string
+		call      call
+		status    int
+		class     string // "" for a success
+		bodyHas   string
+		ctype     string
+		retryHint bool
+	}{
+		{name: "normalize", call: call{method: "POST", target: "/v1/normalize", body: strings.NewReader(okResult)},
+			status: 200, bodyHas: `"rich_mode":true}`, ctype: "application/json"},
+		{name: "normalize-string", call: call{method: "POST", target: "/v1/normalize", body: strings.NewReader(`"done"`)},
+			status: 200, bodyHas: `{"final_response":"done","messages":null,"metadata":null,"soft_warnings":[],"rich_mode":false}`},
+		{name: "explain", call: call{method: "POST", target: "/v1/normalize?explain=true", body: strings.NewReader(okResult)},
+			status: 200, bodyHas: `"diagnostics":[{"path":"messages[1].role"`},
+		{name: "explain-false", call: call{method: "POST", target: "/v1/normalize?explain=false", body: strings.NewReader(okResult)},
+			status: 200, bodyHas: `"rich_mode":true}`},
+		{name: "explain-bad", call: call{method: "POST", target: "/v1/normalize?explain=maybe", body: strings.NewReader(okResult)},
+			status: 400, class: "BadRequest"},
+		{name: "invalid-json", call: call{method: "POST", target: "/v1/normalize", body: strings.NewReader(`{"final_response":`)},
+			status: 400, class: "InvalidJSON", bodyHas: `"line":1`},
+		{name: "empty-body", call: call{method: "POST", target: "/v1/normalize", body: strings.NewReader(``)},
+			status: 400, class: "InvalidJSON"},
+		{name: "shape", call: call{method: "POST", target: "/v1/normalize", body: strings.NewReader(`{"output":"x"}`)},
+			status: 422, class: "ResponseShapeError"},
+		{name: "empty-final", call: call{method: "POST", target: "/v1/normalize", body: strings.NewReader(`""`)},
+			status: 422, class: "ResponseShapeError", bodyHas: "Handler returned an empty string"},
+		{name: "too-large-content-length", call: call{method: "POST", target: "/v1/normalize", body: strings.NewReader(big)},
+			status: 413, class: "PayloadTooLarge", bodyHas: `"limit":1024`},
+		{name: "too-large-chunked", call: call{method: "POST", target: "/v1/normalize", body: io.MultiReader(strings.NewReader(big))},
+			status: 413, class: "PayloadTooLarge"},
+		{name: "gzip", call: call{method: "POST", target: "/v1/normalize", body: bytes.NewReader(gzipped(t, []byte(okResult))),
+			header: map[string]string{"Content-Encoding": "gzip"}}, status: 200, bodyHas: `"final_response":"The refund was issued."`},
+		{name: "gzip-bomb", call: call{method: "POST", target: "/v1/normalize", body: bytes.NewReader(bomb),
+			header: map[string]string{"Content-Encoding": "gzip"}}, status: 413, class: "PayloadTooLarge"},
+		{name: "gzip-corrupt", call: call{method: "POST", target: "/v1/normalize", body: strings.NewReader("not gzip"),
+			header: map[string]string{"Content-Encoding": "gzip"}}, status: 400, class: "BadRequest"},
+		{name: "encoding-br", call: call{method: "POST", target: "/v1/normalize", body: strings.NewReader(okResult),
+			header: map[string]string{"Content-Encoding": "br"}}, status: 415, class: "UnsupportedMediaType"},
+		{name: "encoding-identity", call: call{method: "POST", target: "/v1/normalize", body: strings.NewReader(okResult),
+			header: map[string]string{"Content-Encoding": "identity"}}, status: 200},
+		{name: "healthz", call: call{method: "GET", target: "/healthz"}, status: 200, bodyHas: `{"status":"ok"}`},
+		{name: "readyz", call: call{method: "GET", target: "/readyz"}, status: 200, bodyHas: `{"status":"ready"}`},
+		{name: "metrics", call: call{method: "GET", target: "/metrics"}, status: 200, bodyHas: "go_goroutines"},
+		{name: "schema-index", call: call{method: "GET", target: "/v1/schemas/"}, status: 200,
+			bodyHas: `{"schemas":[{"name":"error","url":"/v1/schemas/error.schema.json"},{"name":"record","url":"/v1/schemas/record.schema.json"}]}`},
+		{name: "schema-by-name", call: call{method: "GET", target: "/v1/schemas/record"}, status: 200,
+			bodyHas: `"$id":"record.schema.json"`, ctype: "application/schema+json"},
+		{name: "schema-by-file", call: call{method: "GET", target: "/v1/schemas/error.schema.json"}, status: 200, bodyHas: `"$id":"error.schema.json"`},
+		{name: "schema-unknown", call: call{method: "GET", target: "/v1/schemas/nope"}, status: 404, class: "NotFound"},
+		{name: "openapi", call: call{method: "GET", target: "/openapi.json"}, status: 200, bodyHas: `"openapi": "3.1.0"`},
+		{name: "not-found", call: call{method: "GET", target: "/v2/normalize"}, status: 404, class: "NotFound"},
+		{name: "method-not-allowed", call: call{method: "GET", target: "/v1/normalize"}, status: 405, class: "MethodNotAllowed"},
+		{name: "method-not-allowed-post-healthz", call: call{method: "POST", target: "/healthz"}, status: 405, class: "MethodNotAllowed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := do(t, s, tt.call)
+			body := w.Body.Bytes()
+			require.Equal(t, tt.status, w.Code, "body %s", body)
+			if tt.class != "" {
+				assert.Equal(t, tt.class, errorClass(t, body))
+				assert.Equal(t, "application/json", w.Header().Get("Content-Type"))
+			}
+			if tt.ctype != "" {
+				assert.Equal(t, tt.ctype, w.Header().Get("Content-Type"))
+			}
+			assert.Contains(t, string(body), tt.bodyHas)
+			assert.NotEmpty(t, w.Header().Get("X-Request-ID"))
+		})
+	}
+}
+
+func TestMethodNotAllowedHasAllow(t *testing.T) {
+	s, _ := newTestServer(t, Config{})
+	w := do(t, s, call{method: "DELETE", target: "/v1/normalize"})
+	require.Equal(t, 405, w.Code)
+	assert.Contains(t, w.Header().Get("Allow"), "POST")
+}
+
+func TestReadyzFollowsSetReady(t *testing.T) {
+	s, _ := newTestServer(t, Config{})
+	w := do(t, s, call{method: "GET", target: "/readyz"})
+	require.Equal(t, 503, w.Code)
+	assert.Equal(t, "Unavailable", errorClass(t, w.Body.Bytes()))
+	s.SetReady(true)
+	assert.Equal(t, 200, do(t, s, call{method: "GET", target: "/readyz"}).Code)
+	s.SetReady(false)
+	assert.Equal(t, 503, do(t, s, call{method: "GET", target: "/readyz"}).Code)
+}
+
+// countingBody records how many bytes the server took from it.
+type countingBody struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingBody) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+func TestBodyLimitStopsReading(t *testing.T) {
+	const limit = 1000
+	tests := []struct {
+		name string
+		size int
+		want int
+	}{
+		{name: "at-limit", size: limit, want: 200},
+		{name: "one-over", size: limit + 1, want: 413},
+		{name: "far-over", size: 50 * limit, want: 413},
+	}
+	s, _ := newTestServer(t, Config{BodyLimit: limit})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := `"` + strings.Repeat("a", tt.size-2) + `"`
+			cb := &countingBody{r: strings.NewReader(body)}
+			req := httptest.NewRequest("POST", "/v1/normalize", cb)
+			req.ContentLength = -1 // unknown length: the limit must hold while reading
+			w := httptest.NewRecorder()
+			s.Handler().ServeHTTP(w, req)
+			require.Equal(t, tt.want, w.Code, "body %s", w.Body.Bytes())
+			assert.LessOrEqual(t, cb.n, limit+1, "bytes read from the body")
+		})
+	}
+}
+
+func TestContentLengthOverLimitReadsNothing(t *testing.T) {
+	s, _ := newTestServer(t, Config{BodyLimit: 100})
+	cb := &countingBody{r: strings.NewReader(strings.Repeat("a", 1000))}
+	req := httptest.NewRequest("POST", "/v1/normalize", cb)
+	req.ContentLength = 1000
+	w := httptest.NewRecorder()
+	s.Handler().ServeHTTP(w, req)
+	require.Equal(t, 413, w.Code)
+	assert.Equal(t, 0, cb.n)
+	assert.Contains(t, w.Body.String(), `"limit":100`)
+}
+
+func TestGzipLimitCountsDecodedBytes(t *testing.T) {
+	// 3000 decoded bytes compress to far less than the 2000-byte limit: decoded size decides.
+	s, _ := newTestServer(t, Config{BodyLimit: 2000})
+	raw := []byte(`"` + strings.Repeat("b", 2998) + `"`)
+	z := gzipped(t, raw)
+	require.Less(t, len(z), 2000)
+	w := do(t, s, call{method: "POST", target: "/v1/normalize", body: bytes.NewReader(z), header: map[string]string{"Content-Encoding": "gzip"}})
+	require.Equal(t, 413, w.Code)
+	assert.Equal(t, "PayloadTooLarge", errorClass(t, w.Body.Bytes()))
+}
+
+// blockingBody lets a test hold a request in flight until it closes release.
+type blockingBody struct {
+	started chan struct{}
+	release chan struct{}
+	r       io.Reader
+	once    sync.Once
+}
+
+func (b *blockingBody) Read(p []byte) (int, error) {
+	b.once.Do(func() { close(b.started) })
+	<-b.release
+	return b.r.Read(p)
+}
+
+func TestInFlightCap(t *testing.T) {
+	s, _ := newTestServer(t, Config{MaxInFlight: 2})
+	release := make(chan struct{})
+	var wg sync.WaitGroup
+	codes := make([]int, 2)
+	for i := range 2 {
+		body := &blockingBody{started: make(chan struct{}), release: release, r: strings.NewReader(`"ok"`)}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := httptest.NewRequest("POST", "/v1/normalize", body)
+			w := httptest.NewRecorder()
+			s.Handler().ServeHTTP(w, req)
+			codes[i] = w.Code
+		}()
+		<-body.started
+	}
+	over := &countingBody{r: strings.NewReader(`"ok"`)}
+	req := httptest.NewRequest("POST", "/v1/normalize", over)
+	w := httptest.NewRecorder()
+	s.Handler().ServeHTTP(w, req)
+	assert.Equal(t, 429, w.Code)
+	assert.Equal(t, "TooManyRequests", errorClass(t, w.Body.Bytes()))
+	assert.Equal(t, "1", w.Header().Get("Retry-After"))
+	assert.Equal(t, 0, over.n, "a 429 must not read the body")
+	// Health stays reachable while normalize is saturated.
+	assert.Equal(t, 200, do(t, s, call{method: "GET", target: "/healthz"}).Code)
+	close(release)
+	wg.Wait()
+	assert.Equal(t, []int{200, 200}, codes)
+	assert.Equal(t, 200, do(t, s, call{method: "POST", target: "/v1/normalize", body: strings.NewReader(`"ok"`)}).Code)
+}
+
+func TestRequestID(t *testing.T) {
+	s, logs := newTestServer(t, Config{})
+	tests := []struct {
+		name, sent string
+		kept       bool
+	}{
+		{name: "echoed", sent: "abc-123", kept: true},
+		{name: "generated", sent: "", kept: false},
+		{name: "control-chars-replaced", sent: "a\tb", kept: false},
+		{name: "too-long-replaced", sent: strings.Repeat("x", 200), kept: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := map[string]string{}
+			if tt.sent != "" {
+				h["X-Request-ID"] = tt.sent
+			}
+			w := do(t, s, call{method: "POST", target: "/v1/normalize", body: strings.NewReader(`"ok"`), header: h})
+			got := w.Header().Get("X-Request-ID")
+			require.NotEmpty(t, got)
+			if tt.kept {
+				assert.Equal(t, tt.sent, got)
+			} else {
+				assert.NotEqual(t, tt.sent, got)
+			}
+			assert.Contains(t, logs.String(), `"request_id":"`+got+`"`)
+		})
+	}
+}
+
+// logLine is one access log line.
+type logLine struct {
+	Level      string  `json:"level"`
+	Component  string  `json:"component"`
+	Method     string  `json:"method"`
+	Route      string  `json:"route"`
+	Status     int     `json:"status"`
+	DurationMS float64 `json:"duration_ms"`
+	BytesIn    int64   `json:"bytes_in"`
+	BytesOut   int64   `json:"bytes_out"`
+	Warnings   *int    `json:"warnings"`
+	RequestID  string  `json:"request_id"`
+	ErrorClass string  `json:"error_class"`
+	Message    string  `json:"message"`
+}
+
+func accessLines(t *testing.T, logs string) []logLine {
+	t.Helper()
+	var out []logLine
+	for _, l := range strings.Split(strings.TrimSpace(logs), "\n") {
+		var ll logLine
+		require.NoError(t, json.Unmarshal([]byte(l), &ll), "log line %s", l)
+		if ll.Component == "access" {
+			out = append(out, ll)
+		}
+	}
+	return out
+}
+
+func TestAccessLog(t *testing.T) {
+	s, logs := newTestServer(t, Config{BodyLimit: 4096})
+	secret := "SECRET-ANSWER-TEXT"
+	result := `{"final_response":"` + secret + `","messages":[{"role":"developer","content":"SECRET-CONTENT"}],"metadata":{"model":"SECRET-MODEL"}}`
+	do(t, s, call{method: "POST", target: "/v1/normalize?explain=true", body: strings.NewReader(result), header: map[string]string{"X-Request-ID": "rid-1"}})
+	do(t, s, call{method: "POST", target: "/v1/normalize", body: strings.NewReader(`{"final_response": 1, "x": "SECRET-IN-REJECTED"}`), header: map[string]string{"X-Request-ID": "rid-2"}})
+	do(t, s, call{method: "GET", target: "/no/SECRET-PATH", header: map[string]string{"X-Request-ID": "rid-3"}})
+
+	all := logs.String()
+	assert.NotContains(t, all, "SECRET", "logs must never carry the result's text")
+	lines := accessLines(t, all)
+	require.Len(t, lines, 3)
+	ok, rej, nf := lines[0], lines[1], lines[2]
+	assert.Equal(t, "POST", ok.Method)
+	assert.Equal(t, "/v1/normalize", ok.Route)
+	assert.Equal(t, 200, ok.Status)
+	assert.Equal(t, int64(len(result)), ok.BytesIn)
+	assert.Positive(t, ok.BytesOut)
+	require.NotNil(t, ok.Warnings)
+	assert.Equal(t, 1, *ok.Warnings)
+	assert.Equal(t, "rid-1", ok.RequestID)
+	assert.Empty(t, ok.ErrorClass)
+	assert.Equal(t, "request", ok.Message)
+	assert.Equal(t, 422, rej.Status)
+	assert.Equal(t, "ResponseShapeError", rej.ErrorClass)
+	assert.Equal(t, "rid-2", rej.RequestID)
+	assert.Equal(t, "unmatched", nf.Route)
+	assert.Equal(t, "NotFound", nf.ErrorClass)
+}
+
+func TestMetricsContent(t *testing.T) {
+	s, _ := newTestServer(t, Config{BodyLimit: 100_000})
+	long := `{"final_response":"` + strings.Repeat("z", 50_001) + `","messages":"nope"}`
+	do(t, s, call{method: "POST", target: "/v1/normalize", body: strings.NewReader(long)})
+	do(t, s, call{method: "POST", target: "/v1/normalize", body: strings.NewReader(`[1]`)})
+	do(t, s, call{method: "BREW", target: "/coffee"})
+	w := do(t, s, call{method: "GET", target: "/metrics"})
+	require.Equal(t, 200, w.Code)
+	m := w.Body.String()
+	for _, want := range []string{
+		`normalizer_http_requests_total{method="POST",route="/v1/normalize",status="200"} 1`,
+		`normalizer_http_requests_total{method="POST",route="/v1/normalize",status="422"} 1`,
+		`normalizer_http_requests_total{method="OTHER",route="unmatched",status="404"} 1`,
+		`normalizer_http_request_duration_seconds_count{route="/v1/normalize"} 2`,
+		`normalizer_request_body_bytes_total ` + itoa(len(long)+3),
+		`normalizer_warnings_total{code="final_response_truncated"} 1`,
+		`normalizer_warnings_total{code="messages_not_array"} 1`,
+		`normalizer_rejections_total{class="ResponseShapeError"} 1`,
+		`normalizer_rejections_total{class="NotFound"} 1`,
+		`normalizer_truncations_total 1`,
+		`normalizer_http_requests_in_flight 1`, // the scrape itself
+		`go_goroutines `,
+		`go_memstats_heap_alloc_bytes `,
+		`process_start_time_seconds `,
+	} {
+		assert.Contains(t, m, want)
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func TestPanicIsInternalJSON(t *testing.T) {
+	s, logs := newTestServer(t, Config{})
+	s.echo.GET("/panic", func(c echo.Context) error { panic("boom") })
+	w := do(t, s, call{method: "GET", target: "/panic"})
+	require.Equal(t, 500, w.Code)
+	assert.Equal(t, "Internal", errorClass(t, w.Body.Bytes()))
+	assert.Contains(t, logs.String(), "panic in handler")
+}
+
+func TestClassTableCoversEveryClass(t *testing.T) {
+	for _, class := range []string{"InvalidJSON", "PayloadTooLarge", "ResponseShapeError", ClassBadRequest, ClassNotFound,
+		ClassMethodNotAllowed, ClassRequestTimeout, ClassUnsupportedMediaType, ClassTooManyRequests, ClassInternal, ClassUnavailable} {
+		assert.NotZero(t, classStatus[class], class)
+	}
+	want := map[string]int{"InvalidJSON": 400, "PayloadTooLarge": 413, "ResponseShapeError": 422, "NotFound": 404,
+		"MethodNotAllowed": 405, "UnsupportedMediaType": 415, "TooManyRequests": 429, "Internal": 500}
+	for class, status := range want {
+		assert.Equal(t, status, classStatus[class], class)
+	}
+}
+
+func TestSchemasRejectInvalidJSON(t *testing.T) {
+	_, err := New(Config{Schemas: fstest.MapFS{"bad.schema.json": {Data: []byte(`{`)}}})
+	require.ErrorContains(t, err, "bad.schema.json")
+}
+
+func TestNewWithoutSchemas(t *testing.T) {
+	s, err := New(Config{Logger: zerolog.Nop()})
+	require.NoError(t, err)
+	w := do(t, s, call{method: "GET", target: "/v1/schemas/"})
+	assert.Equal(t, `{"schemas":[]}`, w.Body.String())
+	assert.Equal(t, http.StatusOK, w.Code)
+}
