@@ -166,13 +166,24 @@ func Diff(wantName, gotName string, want, got []byte) string {
 		note = fmt.Sprintf("(the two differ only in whitespace: %d bytes against %d; check the final newline)\n", len(want), len(got))
 	}
 	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(a), B: difflib.SplitLines(b),
+		A: splitLines(a), B: splitLines(b),
 		FromFile: wantName, ToFile: gotName, Context: 3,
 	})
 	if err != nil {
 		return note + err.Error() + "\n"
 	}
 	return note + d
+}
+
+// splitLines cuts s into lines that keep their "\n"; a last line without one is marked.
+func splitLines(s string) []string {
+	lines := strings.SplitAfter(s, "\n")
+	last := len(lines) - 1
+	if lines[last] == "" {
+		return lines[:last]
+	}
+	lines[last] += " (no newline at end of file)\n"
+	return lines
 }
 
 // indent indents each line of b that holds JSON, and keeps the others as they are.

@@ -1,0 +1,92 @@
+package report
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+func TestSplit(t *testing.T) {
+	tests := []struct {
+		name string
+		msg  string
+		want Parts
+	}{
+		{
+			name: "found, expected, done, fix",
+			msg:  `found "developer", expected one of "system", "user"; the message was dropped; OpenAI's "developer" role is the platform's "system": use "system"`,
+			want: Parts{Found: `found "developer"`, Expected: `one of "system", "user"`, Done: "the message was dropped", Fix: `OpenAI's "developer" role is the platform's "system": use "system"`},
+		},
+		{
+			name: "json in the fix stays whole",
+			msg:  `found a bare object, expected an array; the message was dropped; wrap it: [{"a": 1; "b": 2}]`,
+			want: Parts{Found: "found a bare object", Expected: "an array", Done: "the message was dropped", Fix: `wrap it: [{"a": 1; "b": 2}]`},
+		},
+		{
+			name: "no fix: send what was expected",
+			msg:  "found a number, expected an object; metadata was dropped",
+			want: Parts{Found: "found a number", Expected: "an object", Done: "metadata was dropped", Fix: "send an object instead"},
+		},
+		{
+			name: "sentences",
+			msg:  `has 60,000 characters, over the cap of 50,000; the first 50,000 were kept and "…[truncated]" was appended. The judge scores the head only: put the answer first`,
+			want: Parts{Found: "has 60,000 characters, over the cap of 50,000", Done: `the first 50,000 were kept and "…[truncated]" was appended`, Fix: "The judge scores the head only: put the answer first"},
+		},
+		{
+			name: "a note",
+			msg:  `tool call "f" (id "c1") has no tool message answering it; add {"role": "tool"} after it`,
+			want: Parts{Found: `tool call "f" (id "c1") has no tool message answering it`, Fix: `add {"role": "tool"} after it`},
+		},
+		{
+			name: "one clause",
+			msg:  "something odd",
+			want: Parts{Found: "something odd"},
+		},
+		{name: "empty", msg: "", want: Parts{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Split(tt.msg), "Split(%q)", tt.msg)
+		})
+	}
+}
+
+func TestLine(t *testing.T) {
+	w := softwarn.At("messages").Index(0).Key("role").Warn(softwarn.MessageRoleInvalid, softwarn.Dropped,
+		`found "model", expected one of "user"; the message was dropped; use "assistant"`)
+	assert.Equal(t, `messages[0].role: found "model"; expected one of "user"; fix: use "assistant"; the message was dropped [dropped, message_role_invalid]`, Line(w))
+}
+
+func TestRecord(t *testing.T) {
+	res, err := normalize.Normalize([]byte(`{"final_response":"hi","messages":[{"role":"developer","content":"x"},{"role":"assistant","tool_calls":[{"id":"c1","name":"f"}]}]}`), normalize.WithExplain())
+	require.NoError(t, err)
+	var out bytes.Buffer
+	Record(&out, "in.json", res)
+	got := out.String()
+	assert.Contains(t, got, "in.json: accepted, 1 warning, 1 note\n")
+	assert.Contains(t, got, "  final_response: 2 characters\n")
+	assert.Contains(t, got, "  messages: 1 kept, rich mode on\n")
+	assert.Contains(t, got, "\n  messages[0].role: found \"developer\"; expected ")
+	assert.Contains(t, got, "[dropped, message_role_invalid]\n")
+	assert.Contains(t, got, "\n  messages[1].tool_calls[0]: tool call \"f\" (id \"c1\") has no tool message answering it; fix: ")
+
+	res, err = normalize.Normalize([]byte(`"fine"`), normalize.WithExplain())
+	require.NoError(t, err)
+	out.Reset()
+	Record(&out, "in.json", res)
+	assert.Equal(t, "in.json: accepted, 0 warnings, 0 notes\n  final_response: 4 characters\n  messages: none kept, rich mode off (the run is graded on final_response alone)\n\nNothing to fix.\n", out.String())
+}
+
+func TestRejection(t *testing.T) {
+	_, err := normalize.Normalize([]byte(`{"output":"x"}`))
+	require.Error(t, err)
+	var out bytes.Buffer
+	Rejection(&out, "in.json", err)
+	assert.Contains(t, out.String(), "in.json: rejected, ResponseShapeError\n  the result object has no \"final_response\" key")
+	assert.Contains(t, out.String(), "\n  fix: return {\"final_response\"")
+}
