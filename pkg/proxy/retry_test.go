@@ -3,6 +3,7 @@ package proxy_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"testing"
 	"time"
 
@@ -144,20 +145,30 @@ func TestCancellationDuringBackoff(t *testing.T) {
 	assert.Contains(t, err.Error(), "stopped waiting to retry")
 }
 
-// TestDefaultSleepEndsWithTheContext uses the real wait: a deadline far shorter than the
-// 375 ms backoff must end the call without a second request. Nothing is timed.
+// TestDefaultSleepEndsWithTheContext uses the real wait: a cancellation 10 ms into the 625 ms
+// backoff must end the call without a second request. Nothing is timed.
 func TestDefaultSleepEndsWithTheContext(t *testing.T) {
 	fake := proxytest.New(t)
 	fake.Respond("t", proxytest.Fail(429, "", "Slow down."))
-	c, err := proxy.New(fake.URL, fake.Token, proxy.WithTimeout(30*time.Second), proxy.WithRand(func() float64 { return 0 }))
-	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	time.AfterFunc(20*time.Millisecond, cancel)
+	cancelSoonAfterReply := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		resp, err := http.DefaultTransport.RoundTrip(r)
+		time.AfterFunc(10*time.Millisecond, cancel)
+		return resp, err
+	})
+	c, err := proxy.New(fake.URL, fake.Token, proxy.WithTimeout(30*time.Second),
+		proxy.WithRand(func() float64 { return 1 }), proxy.WithHTTPClient(&http.Client{Transport: cancelSoonAfterReply}))
+	require.NoError(t, err)
 	_, err = c.Call(ctx, "t", nil)
 	assert.ErrorIs(t, err, context.Canceled)
+	assert.Contains(t, err.Error(), "stopped waiting to retry")
 	assert.Len(t, fake.Requests(), 1)
 }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestCancelledContextBeforeTheCall(t *testing.T) {
 	fake := proxytest.New(t)
