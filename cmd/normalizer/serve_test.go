@@ -1,0 +1,329 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// lockedBuffer is stderr for a server running in the test's process.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+// listeningAddr waits for the server's "listening" log line and returns its address.
+func listeningAddr(t *testing.T, logs *lockedBuffer, done <-chan error) string {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		sc := bufio.NewScanner(strings.NewReader(logs.String()))
+		for sc.Scan() {
+			var l struct{ Message, Addr string }
+			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Message == "listening" {
+				return l.Addr
+			}
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("serve ended before listening: %v\n%s", err, logs.String())
+		case <-deadline:
+			t.Fatalf("no listening line in the logs:\n%s", logs.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	res, err := http.Get(url)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res.StatusCode, string(b)
+}
+
+// waitFor polls cond until it holds; it fails the test after 20 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestServeEndToEnd runs the real `serve` on 127.0.0.1:0, holds a request in flight, sends
+// the process SIGTERM (through the same signal.NotifyContext wiring as main), and checks that
+// readiness turns false, the request completes, and serve exits 0.
+func TestServeEndToEnd(t *testing.T) {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	logs := &lockedBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--drain-delay", "1500ms"},
+			envOf(map[string]string{"NORMALIZER_SHUTDOWN_GRACE": "15s", "NORMALIZER_ADDR": "127.0.0.1:1"}), nil, io.Discard, logs)
+	}()
+	base := "http://" + listeningAddr(t, logs, done)
+
+	res, err := http.Post(base+"/v1/normalize", "application/json", strings.NewReader(`{"final_response":"E2E-ANSWER"}`))
+	require.NoError(t, err)
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.Equal(t, 200, res.StatusCode)
+	assert.Equal(t, `{"final_response":"E2E-ANSWER","messages":null,"metadata":null,"soft_warnings":[],"rich_mode":false}`, string(body))
+	code, _ := get(t, base+"/readyz")
+	require.Equal(t, 200, code)
+	require.NoError(t, run(ctx, []string{"healthcheck", "--url", base + "/healthz"}, envOf(nil), nil, io.Discard, io.Discard))
+
+	// A slow request: half its body now, the rest after SIGTERM.
+	pr, pw := io.Pipe()
+	slow := make(chan *http.Response, 1)
+	go func() {
+		req, _ := http.NewRequest("POST", base+"/v1/normalize", pr)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Errorf("slow request: %v", err)
+			close(slow)
+			return
+		}
+		slow <- res
+	}()
+	_, err = pw.Write([]byte(`{"final_response":"SLOW-`))
+	require.NoError(t, err)
+	waitFor(t, "the slow request in flight", func() bool {
+		_, m := get(t, base+"/metrics")
+		return strings.Contains(m, "normalizer_http_requests_in_flight 2") // the slow one and this scrape
+	})
+
+	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
+	<-ctx.Done()
+	code, _ = get(t, base+"/readyz") // during the drain delay the listener is still open
+	assert.Equal(t, 503, code, "readiness must turn false first")
+
+	_, err = pw.Write([]byte(`ANSWER"}`))
+	require.NoError(t, err)
+	require.NoError(t, pw.Close())
+	res = <-slow
+	require.NotNil(t, res)
+	body, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	assert.Equal(t, 200, res.StatusCode)
+	assert.Contains(t, string(body), `"final_response":"SLOW-ANSWER"`)
+
+	select {
+	case err := <-done:
+		require.NoError(t, err, logs.String())
+		assert.Equal(t, 0, exitCode(err, io.Discard))
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not exit after SIGTERM")
+	}
+	assert.Contains(t, logs.String(), `"message":"stopped"`)
+	assert.NotContains(t, logs.String(), "E2E-ANSWER", "logs never carry the result's text")
+	assert.NotContains(t, logs.String(), "SLOW-", "logs never carry the result's text")
+	_, err = net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	assert.Error(t, err, "the listener is closed after shutdown")
+}
+
+func TestServeGraceExceeded(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logs := &lockedBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--shutdown-grace", "200ms"}, envOf(nil), nil, io.Discard, logs)
+	}()
+	base := "http://" + listeningAddr(t, logs, done)
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go func() {
+		req, _ := http.NewRequest("POST", base+"/v1/normalize", pr)
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			res.Body.Close()
+		}
+	}()
+	_, _ = pw.Write([]byte(`"never finished`))
+	waitFor(t, "the stuck request in flight", func() bool {
+		_, m := get(t, base+"/metrics")
+		return strings.Contains(m, "normalizer_http_requests_in_flight 2")
+	})
+	cancel()
+	select {
+	case err := <-done:
+		require.ErrorContains(t, err, "grace period")
+		assert.NotEqual(t, 0, exitCode(err, io.Discard))
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not exit after the grace period")
+	}
+}
+
+func TestServeFlagsAndEnv(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		wantErr string // "" when the flags are accepted
+		check   func(t *testing.T, f *serveFlags)
+	}{
+		{name: "defaults", check: func(t *testing.T, f *serveFlags) {
+			assert.Equal(t, ":8080", f.addr)
+			assert.Equal(t, byteSize(20<<20), f.bodyLimit)
+			assert.Equal(t, 64, f.maxInFlight)
+		}},
+		{name: "env-supplies", env: map[string]string{"NORMALIZER_ADDR": "127.0.0.1:9", "NORMALIZER_BODY_LIMIT": "1MiB",
+			"NORMALIZER_MAX_IN_FLIGHT": "3", "NORMALIZER_READ_TIMEOUT": "7s", "NORMALIZER_LOG_FORMAT": "console"},
+			check: func(t *testing.T, f *serveFlags) {
+				assert.Equal(t, "127.0.0.1:9", f.addr)
+				assert.Equal(t, byteSize(1<<20), f.bodyLimit)
+				assert.Equal(t, 3, f.maxInFlight)
+				assert.Equal(t, 7*time.Second, f.timeouts.Read)
+				assert.Equal(t, "console", f.logFormat)
+			}},
+		{name: "flag-wins", args: []string{"--addr", "127.0.0.1:7", "--body-limit", "2KiB"},
+			env: map[string]string{"NORMALIZER_ADDR": "127.0.0.1:9", "NORMALIZER_BODY_LIMIT": "1MiB"},
+			check: func(t *testing.T, f *serveFlags) {
+				assert.Equal(t, "127.0.0.1:7", f.addr)
+				assert.Equal(t, byteSize(2048), f.bodyLimit)
+			}},
+		{name: "bad-env", env: map[string]string{"NORMALIZER_MAX_DEPTH": "deep"}, wantErr: "NORMALIZER_MAX_DEPTH"},
+		{name: "zero-limit", args: []string{"--body-limit", "0"}, wantErr: "--body-limit"},
+		{name: "zero-in-flight", args: []string{"--max-in-flight", "0"}, wantErr: "--max-in-flight"},
+		{name: "negative-timeout", args: []string{"--write-timeout", "-1s"}, wantErr: "--write-timeout"},
+		{name: "unknown-flag", args: []string{"--nope"}, wantErr: "nope"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var f serveFlags
+			fs := newServeFlagSet(&f)
+			_, err := parseFlags(fs, tt.args)
+			if err == nil {
+				err = applyEnv(fs, envOf(tt.env))
+			}
+			if err == nil {
+				err = f.check()
+			}
+			if tt.wantErr != "" {
+				require.ErrorContains(t, err, tt.wantErr)
+				assert.Equal(t, exitUsage, exitCode(err, io.Discard))
+				return
+			}
+			require.NoError(t, err)
+			tt.check(t, &f)
+		})
+	}
+}
+
+func TestServeUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{name: "log-level", args: []string{"serve", "--log-level", "loud"}, want: "--log-level"},
+		{name: "log-format", args: []string{"serve", "--log-format", "xml"}, want: "--log-format"},
+		{name: "operand", args: []string{"serve", "extra"}, want: "expected no arguments"},
+		{name: "listen", args: []string{"serve", "--addr", "256.0.0.1:0"}, want: "listen"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := run(context.Background(), tt.args, envOf(nil), nil, io.Discard, io.Discard)
+			require.ErrorContains(t, err, tt.want)
+			assert.NotEqual(t, 0, exitCode(err, io.Discard))
+		})
+	}
+}
+
+func TestServeHelp(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"serve", "-h"}, envOf(nil), nil, &out, io.Discard))
+	assert.Contains(t, out.String(), "-max-in-flight")
+	assert.Contains(t, out.String(), "NORMALIZER_")
+}
+
+func TestHealthcheck(t *testing.T) {
+	healthy := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" {
+			w.WriteHeader(200)
+			return
+		}
+		w.WriteHeader(503)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	srv := &http.Server{Handler: healthy}
+	go srv.Serve(ln)
+	defer srv.Close()
+	addr := ln.Addr().String()
+	_, port, _ := net.SplitHostPort(addr)
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closedAddr := closed.Addr().String()
+	closed.Close()
+
+	tests := []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		wantCode int
+	}{
+		{name: "healthy", args: []string{"--url", "http://" + addr + "/healthz"}, wantCode: 0},
+		{name: "port-from-addr-env", env: map[string]string{"NORMALIZER_ADDR": ":" + port}, wantCode: 0},
+		{name: "url-env", env: map[string]string{"NORMALIZER_HEALTHCHECK_URL": "http://" + addr + "/healthz"}, wantCode: 0},
+		{name: "unhealthy-status", args: []string{"--url", "http://" + addr + "/readyz"}, wantCode: 1},
+		{name: "nothing-listening", args: []string{"--url", "http://" + closedAddr + "/healthz"}, wantCode: 1},
+		{name: "bad-url", args: []string{"--url", "://"}, wantCode: 1},
+		{name: "operand", args: []string{"x"}, wantCode: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			err := run(context.Background(), append([]string{"healthcheck"}, tt.args...), envOf(tt.env), nil, io.Discard, &stderr)
+			assert.Equal(t, tt.wantCode, exitCode(err, &stderr), "err %v", err)
+			if tt.wantCode == 1 {
+				var ee *exitError
+				require.True(t, errors.As(err, &ee))
+				assert.Contains(t, stderr.String(), "healthcheck:")
+			}
+		})
+	}
+}
+
+func TestDefaultHealthURL(t *testing.T) {
+	for addr, want := range map[string]string{"": "http://127.0.0.1:8080/healthz", ":9090": "http://127.0.0.1:9090/healthz",
+		"0.0.0.0:81": "http://127.0.0.1:81/healthz", "bad": "http://127.0.0.1:8080/healthz"} {
+		assert.Equal(t, want, defaultHealthURL(addr), addr)
+	}
+}
