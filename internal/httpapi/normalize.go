@@ -38,6 +38,7 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	out := getBuffer()
 	defer putBuffer(out)
 	out.b = res.AppendJSON(out.b[:0])
+	res.Release() // the record is in out; res and its scratch go back to the core's pool
 	w := c.Response()
 	h := w.Header()
 	h[echo.HeaderContentType] = jsonContentType
