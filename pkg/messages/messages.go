@@ -224,3 +224,25 @@ func (r *Reader) appendCalls(dst []byte, calls []ToolCall) []byte {
 	}
 	return append(dst, ']')
 }
+
+// Check applies the message rules to raw, one JSON value, as if it were messages[0] of a
+// result: it reports whether the message is kept, and otherwise the one warning that drops it.
+// An error means raw is not one well-formed JSON value.
+func Check(raw []byte) (kept bool, w softwarn.Warning, err error) {
+	var (
+		s    jsonscan.Scanner
+		warn softwarn.Collector
+		r    Reader
+	)
+	s.Reset(raw, 1000)
+	r.Reset(&s, &warn)
+	s.Peek()
+	r.Read(softwarn.At("messages"), 0)
+	if s.AtEnd(); s.Err() != nil {
+		return false, softwarn.Warning{}, s.Err()
+	}
+	if r.Len() == 1 {
+		return true, softwarn.Warning{}, nil
+	}
+	return false, warn.Warnings()[0], nil
+}
