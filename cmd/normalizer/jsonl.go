@@ -66,6 +66,7 @@ func writeSummary(w io.Writer, s batch.Stats, elapsed time.Duration) {
 // for a pipe), the rate, and the lines so far.
 type progress struct {
 	bar  *progressbar.ProgressBar
+	w    io.Writer
 	last time.Time
 }
 
@@ -73,13 +74,14 @@ func newProgress(w io.Writer, size int64) *progress {
 	bar := progressbar.NewOptions64(size,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionShowBytes(true),
+		progressbar.OptionShowCount(),
 		progressbar.OptionShowTotalBytes(true),
 		progressbar.OptionSetDescription("0 lines"),
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
+		progressbar.OptionShowElapsedTimeOnFinish(),
 	)
-	return &progress{bar: bar}
+	return &progress{bar: bar, w: w}
 }
 
 // update runs on the writer's path after each chunk; it redraws at most ten times a second.
@@ -94,6 +96,8 @@ func (p *progress) update(s batch.Stats) {
 func (p *progress) finish(s batch.Stats) {
 	p.bar.Describe(fmt.Sprintf("%d lines", s.Lines))
 	_ = p.bar.Set64(s.BytesIn)
-	_ = p.bar.Finish()
-	_ = p.bar.Clear()
+	if !p.bar.IsFinished() {
+		_ = p.bar.Finish() // the final state stays on screen, above the summary
+	}
+	fmt.Fprintln(p.w)
 }

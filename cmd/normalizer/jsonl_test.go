@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/internal/jsonlgen"
+)
+
+// mixedLines are a few thousand lines of every sort: valid, dirty, malformed, blank, and
+// longer than the limit of 8000 bytes the tests set.
+func mixedLines(t *testing.T) []string {
+	t.Helper()
+	g := jsonlgen.New(42, true)
+	var lines []string
+	for i := range 3000 {
+		switch i % 250 {
+		case 17:
+			lines = append(lines, "")
+		case 99:
+			lines = append(lines, `{"final_response":"`+strings.Repeat("long ", 3000)+`"}`)
+		case 123:
+			lines = append(lines, `{"final_response":"crlf line"}`+"\r")
+		default:
+			lines = append(lines, string(g.Line(nil)))
+		}
+	}
+	return lines
+}
+
+func TestJSONLMatchesSingleMode(t *testing.T) {
+	lines := mixedLines(t)
+	var want strings.Builder
+	tooLarge, invalid := 0, 0
+	for _, l := range lines {
+		l = strings.TrimSuffix(l, "\r")
+		r := runCmd(t, l, nil, "normalize", "--max-bytes", "8000", "--explain")
+		require.Contains(t, []int{0, 1}, r.code, r.stderr)
+		tooLarge += strings.Count(r.stdout, `"class":"PayloadTooLarge"`)
+		invalid += strings.Count(r.stdout, `"class":"InvalidJSON"`)
+		want.WriteString(r.stdout)
+	}
+	require.Positive(t, tooLarge)
+	require.Positive(t, invalid)
+	input := writeFile(t, "in.jsonl", strings.Join(lines, "\n")+"\n")
+	for _, jobs := range []string{"1", "4"} {
+		t.Run("j="+jobs, func(t *testing.T) {
+			r := runCmd(t, "", nil, "normalize", "--jsonl", "-j", jobs, "--max-bytes", "8000", "--explain", input)
+			require.Equal(t, 0, r.code, r.stderr)
+			require.Equal(t, want.String(), r.stdout)
+			assert.Contains(t, r.stderr, fmt.Sprintf("normalizer: %d lines, ", len(lines)))
+			assert.Contains(t, r.stderr, fmt.Sprintf("PayloadTooLarge %d", tooLarge))
+			assert.Contains(t, r.stderr, fmt.Sprintf("InvalidJSON %d", invalid))
+		})
+	}
+	t.Run("stdin", func(t *testing.T) {
+		r := runCmd(t, readFile(t, input), nil, "normalize", "--max-bytes", "8000", "--explain", "--jsonl")
+		require.Equal(t, 0, r.code, r.stderr)
+		require.Equal(t, want.String(), r.stdout)
+	})
+}
+
+func TestJSONLSummary(t *testing.T) {
+	input := strings.Join([]string{
+		`{"final_response":"ok"}`,
+		`{"final_response":"a","messages":[{"role":"developer"}]}`,
+		`{"final_response":"` + strings.Repeat("x", 50_001) + `"}`,
+		`{"output":"x"}`,
+		`{`,
+		``,
+		`"` + strings.Repeat("y", 100) + `"`,
+	}, "\n")
+	r := runCmd(t, input, map[string]string{"NORMALIZER_MAX_BYTES": "60000"}, "normalize", "--jsonl", "--max-bytes", "90")
+	require.Equal(t, 0, r.code, "rejected lines are data")
+	assert.Equal(t, 7, strings.Count(r.stdout, "\n"))
+	lines := strings.Split(r.stderr, "\n")
+	require.Len(t, lines, 3, r.stderr)
+	assert.Regexp(t, `^normalizer: 7 lines, 0\.1 MB in [0-9.]+s: [0-9]+ lines/s, [0-9.]+ MB/s$`, lines[0])
+	assert.Equal(t, "normalizer: 2 records (1 soft warnings in 1 records, 0 truncated), 5 rejected (InvalidJSON 2, ResponseShapeError 1, PayloadTooLarge 2)", lines[1])
+
+	r = runCmd(t, input, map[string]string{"NORMALIZER_MAX_BYTES": "60000"}, "normalize", "--jsonl")
+	require.Equal(t, 0, r.code)
+	assert.Contains(t, r.stderr, "normalizer: 4 records (2 soft warnings in 2 records, 1 truncated), 3 rejected (InvalidJSON 2, ResponseShapeError 1)")
+}
+
+type brokenWriter struct{}
+
+func (brokenWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+func TestJSONLIOErrors(t *testing.T) {
+	t.Run("write", func(t *testing.T) {
+		var stderr bytes.Buffer
+		err := run(context.Background(), []string{"normalize", "--jsonl"}, func(string) string { return "" },
+			strings.NewReader(`"a"`+"\n"), brokenWriter{}, &stderr)
+		assert.Equal(t, 2, exitCode(err, &stderr))
+		assert.Contains(t, stderr.String(), "normalizer: write output: broken pipe")
+	})
+	t.Run("read", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		in := io.MultiReader(strings.NewReader(`"a"`+"\n"), iotest.ErrReader(errors.New("input/output error")))
+		err := run(context.Background(), []string{"normalize", "--jsonl"}, func(string) string { return "" }, in, &stdout, &stderr)
+		assert.Equal(t, 2, exitCode(err, &stderr))
+		assert.Contains(t, stderr.String(), "normalizer: read input: input/output error")
+		assert.Contains(t, stdout.String(), `"final_response":"a"`, "lines read before the error are written")
+	})
+	t.Run("single mode read", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), []string{"normalize"}, func(string) string { return "" },
+			iotest.ErrReader(errors.New("input/output error")), &stdout, &stderr)
+		assert.Equal(t, 2, exitCode(err, &stderr))
+		assert.Contains(t, stderr.String(), "normalizer: read standard input: input/output error")
+	})
+	t.Run("single mode write", func(t *testing.T) {
+		var stderr bytes.Buffer
+		err := run(context.Background(), []string{"normalize"}, func(string) string { return "" },
+			strings.NewReader(`"a"`), brokenWriter{}, &stderr)
+		assert.Equal(t, 2, exitCode(err, &stderr))
+	})
+	t.Run("interrupted", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var stdout, stderr bytes.Buffer
+		err := run(ctx, []string{"normalize", "--jsonl"}, func(string) string { return "" },
+			strings.NewReader(strings.Repeat(`"a"`+"\n", 1000)), &stdout, &stderr)
+		assert.Equal(t, 2, exitCode(err, &stderr))
+		assert.Contains(t, stderr.String(), "normalizer: interrupted after ")
+	})
+}
+
+func TestJSONLProgress(t *testing.T) {
+	defer func(f func(io.Writer) bool) { isTerminal = f }(isTerminal)
+	isTerminal = func(io.Writer) bool { return true }
+	input := writeFile(t, "in.jsonl", strings.Repeat(`{"final_response":"ok"}`+"\n", 5000))
+	r := runCmd(t, "", nil, "normalize", "--jsonl", input)
+	require.Equal(t, 0, r.code)
+	assert.Contains(t, r.stderr, "5000 lines", "the bar shows the lines")
+	assert.Contains(t, r.stderr, "/120 kB", "the bar shows the bytes")
+	assert.Contains(t, r.stderr, "B/s", "the bar shows the rate")
+	assert.Contains(t, r.stderr, "normalizer: 5000 records")
+	assert.Equal(t, 5000, strings.Count(r.stdout, "\n"))
+}
