@@ -1,0 +1,22 @@
+# syntax=docker/dockerfile:1
+# The normalizer service image: a static binary on distroless, running as a non-root user.
+# scripts/build-static.sh builds the same binary with the same flags outside Docker, and
+# internal/httpapi/image_test.go holds this file to those rules.
+
+FROM golang:1.26 AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+ARG VERSION=dev
+RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/normalizer ./cmd/normalizer
+
+FROM gcr.io/distroless/static-debian12:nonroot
+COPY --from=build /out/normalizer /normalizer
+USER 65532:65532
+ENV NORMALIZER_ADDR=:8080
+EXPOSE 8080
+# No shell in the image: the binary probes itself.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 CMD ["/normalizer", "healthcheck"]
+ENTRYPOINT ["/normalizer"]
+CMD ["serve"]
