@@ -1,12 +1,31 @@
 package jsonscan
 
-// Member is one member of an object: its key and value, located in the input.
+// span32 is a Span stored in half the space: members are kept for whole transcripts, and a
+// result is far below 2 GiB (Normalize refuses larger input).
+type span32 struct{ start, end int32 }
+
+func to32(s Span) span32 { return span32{int32(s.Start), int32(s.End)} }
+
+func (s span32) span() Span { return Span{int(s.start), int(s.end)} }
+
+// Member is one member of an object, located in the input.
 type Member struct {
-	Key   Span   // the key token, quotes included, as written
-	Name  []byte // the key's text, unescaped (it aliases the input when the key has no escapes)
-	Value Span
-	WS    bool // the value holds whitespace between its tokens
+	key, value, name span32
+	ws               bool // the value holds whitespace between its tokens
+	nameInArena      bool // name is in Members.arena (the key had escapes), not in the input
 }
+
+// Key is the key token, quotes included, as written.
+func (m *Member) Key() Span { return m.key.span() }
+
+// Value is the value's span; it is absent after Remove.
+func (m *Member) Value() Span { return m.value.span() }
+
+// WS reports whether the value holds whitespace between its tokens.
+func (m *Member) WS() bool { return m.ws }
+
+// Remove marks the member as removed: its value becomes absent.
+func (m *Member) Remove() { m.value = span32{} }
 
 // smallObject is the member count up to which duplicates are found by a linear scan; larger
 // objects get an index, so that a hostile object with a million keys costs linear time.
@@ -17,8 +36,15 @@ const smallObject = 16
 // its first occurrence and takes the value of its last.
 type Members struct {
 	List  []Member
+	arena []byte // unescaped names of keys that had escapes
 	start int
 	index map[string]int
+}
+
+// Reset forgets every object and begins a new one.
+func (m *Members) Reset() {
+	m.List, m.arena = m.List[:0], m.arena[:0]
+	m.Begin()
 }
 
 // Begin starts a new object; its members are List[Begin():].
@@ -30,49 +56,63 @@ func (m *Members) Begin() int {
 	return m.start
 }
 
-// Reset forgets every object and begins a new one.
-func (m *Members) Reset() {
-	m.List = m.List[:0]
-	m.Begin()
+// Name is the text of member i's key, unescaped.
+func (m *Members) Name(data []byte, i int) []byte {
+	n := m.List[i].name
+	if m.List[i].nameInArena {
+		return m.arena[n.start:n.end]
+	}
+	return data[n.start:n.end]
 }
 
-// Put adds the member of the current object, or, when an earlier member has the same name,
-// gives that member the new value and returns its index in List (else -1).
-func (m *Members) Put(mem Member) int {
-	run := m.List[m.start:]
-	if len(run) < smallObject {
-		for i := range run {
-			if string(run[i].Name) == string(mem.Name) {
-				return m.replace(m.start+i, mem)
-			}
-		}
-	} else {
-		if m.index == nil {
-			m.index = make(map[string]int, 2*smallObject)
-		}
-		if len(m.index) == 0 {
-			for i := range run {
-				m.index[string(run[i].Name)] = m.start + i
-			}
-		}
-		if i, ok := m.index[string(mem.Name)]; ok {
-			return m.replace(i, mem)
-		}
-		m.index[string(mem.Name)] = len(m.List)
+// Put adds a member of the current object: its key token (quotes included) and the key's flags,
+// its value and whether the value holds whitespace. When an earlier member has the same name,
+// that member takes the new value instead, and Put returns its index in List (else -1).
+func (m *Members) Put(data []byte, key Span, keyFlags StrFlags, value Span, ws bool) int {
+	mem := Member{key: to32(key), value: to32(value), name: span32{int32(key.Start + 1), int32(key.End - 1)}, ws: ws}
+	if keyFlags&Escaped != 0 {
+		from := len(m.arena)
+		m.arena = AppendUnescaped(m.arena, data[key.Start+1:key.End-1])
+		mem.name, mem.nameInArena = span32{int32(from), int32(len(m.arena))}, true
 	}
 	m.List = append(m.List, mem)
+	last := len(m.List) - 1
+	name := m.Name(data, last)
+	if len(m.List)-m.start <= smallObject {
+		for i := m.start; i < last; i++ {
+			if string(m.Name(data, i)) == string(name) {
+				return m.replace(i)
+			}
+		}
+		return -1
+	}
+	if m.index == nil {
+		m.index = make(map[string]int, 2*smallObject)
+	}
+	if len(m.index) == 0 {
+		for i := m.start; i < last; i++ {
+			m.index[string(m.Name(data, i))] = i
+		}
+	}
+	if i, ok := m.index[string(name)]; ok {
+		return m.replace(i)
+	}
+	m.index[string(name)] = last
 	return -1
 }
 
-func (m *Members) replace(i int, mem Member) int {
-	m.List[i].Value, m.List[i].WS = mem.Value, mem.WS
+// replace gives member i the value of the last member, which it then forgets.
+func (m *Members) replace(i int) int {
+	last := &m.List[len(m.List)-1]
+	m.List[i].value, m.List[i].ws = last.value, last.ws
+	m.List = m.List[:len(m.List)-1]
 	return i
 }
 
 // Find returns the index in List of the member of the current object named name, or -1.
-func (m *Members) Find(name string) int {
+func (m *Members) Find(data []byte, name string) int {
 	for i := m.start; i < len(m.List); i++ {
-		if string(m.List[i].Name) == name {
+		if string(m.Name(data, i)) == name {
 			return i
 		}
 	}

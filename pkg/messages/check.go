@@ -66,8 +66,10 @@ func (r *Reader) readToolCall(j int) string {
 	}
 	var c callFields
 	r.entry.Reset()
+	data := s.Data()
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		name := s.KeyName()
+		name, key := s.KeyName(), s.KeyToken()
+		_, keyFlags := s.Key()
 		k, wsv, start := s.Peek(), s.WS(), s.Pos()
 		if string(name) == "function" {
 			c.function = k
@@ -88,7 +90,7 @@ func (r *Reader) readToolCall(j int) string {
 		case "arguments":
 			c.args, c.argsWS = sp, ws
 		}
-		if r.entry.Put(jsonscan.Member{Name: name}) >= 0 {
+		if r.entry.Put(data, key, keyFlags, sp, false) >= 0 {
 			r.dups = append(r.dups, duplicate{call: j, key: string(name)})
 		}
 	}
@@ -119,8 +121,10 @@ func (r *Reader) readFunction(j int, c *callFields) {
 	c.fnName, c.fnArgs, c.fnNameKind, c.fnArgsWS = jsonscan.Span{}, jsonscan.Span{}, jsonscan.None, false
 	keys := &r.fnKeys
 	keys.Reset()
+	data := s.Data()
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		name := s.KeyName()
+		name, key := s.KeyName(), s.KeyToken()
+		_, keyFlags := s.Key()
 		k, wsv := s.Peek(), s.WS()
 		sp := s.SkipValue()
 		switch string(name) {
@@ -129,7 +133,7 @@ func (r *Reader) readFunction(j int, c *callFields) {
 		case "arguments":
 			c.fnArgs, c.fnArgsWS = sp, s.WS() != wsv
 		}
-		if keys.Put(jsonscan.Member{Name: name}) >= 0 {
+		if keys.Put(data, key, keyFlags, sp, false) >= 0 {
 			r.dups = append(r.dups, duplicate{call: j, function: true, key: string(name)})
 		}
 	}
@@ -167,19 +171,19 @@ func (r *Reader) check(loc softwarn.Loc, i int, f *facts) (softwarn.Warning, boo
 // warning's path costs allocations that a valid message must not pay for.
 func (r *Reader) valid(f *facts) bool {
 	data := r.s.Data()
-	i := r.members.Find("role")
-	if i < 0 || kindAt(data, r.members.List[i].Value) != jsonscan.String || !isRole(jsonscan.StringText(data, r.members.List[i].Value)) {
+	i := r.members.Find(data, "role")
+	if i < 0 || kindAt(data, r.members.List[i].Value()) != jsonscan.String || !isRole(jsonscan.StringText(data, r.members.List[i].Value())) {
 		return false
 	}
-	if i := r.members.Find("content"); i >= 0 {
-		switch kindAt(data, r.members.List[i].Value) {
+	if i := r.members.Find(data, "content"); i >= 0 {
+		switch kindAt(data, r.members.List[i].Value()) {
 		case jsonscan.String, jsonscan.Array, jsonscan.Null:
 		default:
 			return false
 		}
 	}
-	if i := r.members.Find("tool_call_id"); i >= 0 {
-		if k := kindAt(data, r.members.List[i].Value); k != jsonscan.String && k != jsonscan.Null {
+	if i := r.members.Find(data, "tool_call_id"); i >= 0 {
+		if k := kindAt(data, r.members.List[i].Value()); k != jsonscan.String && k != jsonscan.Null {
 			return false
 		}
 	}
@@ -207,8 +211,8 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 	if w, ok := r.checkRole(at); !ok {
 		return w, false
 	}
-	if i := r.members.Find("content"); i >= 0 {
-		switch k := kindAt(data, r.members.List[i].Value); k {
+	if i := r.members.Find(data, "content"); i >= 0 {
+		switch k := kindAt(data, r.members.List[i].Value()); k {
 		case jsonscan.String, jsonscan.Array, jsonscan.Null:
 		case jsonscan.Object:
 			return at.Key("content").Warn(softwarn.MessageContentInvalid, softwarn.Dropped,
@@ -219,8 +223,8 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 				"found "+k.Describe()+", expected a string, an array of content parts, or null"+dropped), false
 		}
 	}
-	if i := r.members.Find("tool_call_id"); i >= 0 {
-		if k := kindAt(data, r.members.List[i].Value); k != jsonscan.String && k != jsonscan.Null {
+	if i := r.members.Find(data, "tool_call_id"); i >= 0 {
+		if k := kindAt(data, r.members.List[i].Value()); k != jsonscan.String && k != jsonscan.Null {
 			return at.Key("tool_call_id").Warn(softwarn.MessageToolCallIDInvalid, softwarn.Dropped,
 				"found "+k.Describe()+", expected a string (the id of the tool call this message answers) or null"+dropped), false
 		}
@@ -252,11 +256,11 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 
 func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {
 	data := r.s.Data()
-	i := r.members.Find("role")
+	i := r.members.Find(data, "role")
 	if i < 0 {
 		return r.noRole(at), false
 	}
-	v := r.members.List[i].Value
+	v := r.members.List[i].Value()
 	if k := kindAt(data, v); k != jsonscan.String {
 		return at.Key("role").Warn(softwarn.MessageRoleInvalid, softwarn.Dropped,
 			"found "+k.Describe()+", expected one of "+roleList+dropped), false
@@ -303,9 +307,9 @@ func roleFix(role string) string {
 
 // noRole explains a message without a role, recognising items of other APIs by their type.
 func (r *Reader) noRole(at softwarn.Loc) softwarn.Warning {
-	typ := ""
-	if i := r.members.Find("type"); i >= 0 {
-		if v := r.members.List[i].Value; kindAt(r.s.Data(), v) == jsonscan.String {
+	typ, data := "", r.s.Data()
+	if i := r.members.Find(data, "type"); i >= 0 {
+		if v := r.members.List[i].Value(); kindAt(r.s.Data(), v) == jsonscan.String {
 			typ = string(jsonscan.StringText(r.s.Data(), v))
 		}
 	}

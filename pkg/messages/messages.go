@@ -20,14 +20,19 @@ type ToolCall struct {
 	ArgumentsWS         bool          // Arguments holds whitespace and is written compacted
 }
 
-// Message is one kept message, located in the input.
+// Message is a segment of kept messages, located in the input: one message that is rebuilt (to
+// resolve duplicate keys or flatten its tool calls), or a run of consecutive messages that are
+// copied as written, separators included. Runs keep the descriptors of a transcript of many
+// small messages far smaller than the transcript itself.
 type Message struct {
-	Index     int           // position in the input array, for paths
-	Span      jsonscan.Span // the whole message object
-	verbatim  bool          // written as its exact input bytes
-	members   [2]int        // its members in Reader.members.List, unless verbatim
-	calls     [2]int        // its tool calls in Reader.calls
-	toolCalls int           // index of the tool_calls member to write in flat form, or -1
+	Index     int           // position in the input array of the (first) message, for paths
+	Count     int           // messages in the segment
+	Span      jsonscan.Span // the message, or the run from its first message to its last
+	copied    bool          // written as its input bytes: compacted when compact is set
+	compact   bool          // the copied bytes hold whitespace between tokens
+	members   [2]int32      // a rebuilt message's members in Reader.members.List
+	calls     [2]int32      // its tool calls in Reader.calls
+	toolCalls int32         // index of the tool_calls member to write in flat form, or -1
 }
 
 // Reader reads the messages array of one result. Its zero value is ready after Reset.
@@ -39,6 +44,7 @@ type Reader struct {
 	fnKeys  jsonscan.Members // the keys of its function object
 	calls   []ToolCall
 	kept    []Message
+	n       int         // messages kept
 	dups    []duplicate // duplicate keys of the message being read, reported if it is kept
 }
 
@@ -53,9 +59,10 @@ type duplicate struct {
 // Reset prepares r to read messages from s, reporting to warn.
 func (r *Reader) Reset(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	r.s, r.warn = s, warn
-	r.members.List = r.members.List[:0]
+	r.members.Reset()
 	r.calls = r.calls[:0]
 	r.kept = r.kept[:0]
+	r.n = 0
 }
 
 // Cap is the largest capacity r holds on to, so that a pool can refuse to keep a huge Reader.
@@ -64,14 +71,16 @@ func (r *Reader) Cap() int {
 }
 
 // Len is the number of messages kept.
-func (r *Reader) Len() int { return len(r.kept) }
+func (r *Reader) Len() int { return r.n }
 
-// Kept returns the kept messages in input order.
+// Kept returns the kept messages in input order, as segments.
 func (r *Reader) Kept() []Message { return r.kept }
+
+// root is where messages are in a result.
+var root = softwarn.At("messages")
 
 // ReadArray reads the messages array at the scanner's position, which must be '['.
 func (r *Reader) ReadArray() {
-	root := softwarn.At("messages")
 	i := 0
 	for ok := r.s.ArrayStart(); ok; ok = r.s.ArrayNext() {
 		r.Read(root, i)
@@ -95,11 +104,13 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 	first := r.members.Begin()
 	callsFrom := len(r.calls)
 	r.dups = r.dups[:0]
+	data := s.Data()
 	var f facts
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		key, name := s.KeyToken(), s.KeyName()
+		key := s.KeyToken()
+		_, keyFlags := s.Key()
 		wsv, vstart := s.WS(), s.Pos()
-		switch string(name) {
+		switch string(s.KeyName()) {
 		case "tool_calls":
 			r.calls = r.calls[:callsFrom]
 			r.forgetCallDuplicates()
@@ -109,9 +120,9 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 		default:
 			s.SkipValue()
 		}
-		m := jsonscan.Member{Key: key, Name: name, Value: jsonscan.Span{Start: vstart, End: s.Pos()}, WS: s.WS() != wsv}
-		if r.members.Put(m) >= 0 {
-			r.dups = append(r.dups, duplicate{call: -1, key: string(name)})
+		value := jsonscan.Span{Start: vstart, End: s.Pos()}
+		if j := r.members.Put(data, key, keyFlags, value, s.WS() != wsv); j >= 0 {
+			r.dups = append(r.dups, duplicate{call: -1, key: string(r.members.Name(data, j))})
 		}
 	}
 	if s.Err() != nil {
@@ -126,17 +137,33 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 	if len(r.dups) > 0 {
 		r.reportDuplicates(loc.Index(i))
 	}
-	msg := Message{Index: i, Span: jsonscan.Span{Start: start, End: s.Pos()}, calls: [2]int{callsFrom, len(r.calls)}, toolCalls: -1}
+	r.n++
+	span := jsonscan.Span{Start: start, End: s.Pos()}
+	toolCalls := -1
 	if f.calls.kind == jsonscan.Array {
-		msg.toolCalls = r.members.Find("tool_calls")
+		toolCalls = r.members.Find(data, "tool_calls")
 	}
-	msg.verbatim = s.WS() == ws0 && len(r.dups) == 0 && msg.toolCalls < 0
-	if msg.verbatim {
-		r.members.Drop()
-	} else {
-		msg.members = [2]int{first, len(r.members.List)}
+	if len(r.dups) > 0 || toolCalls >= 0 {
+		r.kept = append(r.kept, Message{Index: i, Count: 1, Span: span, toolCalls: int32(toolCalls),
+			members: [2]int32{int32(first), int32(len(r.members.List))}, calls: [2]int32{int32(callsFrom), int32(len(r.calls))}})
+		return
 	}
-	r.kept = append(r.kept, msg)
+	r.members.Drop()
+	r.appendCopied(i, span, s.WS() != ws0)
+}
+
+// appendCopied adds message i, to be copied as written, to the run of copied messages before it
+// when it directly follows that run in the input.
+func (r *Reader) appendCopied(i int, span jsonscan.Span, ws bool) {
+	if n := len(r.kept); n > 0 {
+		if prev := &r.kept[n-1]; prev.copied && prev.Index+prev.Count == i {
+			prev.compact = prev.compact || ws || span.Start-prev.Span.End != 1 // more than the ',' between
+			prev.Span.End = span.End
+			prev.Count++
+			return
+		}
+	}
+	r.kept = append(r.kept, Message{Index: i, Count: 1, Span: span, copied: true, compact: ws, toolCalls: -1})
 }
 
 func (r *Reader) forgetCallDuplicates() {
@@ -165,7 +192,7 @@ func (r *Reader) reportDuplicates(at softwarn.Loc) {
 
 // AppendJSON appends the kept messages as a JSON array, or null when none was kept.
 func (r *Reader) AppendJSON(dst []byte) []byte {
-	if len(r.kept) == 0 {
+	if r.n == 0 {
 		return append(dst, "null"...)
 	}
 	dst = append(dst, '[')
@@ -178,11 +205,12 @@ func (r *Reader) AppendJSON(dst []byte) []byte {
 	return append(dst, ']')
 }
 
-// AppendMessage appends one kept message: its members in input order, tool_calls in flat form.
+// AppendMessage appends one segment of kept messages, comma-separated when it holds several:
+// members in input order, tool_calls in flat form.
 func (r *Reader) AppendMessage(dst []byte, m *Message) []byte {
 	data := r.s.Data()
-	if m.verbatim {
-		return append(dst, data[m.Span.Start:m.Span.End]...)
+	if m.copied {
+		return jsonscan.AppendValue(dst, data, m.Span, m.compact)
 	}
 	dst = append(dst, '{')
 	for i := m.members[0]; i < m.members[1]; i++ {
@@ -190,13 +218,14 @@ func (r *Reader) AppendMessage(dst []byte, m *Message) []byte {
 		if i > m.members[0] {
 			dst = append(dst, ',')
 		}
-		dst = append(dst, data[mem.Key.Start:mem.Key.End]...)
+		key := mem.Key()
+		dst = append(dst, data[key.Start:key.End]...)
 		dst = append(dst, ':')
 		if i == m.toolCalls {
 			dst = r.appendCalls(dst, r.calls[m.calls[0]:m.calls[1]])
 			continue
 		}
-		dst = jsonscan.AppendValue(dst, data, mem.Value, mem.WS)
+		dst = jsonscan.AppendValue(dst, data, mem.Value(), mem.WS())
 	}
 	return append(dst, '}')
 }
@@ -237,7 +266,7 @@ func Check(raw []byte) (kept bool, w softwarn.Warning, err error) {
 	s.Reset(raw, 1000)
 	r.Reset(&s, &warn)
 	s.Peek()
-	r.Read(softwarn.At("messages"), 0)
+	r.Read(root, 0)
 	if s.AtEnd(); s.Err() != nil {
 		return false, softwarn.Warning{}, s.Err()
 	}

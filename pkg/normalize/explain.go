@@ -25,38 +25,44 @@ func lint(r *Result) []softwarn.Warning {
 	root := softwarn.At("messages")
 	kept := r.msgs.Kept()
 	for k := range kept {
-		m := &kept[k]
-		buf = r.msgs.AppendMessage(buf[:0], m)
-		var msg struct {
-			Role       string          `json:"role"`
-			ToolCallID *string         `json:"tool_call_id"`
-			Content    json.RawMessage `json:"content"`
-			ToolCalls  []struct {
-				ID   *string `json:"id"`
-				Name string  `json:"name"`
-			} `json:"tool_calls"`
-		}
-		if err := decodeExact(buf, &msg); err != nil {
+		seg := &kept[k]
+		buf = append(r.msgs.AppendMessage(append(buf[:0], '['), seg), ']')
+		var list []json.RawMessage
+		if err := json.Unmarshal(buf, &list); err != nil {
 			continue
 		}
-		at := root.Index(m.Index)
-		for j, tc := range msg.ToolCalls {
-			c := &call{at: at.Key("tool_calls").Index(j), name: tc.Name}
-			if tc.ID != nil {
-				c.id, c.hasID = *tc.ID, true
-				byID[c.id] = c
+		for j, raw := range list {
+			var msg struct {
+				Role       string          `json:"role"`
+				ToolCallID *string         `json:"tool_call_id"`
+				Content    json.RawMessage `json:"content"`
+				ToolCalls  []struct {
+					ID   *string `json:"id"`
+					Name string  `json:"name"`
+				} `json:"tool_calls"`
 			}
-			calls = append(calls, c)
-		}
-		if msg.Role == "tool" && msg.ToolCallID != nil {
-			if c, ok := byID[*msg.ToolCallID]; ok {
-				c.answered = true
-			} else {
-				notes = append(notes, at.Key("tool_call_id").Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
-					"tool_call_id "+strconv.Quote(*msg.ToolCallID)+" answers no earlier tool call, so the trace cannot link this result to its call; use the id of the assistant tool call it answers"))
+			if err := decodeExact(raw, &msg); err != nil {
+				continue
 			}
+			at := root.Index(seg.Index + j)
+			for j, tc := range msg.ToolCalls {
+				c := &call{at: at.Key("tool_calls").Index(j), name: tc.Name}
+				if tc.ID != nil {
+					c.id, c.hasID = *tc.ID, true
+					byID[c.id] = c
+				}
+				calls = append(calls, c)
+			}
+			if msg.Role == "tool" && msg.ToolCallID != nil {
+				if c, ok := byID[*msg.ToolCallID]; ok {
+					c.answered = true
+				} else {
+					notes = append(notes, at.Key("tool_call_id").Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
+						"tool_call_id "+strconv.Quote(*msg.ToolCallID)+" answers no earlier tool call, so the trace cannot link this result to its call; use the id of the assistant tool call it answers"))
+				}
+			}
+			notes = append(notes, contentNotes(at, msg.Content)...)
 		}
-		notes = append(notes, contentNotes(at, msg.Content)...)
 	}
 	for _, c := range calls {
 		switch {

@@ -18,7 +18,7 @@ type metadata struct {
 
 // read reads the metadata value at the scanner's position.
 func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
-	m.members.List = m.members.List[:0]
+	m.members.Reset()
 	m.kind = s.Peek()
 	if m.kind != jsonscan.Object {
 		s.SkipValue()
@@ -29,13 +29,15 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 		return
 	}
 	ws0, start := s.WS(), s.Pos()
-	m.members.Begin()
 	clean := true
+	data := s.Data()
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		key, name, wsv := s.KeyToken(), s.KeyName(), s.WS()
-		mem := jsonscan.Member{Key: key, Name: name, Value: s.SkipValue(), WS: s.WS() != wsv}
-		if m.members.Put(mem) >= 0 && s.Err() == nil {
+		key, wsv := s.KeyToken(), s.WS()
+		_, keyFlags := s.Key()
+		value := s.SkipValue()
+		if j := m.members.Put(data, key, keyFlags, value, s.WS() != wsv); j >= 0 && s.Err() == nil {
 			clean = false
+			name := m.members.Name(data, j)
 			warn.Add(softwarn.At("metadata").Key(string(name)).Warn(softwarn.DuplicateKey, softwarn.Dropped,
 				"duplicate key "+strconv.Quote(string(name))+"; the last value was kept and the earlier ones dropped, as the platform's parser does"))
 		}
@@ -43,13 +45,12 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	if s.Err() != nil {
 		return
 	}
-	data := s.Data()
 	for i := range m.members.List {
-		mem := &m.members.List[i]
-		if reason := checkMetadata(data, string(mem.Name), mem.Value); reason != "" {
+		name := m.members.Name(data, i)
+		if reason := checkMetadata(data, name, m.members.List[i].Value()); reason != "" {
 			clean = false
-			warn.Add(softwarn.At("metadata").Key(string(mem.Name)).Warn(softwarn.MetadataKeyInvalid, softwarn.Dropped, reason))
-			mem.Value = jsonscan.Span{}
+			warn.Add(softwarn.At("metadata").Key(string(name)).Warn(softwarn.MetadataKeyInvalid, softwarn.Dropped, reason))
+			m.members.List[i].Remove()
 		}
 	}
 	m.span = jsonscan.Span{Start: start, End: s.Pos()}
@@ -57,10 +58,10 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 }
 
 // checkMetadata checks a recognised metadata key and says why its value fails, or "".
-func checkMetadata(data []byte, key string, v jsonscan.Span) string {
+func checkMetadata(data, key []byte, v jsonscan.Span) string {
 	tok := data[v.Start:v.End]
 	kind := kindOf(tok)
-	switch key {
+	switch string(key) {
 	case "model", "system_prompt_id":
 		if kind != jsonscan.String {
 			return "found " + kind.Describe() + ", expected a string; the key was dropped"
@@ -175,17 +176,19 @@ func (m *metadata) appendJSON(dst, data []byte) []byte {
 	}
 	dst = append(dst, '{')
 	first := true
-	for _, mem := range m.members.List {
-		if !mem.Value.Present() {
+	for i := range m.members.List {
+		mem := &m.members.List[i]
+		if !mem.Value().Present() {
 			continue
 		}
 		if !first {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = append(dst, data[mem.Key.Start:mem.Key.End]...)
+		key := mem.Key()
+		dst = append(dst, data[key.Start:key.End]...)
 		dst = append(dst, ':')
-		dst = jsonscan.AppendValue(dst, data, mem.Value, mem.WS)
+		dst = jsonscan.AppendValue(dst, data, mem.Value(), mem.WS())
 	}
 	return append(dst, '}')
 }

@@ -19,6 +19,7 @@ package normalize
 
 import (
 	"bytes"
+	"math"
 	"sync"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
@@ -56,7 +57,8 @@ func newConfig(opts []Option) config {
 	return c
 }
 
-// WithMaxBytes rejects input longer than n bytes as PayloadTooLarge; n <= 0 means no limit.
+// WithMaxBytes rejects input longer than n bytes as PayloadTooLarge; n <= 0 means no limit
+// other than the hard one of 2 GiB.
 func WithMaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 
 // WithMaxDepth rejects input that nests arrays and objects deeper than n levels as InvalidJSON.
@@ -84,6 +86,9 @@ func Normalize(raw []byte, opts ...Option) (*Result, error) {
 func (n *Normalizer) Normalize(raw []byte) (*Result, error) {
 	if n.cfg.maxBytes > 0 && int64(len(raw)) > n.cfg.maxBytes {
 		return nil, &PayloadTooLargeError{Size: int64(len(raw)), Limit: n.cfg.maxBytes}
+	}
+	if len(raw) > math.MaxInt32 { // offsets are stored in 32 bits
+		return nil, &PayloadTooLargeError{Size: int64(len(raw)), Limit: math.MaxInt32}
 	}
 	r := resultPool.Get().(*Result)
 	r.explain = n.cfg.explain
