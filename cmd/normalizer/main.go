@@ -3,8 +3,8 @@
 //
 // Usage:
 //
-//	normalizer normalize [--jsonl] [--explain] [FILE]
-//	normalizer check [--update] DIR
+//	normalizer normalize [--jsonl [-j N]] [--explain] [--format json|text] [FILE]
+//	normalizer check [--update] [-v] DIR
 //	normalizer serve [--addr ADDR]
 //	normalizer healthcheck [--url URL]
 //	normalizer version
@@ -96,6 +96,7 @@ const usage = `normalizer: the platform-side ingest for agent handler results.
 
 Usage:
   normalizer normalize [--jsonl] [--explain] [FILE]   normalize one result (or one per line)
+  normalizer normalize --format text [FILE]           what is wrong with a result, and the fix
   normalizer check [--update] DIR                     golden-file regression check
   normalizer serve [--addr ADDR]                      run the HTTP service
   normalizer healthcheck [--url URL]                  probe a running service (for HEALTHCHECK)
