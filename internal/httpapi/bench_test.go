@@ -1,0 +1,65 @@
+package httpapi
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/dystopic/normalizer/internal/corpus"
+	"github.com/dystopic/normalizer/pkg/normalize"
+)
+
+// discardWriter is a ResponseWriter that keeps nothing, so the benchmark measures the handler.
+type discardWriter struct{ h http.Header }
+
+func (d *discardWriter) Header() http.Header         { return d.h }
+func (d *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (d *discardWriter) WriteHeader(int)             {}
+
+// BenchmarkHandler runs POST /v1/normalize through the whole router, logging included, against
+// the core alone on the same input (the ratio is what the HTTP layer costs).
+func BenchmarkHandler(b *testing.B) {
+	for _, in := range []struct {
+		name string
+		body []byte
+	}{{"2KB", corpus.Small()}, {"60KB", corpus.Medium()}} {
+		b.Run("router/"+in.name, func(b *testing.B) {
+			s, err := New(Config{Logger: zerolog.New(discard{})})
+			if err != nil {
+				b.Fatal(err)
+			}
+			h := s.Handler()
+			r := bytes.NewReader(in.body)
+			req := httptest.NewRequest("POST", "/v1/normalize", r)
+			w := &discardWriter{h: http.Header{}}
+			b.SetBytes(int64(len(in.body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r.Reset(in.body)
+				clear(w.h)
+				h.ServeHTTP(w, req)
+			}
+		})
+		b.Run("core/"+in.name, func(b *testing.B) {
+			n := normalize.New()
+			var out []byte
+			b.SetBytes(int64(len(in.body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := n.Normalize(in.body)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out = res.AppendJSON(out[:0])
+				res.Release()
+			}
+		})
+	}
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }

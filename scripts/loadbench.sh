@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Load benchmark: `normalizer serve` against a plain net/http server that echoes the body back
+# (the floor for any service answering with a record about the size of its input), with ~2 KB
+# and ~60 KB realistic results. Loopback only, bounded in time: ROUNDS (default 3) rounds per
+# body size, each a 1 s warm-up and DURATION (default 5s) of floor, then the same of normalizer,
+# so that both see the same noise on a shared machine; the median round of each is reported.
+# The servers are pinned to CPU 0 and wrk to CPU 1.
+#
+# Usage: scripts/loadbench.sh   (env: DURATION=5s ROUNDS=3 CONNECTIONS=32 SERVE_ARGS="--log-level warn")
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-5s}
+ROUNDS=${ROUNDS:-3}
+CONNECTIONS=${CONNECTIONS:-32}
+PORT_FLOOR=${PORT_FLOOR:-18090}
+PORT_SERVE=${PORT_SERVE:-18091}
+
+if ! command -v wrk >/dev/null; then
+	echo "loadbench: installing wrk" >&2
+	if [ "$(id -u)" -eq 0 ]; then apt-get install -y wrk >/dev/null || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }
+	else sudo apt-get install -y wrk >/dev/null; fi
+fi
+command -v taskset >/dev/null || { echo "loadbench: taskset (util-linux) is needed" >&2; exit 1; }
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+go build -o "$work/floor" ./internal/httpapi/loadbench/floor
+go run ./internal/httpapi/loadbench/bodies "$work"
+scripts/build-static.sh "$work/normalizer" >/dev/null
+
+cat >"$work/post.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = assert(io.open(os.getenv("BODY"), "rb"))
+wrk.body = f:read("*a")
+f:close()
+LUA
+
+taskset -c 0 "$work/floor" -addr "127.0.0.1:$PORT_FLOOR" & pids+=($!)
+# Logs at the default level (one JSON line per request), to /dev/null: the cost of writing them stays in.
+taskset -c 0 "$work/normalizer" serve --addr "127.0.0.1:$PORT_SERVE" ${SERVE_ARGS:-} 2>/dev/null & pids+=($!)
+
+wait_up() { for _ in $(seq 100); do curl -fs -o /dev/null -X POST --data '"x"' "$1" && return 0; sleep 0.05; done; echo "loadbench: $1 is not up" >&2; exit 1; }
+wait_up "http://127.0.0.1:$PORT_FLOOR/"
+wait_up "http://127.0.0.1:$PORT_SERVE/v1/normalize"
+
+# run URL BODY -> "req/s p50_ms p99_ms"
+run() {
+	local url=$1 body=$2
+	BODY=$body taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d1s -s "$work/post.lua" "$url" >/dev/null
+	BODY=$body taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/post.lua" "$url" >"$work/out"
+	grep -q "Non-2xx" "$work/out" && { echo "loadbench: non-2xx answers from $url" >&2; cat "$work/out" >&2; exit 1; }
+	awk '
+		function ms(v) { if (v ~ /us$/) return v/1000; if (v ~ /ms$/) return v+0; if (v ~ /s$/) return v*1000; return v }
+		/^ +50%/ { p50 = ms($2) } /^ +99%/ { p99 = ms($2) } /^Requests\/sec:/ { rps = $2 }
+		END { printf "%.0f %.2f %.2f\n", rps, p50, p99 }' "$work/out"
+}
+
+# median ROUND_FILE -> the line with the median req/s
+median() { sort -n "$1" | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'; }
+
+printf "%-13s %-10s %10s %9s %9s %7s\n" body server "req/s" "p50 ms" "p99 ms" ratio
+for size in small medium; do
+	body="$work/$size.json"
+	: >"$work/floor.$size"; : >"$work/serve.$size"
+	for _ in $(seq "$ROUNDS"); do
+		run "http://127.0.0.1:$PORT_FLOOR/" "$body" >>"$work/floor.$size"
+		run "http://127.0.0.1:$PORT_SERVE/v1/normalize" "$body" >>"$work/serve.$size"
+	done
+	read -r f_rps f_p50 f_p99 < <(median "$work/floor.$size")
+	read -r s_rps s_p50 s_p99 < <(median "$work/serve.$size")
+	label="$size($(( $(wc -c <"$body") / 1024 ))KB)"
+	printf "%-13s %-10s %10s %9s %9s %7s\n" "$label" floor "$f_rps" "$f_p50" "$f_p99" ""
+	printf "%-13s %-10s %10s %9s %9s %7s\n" "$label" normalizer "$s_rps" "$s_p50" "$s_p99" "$(awk -v a="$s_rps" -v b="$f_rps" 'BEGIN{printf "%.2f", a/b}')"
+	echo "  rounds floor: $(cut -d' ' -f1 "$work/floor.$size" | paste -sd' ')  normalizer: $(cut -d' ' -f1 "$work/serve.$size" | paste -sd' ')"
+done
+echo "(median of $ROUNDS rounds of wrk -t1 -c$CONNECTIONS -d$DURATION; servers on CPU 0, wrk on CPU 1; $(go env GOVERSION); $(nproc) CPUs)"
