@@ -1,31 +1,34 @@
 package jsonscan
 
-// span32 is a Span stored in half the space: members are kept for whole transcripts, and a
-// result is far below 2 GiB (Normalize refuses larger input).
-type span32 struct{ start, end int32 }
+// Span32 is a Span stored in half the space, for descriptors kept for a whole transcript. It
+// limits offsets to 2 GiB, far above any result (normalize refuses larger input).
+type Span32 struct{ Start, End int32 }
 
-func to32(s Span) span32 { return span32{int32(s.Start), int32(s.End)} }
+// Pack stores s in a Span32.
+func (s Span) Pack() Span32 { return Span32{int32(s.Start), int32(s.End)} }
 
-func (s span32) span() Span { return Span{int(s.start), int(s.end)} }
+// Unpack returns the Span.
+func (s Span32) Unpack() Span { return Span{int(s.Start), int(s.End)} }
 
 // Member is one member of an object, located in the input.
 type Member struct {
-	key, value, name span32
+	key, value, name Span32
 	ws               bool // the value holds whitespace between its tokens
 	nameInArena      bool // name is in Members.arena (the key had escapes), not in the input
+	duplicated       bool // the key was given more than once
 }
 
 // Key is the key token, quotes included, as written.
-func (m *Member) Key() Span { return m.key.span() }
+func (m *Member) Key() Span { return m.key.Unpack() }
 
 // Value is the value's span; it is absent after Remove.
-func (m *Member) Value() Span { return m.value.span() }
+func (m *Member) Value() Span { return m.value.Unpack() }
 
 // WS reports whether the value holds whitespace between its tokens.
 func (m *Member) WS() bool { return m.ws }
 
 // Remove marks the member as removed: its value becomes absent.
-func (m *Member) Remove() { m.value = span32{} }
+func (m *Member) Remove() { m.value = Span32{} }
 
 // smallObject is the member count up to which duplicates are found by a linear scan; larger
 // objects get an index, so that a hostile object with a million keys costs linear time.
@@ -60,20 +63,21 @@ func (m *Members) Begin() int {
 func (m *Members) Name(data []byte, i int) []byte {
 	n := m.List[i].name
 	if m.List[i].nameInArena {
-		return m.arena[n.start:n.end]
+		return m.arena[n.Start:n.End]
 	}
-	return data[n.start:n.end]
+	return data[n.Start:n.End]
 }
 
 // Put adds a member of the current object: its key token (quotes included) and the key's flags,
 // its value and whether the value holds whitespace. When an earlier member has the same name,
-// that member takes the new value instead, and Put returns its index in List (else -1).
+// that member takes the new value instead, and Put returns its index in List the first time the
+// key repeats (so that each duplicated key is reported once), and -1 otherwise.
 func (m *Members) Put(data []byte, key Span, keyFlags StrFlags, value Span, ws bool) int {
-	mem := Member{key: to32(key), value: to32(value), name: span32{int32(key.Start + 1), int32(key.End - 1)}, ws: ws}
+	mem := Member{key: key.Pack(), value: value.Pack(), name: Span32{int32(key.Start + 1), int32(key.End - 1)}, ws: ws}
 	if keyFlags&Escaped != 0 {
 		from := len(m.arena)
 		m.arena = AppendUnescaped(m.arena, data[key.Start+1:key.End-1])
-		mem.name, mem.nameInArena = span32{int32(from), int32(len(m.arena))}, true
+		mem.name, mem.nameInArena = Span32{int32(from), int32(len(m.arena))}, true
 	}
 	m.List = append(m.List, mem)
 	last := len(m.List) - 1
@@ -106,6 +110,10 @@ func (m *Members) replace(i int) int {
 	last := &m.List[len(m.List)-1]
 	m.List[i].value, m.List[i].ws = last.value, last.ws
 	m.List = m.List[:len(m.List)-1]
+	if m.List[i].duplicated {
+		return -1
+	}
+	m.List[i].duplicated = true
 	return i
 }
 

@@ -17,6 +17,7 @@ type facts struct {
 
 type callFacts struct {
 	kind   jsonscan.Kind
+	span   jsonscan.Span32 // the tool_calls value
 	bad    int    // index of the first tool call that does not normalize, or -1
 	reason string // why it does not
 }
@@ -30,6 +31,7 @@ type thinkingFacts struct {
 func (r *Reader) readToolCalls() callFacts {
 	s := r.s
 	f := callFacts{kind: s.Peek(), bad: -1}
+	start := s.Pos()
 	if f.kind != jsonscan.Array {
 		s.SkipValue()
 		return f
@@ -41,6 +43,7 @@ func (r *Reader) readToolCalls() callFacts {
 		}
 		j++
 	}
+	f.span = jsonscan.Span{Start: start, End: s.Pos()}.Pack()
 	return f
 }
 
@@ -94,7 +97,7 @@ func (r *Reader) readToolCall(j int) string {
 			r.dups = append(r.dups, duplicate{call: j, key: string(name)})
 		}
 	}
-	call := ToolCall{ID: c.id, Name: c.name, Arguments: c.args, ArgumentsWS: c.argsWS}
+	call := ToolCall{ID: c.id.Pack(), Name: c.name.Pack(), Arguments: c.args.Pack(), ArgumentsWS: c.argsWS}
 	if c.function != jsonscan.None && c.function != jsonscan.Null {
 		if c.function != jsonscan.Object {
 			return "function is " + c.function.Describe() + ", expected an object {\"name\", \"arguments\"} " + callShapes
@@ -102,14 +105,14 @@ func (r *Reader) readToolCall(j int) string {
 		if c.fnNameKind != jsonscan.String {
 			return "function.name is " + describeKind(c.fnNameKind) + ", expected the tool's name as a string"
 		}
-		call.Name, call.Arguments, call.ArgumentsWS = c.fnName, c.fnArgs, c.fnArgsWS
+		call.Name, call.Arguments, call.ArgumentsWS = c.fnName.Pack(), c.fnArgs.Pack(), c.fnArgsWS
 	} else if c.nameKind != jsonscan.String {
 		return "name is " + describeKind(c.nameKind) + ", expected the tool's name as a string " + callShapes
 	}
 	if c.idKind != jsonscan.None && c.idKind != jsonscan.Null && c.idKind != jsonscan.String {
 		return "id is " + c.idKind.Describe() + ", expected a string or null"
 	}
-	r.calls = append(r.calls, call)
+	r.calls.append(call)
 	return ""
 }
 
@@ -163,6 +166,9 @@ const dropped = "; the message was dropped"
 func (r *Reader) check(loc softwarn.Loc, i int, f *facts) (softwarn.Warning, bool) {
 	if r.valid(f) {
 		return softwarn.Warning{}, true
+	}
+	if r.warn.Full() {
+		return softwarn.Warning{}, false // it would only be counted: spare building it
 	}
 	return r.describe(loc.Index(i), f)
 }

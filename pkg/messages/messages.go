@@ -16,34 +16,41 @@ var Roles = [...]string{"system", "user", "assistant", "tool"}
 
 // ToolCall is one tool call in the flat form {"id"?, "name", "arguments"?}, located in the input.
 type ToolCall struct {
-	ID, Name, Arguments jsonscan.Span // ID and Arguments are absent when not given
-	ArgumentsWS         bool          // Arguments holds whitespace and is written compacted
+	ID, Name, Arguments jsonscan.Span32 // ID and Arguments are absent when not given
+	ArgumentsWS         bool            // Arguments holds whitespace and is written compacted
 }
 
-// Message is a segment of kept messages, located in the input: one message that is rebuilt (to
-// resolve duplicate keys or flatten its tool calls), or a run of consecutive messages that are
-// copied as written, separators included. Runs keep the descriptors of a transcript of many
-// small messages far smaller than the transcript itself.
+// segmentKind says how a segment of kept messages is written.
+type segmentKind uint8
+
+const (
+	copied  segmentKind = iota // the input bytes, compacted if they hold whitespace
+	spliced                    // the input bytes with the tool_calls value replaced by the flat form
+	rebuilt                    // member by member: duplicate keys resolved, tool_calls flattened
+)
+
+// Message is a segment of kept messages, located in the input: a run of consecutive messages
+// that are copied as written (separators included), one message whose tool calls are spliced
+// in flat form, or one that is rebuilt member by member. Runs keep the descriptors of a
+// transcript of many small messages far smaller than the transcript itself.
 type Message struct {
-	Index     int           // position in the input array of the (first) message, for paths
-	Count     int           // messages in the segment
-	Span      jsonscan.Span // the message, or the run from its first message to its last
-	copied    bool          // written as its input bytes: compacted when compact is set
-	compact   bool          // the copied bytes hold whitespace between tokens
-	members   [2]int32      // a rebuilt message's members in Reader.members.List
-	calls     [2]int32      // its tool calls in Reader.calls
-	toolCalls int32         // index of the tool_calls member to write in flat form, or -1
+	Index, Count int32           // input position of the (first) message, for paths; messages in the segment
+	Span         jsonscan.Span32 // the message, or the run from its first message to its last
+	ref          [2]int32        // spliced: the tool_calls value's span; rebuilt: its members in Reader.members
+	calls        [2]int32        // its tool calls in Reader.calls
+	kind         segmentKind
+	compact      bool // the input bytes hold whitespace between tokens
 }
 
 // Reader reads the messages array of one result. Its zero value is ready after Reset.
 type Reader struct {
 	s       *jsonscan.Scanner
 	warn    *softwarn.Collector
-	members jsonscan.Members // the members of every kept message that is not written verbatim
+	members jsonscan.Members // the members of the message being read, and of kept rebuilt ones
 	entry   jsonscan.Members // the keys of the tool call being read
 	fnKeys  jsonscan.Members // the keys of its function object
-	calls   []ToolCall
-	kept    []Message
+	calls   chunked[ToolCall]
+	kept    chunked[Message]
 	n       int         // messages kept
 	dups    []duplicate // duplicate keys of the message being read, reported if it is kept
 }
@@ -60,21 +67,24 @@ type duplicate struct {
 func (r *Reader) Reset(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	r.s, r.warn = s, warn
 	r.members.Reset()
-	r.calls = r.calls[:0]
-	r.kept = r.kept[:0]
+	r.calls.truncate(0)
+	r.kept.truncate(0)
 	r.n = 0
 }
 
 // Cap is the largest capacity r holds on to, so that a pool can refuse to keep a huge Reader.
 func (r *Reader) Cap() int {
-	return max(cap(r.members.List), cap(r.calls), cap(r.kept), cap(r.entry.List), cap(r.fnKeys.List))
+	return max(cap(r.members.List), r.calls.footprint(), r.kept.footprint(), cap(r.entry.List), cap(r.fnKeys.List))
 }
 
 // Len is the number of messages kept.
 func (r *Reader) Len() int { return r.n }
 
-// Kept returns the kept messages in input order, as segments.
-func (r *Reader) Kept() []Message { return r.kept }
+// Segments is the number of segments the kept messages are in.
+func (r *Reader) Segments() int { return r.kept.len() }
+
+// Segment returns segment i of the kept messages, in input order.
+func (r *Reader) Segment(i int) *Message { return r.kept.at(i) }
 
 // root is where messages are in a result.
 var root = softwarn.At("messages")
@@ -95,14 +105,18 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 	start := s.Pos()
 	if kind := s.Peek(); kind != jsonscan.Object {
 		s.SkipValue()
-		if s.Err() == nil {
+		switch {
+		case s.Err() != nil:
+		case r.warn.Full():
+			r.warn.Skip("messages")
+		default:
 			r.warn.Add(notObject(loc.Index(i), kind))
 		}
 		return
 	}
 	ws0 := s.WS()
 	first := r.members.Begin()
-	callsFrom := len(r.calls)
+	callsFrom := r.calls.len()
 	r.dups = r.dups[:0]
 	data := s.Data()
 	var f facts
@@ -112,7 +126,7 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 		wsv, vstart := s.WS(), s.Pos()
 		switch string(s.KeyName()) {
 		case "tool_calls":
-			r.calls = r.calls[:callsFrom]
+			r.calls.truncate(callsFrom)
 			r.forgetCallDuplicates()
 			f.calls = r.readToolCalls()
 		case "thinking":
@@ -129,41 +143,48 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 		return
 	}
 	if w, ok := r.check(loc, i, &f); !ok {
-		r.warn.Add(w)
+		if r.warn.Full() {
+			r.warn.Skip("messages")
+		} else {
+			r.warn.Add(w)
+		}
 		r.members.Drop()
-		r.calls = r.calls[:callsFrom]
+		r.calls.truncate(callsFrom)
 		return
 	}
 	if len(r.dups) > 0 {
 		r.reportDuplicates(loc.Index(i))
 	}
 	r.n++
-	span := jsonscan.Span{Start: start, End: s.Pos()}
-	toolCalls := -1
-	if f.calls.kind == jsonscan.Array {
-		toolCalls = r.members.Find(data, "tool_calls")
-	}
-	if len(r.dups) > 0 || toolCalls >= 0 {
-		r.kept = append(r.kept, Message{Index: i, Count: 1, Span: span, toolCalls: int32(toolCalls),
-			members: [2]int32{int32(first), int32(len(r.members.List))}, calls: [2]int32{int32(callsFrom), int32(len(r.calls))}})
+	span := jsonscan.Span{Start: start, End: s.Pos()}.Pack()
+	ws := s.WS() != ws0
+	calls := [2]int32{int32(callsFrom), int32(r.calls.len())}
+	switch {
+	case len(r.dups) > 0:
+		r.kept.append(Message{Index: int32(i), Count: 1, Span: span, kind: rebuilt, compact: ws,
+			ref: [2]int32{int32(first), int32(len(r.members.List))}, calls: calls})
 		return
+	case f.calls.kind == jsonscan.Array:
+		r.kept.append(Message{Index: int32(i), Count: 1, Span: span, kind: spliced, compact: ws,
+			ref: [2]int32{f.calls.span.Start, f.calls.span.End}, calls: calls})
+	default:
+		r.appendCopied(int32(i), span, ws)
 	}
 	r.members.Drop()
-	r.appendCopied(i, span, s.WS() != ws0)
 }
 
 // appendCopied adds message i, to be copied as written, to the run of copied messages before it
 // when it directly follows that run in the input.
-func (r *Reader) appendCopied(i int, span jsonscan.Span, ws bool) {
-	if n := len(r.kept); n > 0 {
-		if prev := &r.kept[n-1]; prev.copied && prev.Index+prev.Count == i {
+func (r *Reader) appendCopied(i int32, span jsonscan.Span32, ws bool) {
+	if r.kept.len() > 0 {
+		if prev := r.kept.last(); prev.kind == copied && prev.Index+prev.Count == i {
 			prev.compact = prev.compact || ws || span.Start-prev.Span.End != 1 // more than the ',' between
 			prev.Span.End = span.End
 			prev.Count++
 			return
 		}
 	}
-	r.kept = append(r.kept, Message{Index: i, Count: 1, Span: span, copied: true, compact: ws, toolCalls: -1})
+	r.kept.append(Message{Index: i, Count: 1, Span: span, kind: copied, compact: ws})
 }
 
 func (r *Reader) forgetCallDuplicates() {
@@ -196,11 +217,11 @@ func (r *Reader) AppendJSON(dst []byte) []byte {
 		return append(dst, "null"...)
 	}
 	dst = append(dst, '[')
-	for i := range r.kept {
+	for i := range r.kept.len() {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = r.AppendMessage(dst, &r.kept[i])
+		dst = r.AppendMessage(dst, r.kept.at(i))
 	}
 	return append(dst, ']')
 }
@@ -209,20 +230,30 @@ func (r *Reader) AppendJSON(dst []byte) []byte {
 // members in input order, tool_calls in flat form.
 func (r *Reader) AppendMessage(dst []byte, m *Message) []byte {
 	data := r.s.Data()
-	if m.copied {
-		return jsonscan.AppendValue(dst, data, m.Span, m.compact)
+	switch m.kind {
+	case spliced:
+		dst = jsonscan.AppendValue(dst, data, jsonscan.Span{Start: int(m.Span.Start), End: int(m.ref[0])}, m.compact)
+		dst = r.appendCalls(dst, m.calls)
+		return jsonscan.AppendValue(dst, data, jsonscan.Span{Start: int(m.ref[1]), End: int(m.Span.End)}, m.compact)
+	case rebuilt:
+		return r.appendRebuilt(dst, m)
 	}
+	return jsonscan.AppendValue(dst, data, m.Span.Unpack(), m.compact)
+}
+
+func (r *Reader) appendRebuilt(dst []byte, m *Message) []byte {
+	data := r.s.Data()
 	dst = append(dst, '{')
-	for i := m.members[0]; i < m.members[1]; i++ {
+	for i := m.ref[0]; i < m.ref[1]; i++ {
 		mem := &r.members.List[i]
-		if i > m.members[0] {
+		if i > m.ref[0] {
 			dst = append(dst, ',')
 		}
 		key := mem.Key()
 		dst = append(dst, data[key.Start:key.End]...)
 		dst = append(dst, ':')
-		if i == m.toolCalls {
-			dst = r.appendCalls(dst, r.calls[m.calls[0]:m.calls[1]])
+		if value := mem.Value(); data[value.Start] == '[' && string(r.members.Name(data, int(i))) == "tool_calls" {
+			dst = r.appendCalls(dst, m.calls)
 			continue
 		}
 		dst = jsonscan.AppendValue(dst, data, mem.Value(), mem.WS())
@@ -230,24 +261,25 @@ func (r *Reader) AppendMessage(dst []byte, m *Message) []byte {
 	return append(dst, '}')
 }
 
-func (r *Reader) appendCalls(dst []byte, calls []ToolCall) []byte {
+func (r *Reader) appendCalls(dst []byte, calls [2]int32) []byte {
 	data := r.s.Data()
 	dst = append(dst, '[')
-	for i, c := range calls {
-		if i > 0 {
+	for i := calls[0]; i < calls[1]; i++ {
+		c := r.calls.at(int(i))
+		if i > calls[0] {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, '{')
-		if c.ID.Present() {
+		if c.ID.End > c.ID.Start {
 			dst = append(dst, `"id":`...)
 			dst = append(dst, data[c.ID.Start:c.ID.End]...)
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `"name":`...)
 		dst = append(dst, data[c.Name.Start:c.Name.End]...)
-		if c.Arguments.Present() {
+		if c.Arguments.End > c.Arguments.Start {
 			dst = append(dst, `,"arguments":`...)
-			dst = jsonscan.AppendValue(dst, data, c.Arguments, c.ArgumentsWS)
+			dst = jsonscan.AppendValue(dst, data, c.Arguments.Unpack(), c.ArgumentsWS)
 		}
 		dst = append(dst, '}')
 	}

@@ -23,9 +23,8 @@ func lint(r *Result) []softwarn.Warning {
 		buf   []byte
 	)
 	root := softwarn.At("messages")
-	kept := r.msgs.Kept()
-	for k := range kept {
-		seg := &kept[k]
+	for k := range r.msgs.Segments() {
+		seg := r.msgs.Segment(k)
 		buf = append(r.msgs.AppendMessage(append(buf[:0], '['), seg), ']')
 		var list []json.RawMessage
 		if err := json.Unmarshal(buf, &list); err != nil {
@@ -44,7 +43,7 @@ func lint(r *Result) []softwarn.Warning {
 			if err := decodeExact(raw, &msg); err != nil {
 				continue
 			}
-			at := root.Index(seg.Index + j)
+			at := root.Index(int(seg.Index) + j)
 			for j, tc := range msg.ToolCalls {
 				c := &call{at: at.Key("tool_calls").Index(j), name: tc.Name}
 				if tc.ID != nil {

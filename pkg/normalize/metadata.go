@@ -37,6 +37,10 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 		value := s.SkipValue()
 		if j := m.members.Put(data, key, keyFlags, value, s.WS() != wsv); j >= 0 && s.Err() == nil {
 			clean = false
+			if warn.Full() {
+				warn.Skip("metadata")
+				continue
+			}
 			name := m.members.Name(data, j)
 			warn.Add(softwarn.At("metadata").Key(string(name)).Warn(softwarn.DuplicateKey, softwarn.Dropped,
 				"duplicate key "+strconv.Quote(string(name))+"; the last value was kept and the earlier ones dropped, as the platform's parser does"))

@@ -38,19 +38,24 @@ const (
 	// DefaultMaxDepth is the default limit on nested arrays and objects, counting the result
 	// object itself. It is about where the platform's Python parser gives up.
 	DefaultMaxDepth = 1000
+	// DefaultMaxWarnings is the default number of soft warnings a record lists; past it one
+	// warning counts the rest. No real transcript comes near it; a hostile one can hold
+	// millions of invalid entries, whose warnings would cost far more memory than the input.
+	DefaultMaxWarnings = 1000
 )
 
 // Option changes how Normalize works.
 type Option func(*config)
 
 type config struct {
-	maxBytes int64
-	maxDepth int
-	explain  bool
+	maxBytes    int64
+	maxDepth    int
+	maxWarnings int
+	explain     bool
 }
 
 func newConfig(opts []Option) config {
-	c := config{maxBytes: DefaultMaxBytes, maxDepth: DefaultMaxDepth}
+	c := config{maxBytes: DefaultMaxBytes, maxDepth: DefaultMaxDepth, maxWarnings: DefaultMaxWarnings}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -63,6 +68,10 @@ func WithMaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 
 // WithMaxDepth rejects input that nests arrays and objects deeper than n levels as InvalidJSON.
 func WithMaxDepth(n int) Option { return func(c *config) { c.maxDepth = max(n, 1) } }
+
+// WithMaxWarnings lists at most n soft warnings, and one more that counts the rest; n <= 0
+// means no limit.
+func WithMaxWarnings(n int) Option { return func(c *config) { c.maxWarnings = n } }
 
 // WithExplain makes the record carry diagnostics: every warning with its pointer, code and
 // action, plus notes that help a person porting an agent (tool calls nothing answers, answers
@@ -92,6 +101,7 @@ func (n *Normalizer) Normalize(raw []byte) (*Result, error) {
 	}
 	r := resultPool.Get().(*Result)
 	r.explain = n.cfg.explain
+	r.warn.SetLimit(n.cfg.maxWarnings)
 	r.s.Reset(raw, n.cfg.maxDepth)
 	if err := r.read(); err != nil {
 		r.Release()
@@ -177,6 +187,7 @@ func (r *Result) read() error {
 	if s.AtEnd(); s.Err() != nil {
 		return invalidJSON(s.Data(), s.Err())
 	}
+	r.warn.Close()
 	return r.shapeError(hint)
 }
 

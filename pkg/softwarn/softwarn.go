@@ -44,6 +44,7 @@ const (
 	AnthropicBlockMessage      Code = "message_anthropic_block"
 	MetadataNotObject          Code = "metadata_not_object"
 	MetadataKeyInvalid         Code = "metadata_key_invalid"
+	WarningsLimited            Code = "warnings_limited"
 )
 
 // Notes: advice for a person porting an agent, reported only by the explain view. They are not
@@ -125,13 +126,56 @@ func escapePointer(s string) string {
 	return s
 }
 
-// Collector keeps warnings in the order they were found. Its zero value is ready to use.
+// Collector keeps warnings in the order they were found, up to a limit. Its zero value is ready
+// to use and has no limit.
 type Collector struct {
-	list []Warning
+	list      []Warning
+	limit     int
+	skipped   int
+	firstArea string
 }
 
-// Add appends w.
-func (c *Collector) Add(w Warning) { c.list = append(c.list, w) }
+// SetLimit makes the collector keep at most n warnings (n <= 0: no limit) and forgets all.
+// A hostile result can hold millions of invalid entries; past the limit they are counted, not
+// described, and Close adds one warning that says how many were left out.
+func (c *Collector) SetLimit(n int) {
+	c.list, c.limit, c.skipped, c.firstArea = c.list[:0], n, 0, ""
+}
+
+// Full reports whether the limit is reached: callers skip building warnings that would only be
+// counted, and call Skip instead.
+func (c *Collector) Full() bool { return c.limit > 0 && len(c.list) >= c.limit }
+
+// Skip counts a warning about area (a top-level key) that was not listed.
+func (c *Collector) Skip(area string) {
+	if c.skipped == 0 {
+		c.firstArea = area
+	}
+	c.skipped++
+}
+
+// Add appends w, or counts it when the limit is reached.
+func (c *Collector) Add(w Warning) {
+	if c.Full() {
+		c.Skip(strings.SplitN(w.Path, ".", 2)[0])
+		return
+	}
+	c.list = append(c.list, w)
+}
+
+// Close adds the warning about the warnings left out, if any were.
+func (c *Collector) Close() {
+	if c.skipped == 0 {
+		return
+	}
+	area := c.firstArea
+	if i := strings.IndexAny(area, "[."); i >= 0 {
+		area = area[:i]
+	}
+	c.list = append(c.list, At(area).Warn(WarningsLimited, Dropped, strconv.Itoa(c.skipped)+
+		" more warnings (the first about "+area+") were not listed: a record lists at most "+strconv.Itoa(c.limit)+
+		"; what they concern was dropped all the same. Fix the ones listed and normalize again"))
+}
 
 // Len is the number of warnings collected so far; with Truncate it marks a point to roll back to.
 func (c *Collector) Len() int { return len(c.list) }
