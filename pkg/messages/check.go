@@ -18,8 +18,8 @@ type facts struct {
 type callFacts struct {
 	kind   jsonscan.Kind
 	span   jsonscan.Span32 // the tool_calls value
-	bad    int    // index of the first tool call that does not normalize, or -1
-	reason string // why it does not
+	bad    int             // index of the first tool call that does not normalize, or -1
+	reason string          // why it does not
 }
 
 type thinkingFacts struct {
