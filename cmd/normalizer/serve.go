@@ -131,7 +131,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := f.check(); err != nil {
 		return err
 	}
-	logger, err := newLogger(f.logLevel, f.logFormat, stderr)
+	// Log lines are batched (one write per 100 ms, not one per request) and flushed on exit.
+	logOut := httpapi.NewLogWriter(stderr, 100*time.Millisecond)
+	defer logOut.Close()
+	logger, err := newLogger(f.logLevel, f.logFormat, logOut)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/rs/zerolog"
@@ -453,4 +454,16 @@ func TestNewWithoutSchemas(t *testing.T) {
 	w := do(t, s, call{method: "GET", target: "/v1/schemas/"})
 	assert.Equal(t, `{"schemas":[]}`, w.Body.String())
 	assert.Equal(t, http.StatusOK, w.Code)
+}
+
+func TestLogWriterFlushes(t *testing.T) {
+	var sink syncBuffer
+	lw := NewLogWriter(&sink, time.Millisecond)
+	_, err := lw.Write([]byte("line 1\n"))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return sink.String() == "line 1\n" }, 10*time.Second, time.Millisecond, "the ticker flushes")
+	_, err = lw.Write([]byte("line 2\n"))
+	require.NoError(t, err)
+	require.NoError(t, lw.Close())
+	assert.Equal(t, "line 1\nline 2\n", sink.String(), "Close flushes the rest")
 }
