@@ -19,7 +19,8 @@ func (s *Server) limitInFlight(next echo.HandlerFunc) echo.HandlerFunc {
 			return &apiError{class: ClassTooManyRequests,
 				msg: "over " + strconv.FormatInt(limit, 10) + " requests in flight; retry after " + retryAfter[0] + "s"}
 		}
-		defer s.inFlight.Add(-1)
-		return next(c)
+		err := next(c) // panics are recovered further in, so the count always comes back down
+		s.inFlight.Add(-1)
+		return err
 	}
 }

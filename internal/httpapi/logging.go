@@ -15,6 +15,7 @@ import (
 // text of the result.
 type requestInfo struct {
 	id       string
+	idHeader [1]string // the X-Request-ID header's value slice, allocated with the info
 	bytesIn  int64
 	warnings int
 	class    string // error class, "" on success
@@ -46,7 +47,8 @@ func newIDPrefix() string {
 }
 
 func newRequestID() string {
-	return idPrefix + strconv.FormatUint(idCounter.Add(1), 10)
+	var b [48]byte
+	return string(strconv.AppendUint(append(b[:0], idPrefix...), idCounter.Add(1), 10))
 }
 
 // validRequestID accepts a client's X-Request-ID when it is short, printable ASCII: anything
@@ -71,8 +73,10 @@ func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 		if !validRequestID(id) {
 			id = newRequestID()
 		}
-		c.Set(infoKey, &requestInfo{id: id})
-		c.Response().Header()[echo.HeaderXRequestID] = []string{id}
+		info := &requestInfo{id: id}
+		info.idHeader[0] = id
+		c.Set(infoKey, info)
+		c.Response().Header()[echo.HeaderXRequestID] = info.idHeader[:]
 		s.metrics.inFlight.Inc()
 		defer s.metrics.inFlight.Dec()
 		return next(c)
