@@ -19,8 +19,10 @@ func AppendLine(dst []byte, n *normalize.Normalizer, raw []byte) ([]byte, Outcom
 	if err != nil {
 		return AppendError(dst, err)
 	}
-	dst = res.AppendJSON(dst)
-	return append(dst, '\n'), Outcome{Warnings: len(res.Warnings()), Truncated: res.Truncated()}
+	dst = append(res.AppendJSON(dst), '\n')
+	o := Outcome{Warnings: len(res.Warnings()), Truncated: res.Truncated()}
+	res.Release() // nothing refers to res any more: let the next line reuse it
+	return dst, o
 }
 
 // AppendError appends the error object for a rejection, then "\n".
