@@ -174,6 +174,10 @@ func (r *Result) read() error {
 	var hint []string // keys of result objects that hold the answer under another name
 	switch kind := s.Peek(); kind {
 	case jsonscan.None:
+		if s.Pos() < len(s.Data()) { // a NUL byte, which Peek cannot tell from the end
+			s.SkipValue()
+			break
+		}
 		s.Fail(s.Pos(), "no JSON value in the input; expected one JSON value (a string or an object with final_response)")
 	case jsonscan.String:
 		r.finalKind = jsonscan.String

@@ -1,0 +1,71 @@
+package normalize_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/dystopic/normalizer/internal/schemacheck"
+	"github.com/dystopic/normalizer/pkg/normalize"
+)
+
+// FuzzNormalize checks, for any input: no panic; a record is valid JSON that validates against
+// the record schema, is the same bytes every time, and normalizes again to the same
+// final_response, messages and metadata; a rejection has a class and a valid error object. It
+// also holds the scanner to encoding/json: what one accepts as JSON, the other does too (for
+// UTF-8 input within the depth limit), so nothing is "repaired" and nothing valid is refused.
+func FuzzNormalize(f *testing.F) {
+	inputs, _ := filepath.Glob(filepath.Join(goldenDir, "*.input.json"))
+	for _, in := range inputs {
+		if raw, err := os.ReadFile(in); err == nil && len(raw) < 4096 {
+			f.Add(raw)
+		}
+	}
+	for _, in := range benchInputs[:1] {
+		f.Add(in.doc)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		n := normalize.New(normalize.WithExplain())
+		out, err := n.AppendOutput(nil, raw)
+		if !json.Valid(out) {
+			t.Fatalf("output is not JSON: %q", out)
+		}
+		again, _ := n.AppendOutput(nil, raw)
+		if !bytes.Equal(out, again) {
+			t.Fatalf("not deterministic:\n%s\n%s", out, again)
+		}
+		checkAgainstStdlib(t, raw, err)
+		if err != nil {
+			if _, ok := normalize.ClassOf(err); !ok {
+				t.Fatalf("rejection without a class: %v", err)
+			}
+			if verr := schemacheck.Validate("error.schema.json", out); verr != nil {
+				t.Fatalf("error object fails its schema: %v\n%s", verr, out)
+			}
+			return
+		}
+		if verr := schemacheck.Validate("record.schema.json", out); verr != nil {
+			t.Fatalf("record fails its schema: %v\n%s", verr, out)
+		}
+		checkIdempotent(t, out)
+	})
+}
+
+// checkAgainstStdlib compares the verdict on JSON validity with encoding/json's.
+func checkAgainstStdlib(t *testing.T, raw []byte, err error) {
+	t.Helper()
+	invalid := err != nil && strings.HasPrefix(err.Error(), "invalid JSON")
+	stdValid := json.Valid(raw)
+	if !invalid && !stdValid {
+		t.Fatalf("accepted what encoding/json rejects: %q", raw)
+	}
+	// encoding/json replaces invalid UTF-8 instead of rejecting it, and has its own depth limit.
+	comparable := utf8.Valid(raw) && bytes.Count(raw, []byte("["))+bytes.Count(raw, []byte("{")) < normalize.DefaultMaxDepth && !bytes.HasPrefix(raw, []byte("\xef\xbb\xbf"))
+	if invalid && stdValid && comparable {
+		t.Fatalf("rejected what encoding/json accepts: %q: %v", raw, err)
+	}
+}
