@@ -56,8 +56,8 @@ func peakHeap(f func()) uint64 {
 // the input and the record included, stays under three times the input, whatever shape the
 // 20 MiB takes.
 func TestMemoryBound(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds 20 MiB inputs; skipped with -short")
+	if testing.Short() || raceEnabled {
+		t.Skip("builds 20 MiB inputs and measures the heap: run without -short and -race (scripts/test.sh does)")
 	}
 	const size = 20 << 20
 	tiny := func(sep string) []byte {

@@ -334,6 +334,9 @@ func TestReleaseReuse(t *testing.T) {
 // TestAllocations holds the hot path to its allocation budget: a released Result makes the next
 // normalization nearly free, and without Release the cost per message stays in single digits.
 func TestAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes allocations: run without -race (scripts/test.sh does)")
+	}
 	doc := benchInputs[1].doc // medium: 60 messages with nested tool calls
 	n := normalize.New()
 	dst := make([]byte, 0, 2*len(doc))

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs every test of normalizer: formatting, vet, the unit, golden, schema, contract and
+# end-to-end tests under the race detector, the memory and allocation budgets (which need a run
+# without it), a short run of every fuzz target, the golden corpus through the real command,
+# and the static build the Dockerfile makes. It needs only Go (and gcc, for -race).
+#
+# Usage: scripts/test.sh            FUZZTIME=5s by default; FUZZTIME=0 skips fuzzing
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export GOFLAGS=${GOFLAGS:--buildvcs=false}
+fuzztime=${FUZZTIME:-5s}
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+
+step "go vet"
+go vet ./...
+
+step "go test -race (every package)"
+go test -race -count=1 ./...
+
+step "memory and allocation budgets (without the race detector)"
+go test -count=1 -run 'TestMemoryBound|TestAllocations' -v ./pkg/normalize
+
+if [ "$fuzztime" != "0" ]; then
+	step "fuzz targets, $fuzztime each (seed corpora under each package's testdata/fuzz)"
+	for pkg in $(go list ./...); do
+		for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true); do
+			echo "-- $pkg $target"
+			go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg"
+		done
+	done
+fi
+
+step "golden corpus through the command line"
+go run ./cmd/normalizer check testdata/golden | tail -n 1
+
+step "static build, as the Dockerfile makes it"
+scripts/build-static.sh bin/normalizer
