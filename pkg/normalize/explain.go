@@ -105,22 +105,24 @@ func contentNotes(at softwarn.Loc, content json.RawMessage) []softwarn.Warning {
 	return notes
 }
 
-// decodeExact decodes a kept message, matching keys exactly: encoding/json matches struct
-// fields without regard to case, and the contract's keys are case-sensitive.
+// decodeExact decodes a kept message into v, matching keys exactly: encoding/json matches
+// struct fields without regard to case, and the contract's keys are case-sensitive, so only
+// the exact keys are handed to it.
 func decodeExact(buf []byte, v any) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(buf, &raw); err != nil {
 		return err
 	}
-	exact := map[string]json.RawMessage{}
-	for _, k := range []string{"role", "tool_call_id", "content", "tool_calls"} {
-		if val, ok := raw[k]; ok {
-			exact[k] = val
+	for k := range raw {
+		switch k {
+		case "role", "tool_call_id", "content", "tool_calls":
+		default:
+			delete(raw, k)
 		}
 	}
-	b, err := json.Marshal(exact)
+	exact, err := json.Marshal(raw)
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(b, v)
+	return json.Unmarshal(exact, v)
 }

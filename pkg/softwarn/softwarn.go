@@ -146,7 +146,7 @@ func (c *Collector) SetLimit(n int) {
 // counted, and call Skip instead.
 func (c *Collector) Full() bool { return c.limit > 0 && len(c.list) >= c.limit }
 
-// Skip counts a warning about area (a top-level key) that was not listed.
+// Skip counts a warning that was not listed; area is the top-level key it is about.
 func (c *Collector) Skip(area string) {
 	if c.skipped == 0 {
 		c.firstArea = area
@@ -157,10 +157,18 @@ func (c *Collector) Skip(area string) {
 // Add appends w, or counts it when the limit is reached.
 func (c *Collector) Add(w Warning) {
 	if c.Full() {
-		c.Skip(strings.SplitN(w.Path, ".", 2)[0])
+		c.Skip(topLevel(w.Path))
 		return
 	}
 	c.list = append(c.list, w)
+}
+
+// topLevel is the top-level key a path starts with.
+func topLevel(path string) string {
+	if i := strings.IndexAny(path, "[."); i >= 0 {
+		return path[:i]
+	}
+	return path
 }
 
 // Close adds the warning about the warnings left out, if any were.
@@ -169,9 +177,6 @@ func (c *Collector) Close() {
 		return
 	}
 	area := c.firstArea
-	if i := strings.IndexAny(area, "[."); i >= 0 {
-		area = area[:i]
-	}
 	c.list = append(c.list, At(area).Warn(WarningsLimited, Dropped, strconv.Itoa(c.skipped)+
 		" more warnings (the first about "+area+") were not listed: a record lists at most "+strconv.Itoa(c.limit)+
 		"; what they concern was dropped all the same. Fix the ones listed and normalize again"))

@@ -1,0 +1,57 @@
+package softwarn
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLoc(t *testing.T) {
+	tests := []struct {
+		name          string
+		loc           Loc
+		path, pointer string
+	}{
+		{"top", At("messages"), "messages", "/messages"},
+		{"index", At("messages").Index(3), "messages[3]", "/messages/3"},
+		{"deep", At("messages").Index(3).Key("tool_calls").Index(0), "messages[3].tool_calls[0]", "/messages/3/tool_calls/0"},
+		{"key", At("metadata").Key("model"), "metadata.model", "/metadata/model"},
+		{"odd key", At("metadata").Key("a.b/c~d"), `metadata["a.b/c~d"]`, "/metadata/a.b~1c~0d"},
+		{"empty key", At("metadata").Key(""), `metadata[""]`, "/metadata/"},
+		{"digit first", At("metadata").Key("1x"), `metadata["1x"]`, "/metadata/1x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.path, tt.loc.Path())
+			assert.Equal(t, tt.pointer, tt.loc.Pointer())
+			w := tt.loc.Warn(MessageNotObject, Dropped, "found a number")
+			assert.Equal(t, tt.path+": found a number", w.String())
+		})
+	}
+}
+
+func TestCollectorLimit(t *testing.T) {
+	var c Collector
+	c.SetLimit(2)
+	for i := range 5 {
+		c.Add(At("messages").Index(i).Warn(MessageNotObject, Dropped, "x"))
+	}
+	require.True(t, c.Full())
+	c.Skip("metadata")
+	c.Close()
+	ws := c.Warnings()
+	require.Len(t, ws, 3)
+	assert.Equal(t, WarningsLimited, ws[2].Code)
+	assert.Equal(t, "messages", ws[2].Path)
+	assert.Contains(t, ws[2].Message, "4 more warnings (the first about messages)")
+
+	c.SetLimit(0)
+	assert.Empty(t, c.Warnings())
+	c.Add(At("metadata").Warn(MetadataNotObject, Dropped, "x"))
+	c.Add(At("messages").Warn(MessagesNotArray, Dropped, "y"))
+	c.Remove(0, 1)
+	assert.Equal(t, []string{"messages: y"}, Strings(c.Warnings()))
+	c.Close()
+	assert.Len(t, c.Warnings(), 1, "nothing was skipped")
+}
