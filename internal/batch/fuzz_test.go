@@ -1,0 +1,55 @@
+package batch
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
+)
+
+// splitLines is the line rule of the package, written the obvious way: cut at "\n", drop one
+// "\r" before it, and no line after a final "\n".
+func splitLines(input string) []string {
+	if input == "" {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSuffix(input, "\n"), "\n")
+	for i, l := range lines {
+		if i < len(lines)-1 || strings.HasSuffix(input, "\n") {
+			lines[i] = strings.TrimSuffix(l, "\r")
+		}
+	}
+	return lines
+}
+
+// FuzzRun checks that Run prints, for any input, what normalizing its lines one by one
+// prints, with a limit small enough that many lines go over it.
+func FuzzRun(f *testing.F) {
+	for _, seed := range []string{
+		"", "\n", "\r\n", "\n\n", `"a"`, `"a"` + "\r\n" + `{"final_response":"b"}`,
+		`{"final_response":"x","messages":[{"role":"developer"}]}` + "\n\n" + `"` + strings.Repeat("y", 70) + "\"\r",
+		"\r\r\n\r", "{\n}\n",
+	} {
+		f.Add(seed, uint8(2), uint8(16))
+	}
+	f.Fuzz(func(t *testing.T, input string, workers, chunk uint8) {
+		const limit = 48
+		n := normalize.New(normalize.WithMaxBytes(limit))
+		want := sequential(n, splitLines(input), limit)
+		var out bytes.Buffer
+		stats, err := Run(context.Background(), iotest.HalfReader(strings.NewReader(input)), &out, n,
+			Options{Workers: int(workers%8) + 1, ChunkBytes: int(chunk) + 1, MaxLineBytes: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(want, out.Bytes()) {
+			t.Fatalf("Run(%q) mismatch:\nwant %s\ngot  %s", input, want, out.Bytes())
+		}
+		if stats.BytesIn != int64(len(input)) {
+			t.Fatalf("Run(%q): BytesIn = %d, want %d", input, stats.BytesIn, len(input))
+		}
+	})
+}
