@@ -505,6 +505,24 @@ func plainString(d []byte, i int) (int, bool) {
 	// Words overlap where a non-ASCII sequence moved the window, which only checks bytes twice.
 	var ctl uint64
 	k := 0
+	for k+16 <= len(run) {
+		x := binary.LittleEndian.Uint64(run[k : k+8])
+		y := binary.LittleEndian.Uint64(run[k+8 : k+16])
+		ctl |= (x-lsb*0x20)&^x | (y-lsb*0x20)&^y
+		if (x|y)&msb == 0 {
+			k += 16
+			continue
+		}
+		if x&msb == 0 {
+			k, x = k+8, y
+		}
+		k += bits.TrailingZeros64(x&msb) >> 3
+		n := utf8Len(run, k)
+		if n == 0 {
+			return 0, false
+		}
+		k += n
+	}
 	for k+8 <= len(run) {
 		x := binary.LittleEndian.Uint64(run[k:])
 		ctl |= (x - lsb*0x20) &^ x
