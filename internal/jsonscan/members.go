@@ -84,7 +84,7 @@ func (m *Members) Put(data []byte, key Span, keyFlags StrFlags, value Span, ws b
 	name := m.Name(data, last)
 	if len(m.List)-m.start <= smallObject {
 		for i := m.start; i < last; i++ {
-			if string(m.Name(data, i)) == string(name) {
+			if n := m.List[i].name; int(n.End-n.Start) == len(name) && string(m.Name(data, i)) == string(name) {
 				return m.replace(i)
 			}
 		}

@@ -561,6 +561,15 @@ func plainString(d []byte, i int) (int, bool) {
 // scanString consumes the string at s.pos (which must be '"') and validates it: escapes,
 // control characters and UTF-8.
 func (s *Scanner) scanString() (StrFlags, bool) {
+	// Most strings are keys and short values: one word settles them without a call.
+	if i := s.pos + 1; i+8 <= len(s.data) {
+		if m := special(binary.LittleEndian.Uint64(s.data[i : i+8])); m != 0 {
+			if k := i + bits.TrailingZeros64(m)>>3; s.data[k] == '"' {
+				s.pos = k + 1
+				return 0, true
+			}
+		}
+	}
 	if end, ok := plainString(s.data, s.pos+1); ok {
 		s.pos = end + 1
 		return 0, true
