@@ -200,28 +200,42 @@ func (s *Scanner) enter() bool {
 
 // ObjectStart consumes '{' and, when the object has a member, its key and ':'; it reports
 // whether a member value follows. The caller must consume that value, then call ObjectNext.
-func (s *Scanner) ObjectStart() bool {
+func (s *Scanner) ObjectStart() bool { return s.open('{') && s.member() }
+
+// ObjectNext consumes ',' and the next key and ':', reporting true, or the closing '}',
+// reporting false. It reports false on any error too.
+func (s *Scanner) ObjectNext() bool { return s.next(true) && s.member() }
+
+// ArrayStart consumes '[' and reports whether an element follows.
+func (s *Scanner) ArrayStart() bool { return s.open('[') }
+
+// ArrayNext consumes ',' and reports true, or the closing ']' and reports false.
+func (s *Scanner) ArrayNext() bool { return s.next(false) }
+
+// open consumes the opening byte c of an object or array, and reports whether it holds a
+// member or element (false for an empty one, which it closes, and on error).
+func (s *Scanner) open(c byte) bool {
 	if s.err != nil {
 		return false
 	}
-	if s.pos >= len(s.data) || s.data[s.pos] != '{' {
-		return s.Fail(s.pos, "%s; expected '{'", describeByte(s.data, s.pos))
+	if s.pos >= len(s.data) || s.data[s.pos] != c {
+		return s.Fail(s.pos, "%s; expected '%c'", describeByte(s.data, s.pos), c)
 	}
 	if !s.enter() {
 		return false
 	}
 	s.skipWS()
-	if s.pos < len(s.data) && s.data[s.pos] == '}' {
+	if s.pos < len(s.data) && s.data[s.pos] == closer(c == '{') {
 		s.pos++
 		s.depth--
 		return false
 	}
-	return s.member()
+	return true
 }
 
-// ObjectNext consumes ',' and the next key and ':', reporting true, or the closing '}',
-// reporting false. It reports false on any error too.
-func (s *Scanner) ObjectNext() bool {
+// next consumes the ',' before the next member or element, reporting true, or the closing
+// byte, reporting false (and false on error).
+func (s *Scanner) next(obj bool) bool {
 	s.skipWS()
 	if s.err != nil {
 		return false
@@ -231,14 +245,14 @@ func (s *Scanner) ObjectNext() bool {
 		case ',':
 			s.pos++
 			s.skipWS()
-			return s.member()
-		case '}':
+			return true
+		case closer(obj):
 			s.pos++
 			s.depth--
 			return false
 		}
 	}
-	return s.Fail(s.pos, "%s after an object member; expected ',' or '}'", describeByte(s.data, s.pos))
+	return s.Fail(s.pos, "%s after %s; expected ',' or '%c'", describeByte(s.data, s.pos), elementName(obj), closer(obj))
 }
 
 func (s *Scanner) member() bool {
@@ -258,47 +272,6 @@ func (s *Scanner) member() bool {
 	s.pos++
 	s.skipWS()
 	return true
-}
-
-// ArrayStart consumes '[' and reports whether an element follows.
-func (s *Scanner) ArrayStart() bool {
-	if s.err != nil {
-		return false
-	}
-	if s.pos >= len(s.data) || s.data[s.pos] != '[' {
-		return s.Fail(s.pos, "%s; expected '['", describeByte(s.data, s.pos))
-	}
-	if !s.enter() {
-		return false
-	}
-	s.skipWS()
-	if s.pos < len(s.data) && s.data[s.pos] == ']' {
-		s.pos++
-		s.depth--
-		return false
-	}
-	return true
-}
-
-// ArrayNext consumes ',' and reports true, or the closing ']' and reports false.
-func (s *Scanner) ArrayNext() bool {
-	s.skipWS()
-	if s.err != nil {
-		return false
-	}
-	if s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-			s.skipWS()
-			return true
-		case ']':
-			s.pos++
-			s.depth--
-			return false
-		}
-	}
-	return s.Fail(s.pos, "%s after an array element; expected ',' or ']'", describeByte(s.data, s.pos))
 }
 
 // StringValue scans the string at the current position and returns its span, quotes included.
