@@ -9,7 +9,8 @@
 # messages, tool calls and metadata, a fifth of them dirty (soft warnings), ~2% rejected by
 # shape, a few blank lines, a few over the 50,000-character cap. It is generated once by
 # internal/jsonlgen/genjsonl and kept in /tmp, never in the repository.
-# Uses hyperfine (installed with apt-get when missing and possible), else /usr/bin/time.
+# Uses hyperfine (installed with apt-get when missing and possible), else /usr/bin/time
+# (or set NO_HYPERFINE=1).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -40,31 +41,33 @@ cmds=(
 	"$BIN normalize --jsonl -j $CORES $FILE >/dev/null 2>&1"
 )
 
-declare -a secs
-if command -v hyperfine >/dev/null; then
+declare -a secs cpu
+if [[ -z ${NO_HYPERFINE:-} ]] && command -v hyperfine >/dev/null; then
 	json=$(mktemp)
 	hyperfine --warmup 1 --runs "$RUNS" --export-json "$json" \
 		-n "${names[0]}" "${cmds[0]}" -n "${names[1]}" "${cmds[1]}" -n "${names[2]}" "${cmds[2]}" >&2
 	for i in 0 1 2; do
 		secs[i]=$("$JQ" -r ".results[$i].median" "$json")
+		cpu[i]=$("$JQ" -r ".results[$i] | .user + .system" "$json")
 	done
 	rm -f "$json"
-	how="hyperfine median of $RUNS runs"
+	how="hyperfine: median wall-clock, mean CPU, of $RUNS runs"
 else
 	for i in 0 1 2; do
 		best=
 		for _ in $(seq "$RUNS"); do
-			t=$( { /usr/bin/time -f %e bash -c "${cmds[i]}" >/dev/null; } 2>&1 | tail -1)
-			if [[ -z $best ]] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+			read -r t c < <( { /usr/bin/time -f "%e %U %S" bash -c "${cmds[i]}" >/dev/null; } 2>&1 | tail -1 | awk '{print $1, $2 + $3}')
+			if [[ -z $best ]] || awk "BEGIN{exit !($t < $best)}"; then best=$t bestcpu=$c; fi
 		done
-		secs[i]=$best
+		secs[i]=$best cpu[i]=$bestcpu
 	done
 	how="/usr/bin/time, best of $RUNS runs"
 fi
 
 echo
-echo "throughput ($how; MB = 10^6 bytes):"
+echo "throughput ($how; MB = 10^6 bytes; CPU = user+system seconds):"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $CORES cores (wall-clock figures need idle cores)"
 for i in 0 1 2; do
-	awk -v n="${names[i]}" -v s="${secs[i]}" -v b="$BYTES" -v l="$LINES" -v jq="${secs[0]}" \
-		'BEGIN { printf "  %-28s %7.2f s  %7.1f MB/s  %9.0f lines/s  %5.2fx jq\n", n, s, b/1e6/s, l/s, jq/s }'
+	awk -v n="${names[i]}" -v s="${secs[i]}" -v c="${cpu[i]}" -v b="$BYTES" -v l="$LINES" -v jq="${secs[0]}" -v jqc="${cpu[0]}" \
+		'BEGIN { printf "  %-28s %7.2f s %7.1f MB/s %9.0f lines/s %6.2fx jq | CPU %6.2f s %7.1f MB per CPU-s %6.2fx jq\n", n, s, b/1e6/s, l/s, jq/s, c, b/1e6/c, jqc/c }'
 done
