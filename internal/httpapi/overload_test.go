@@ -1,0 +1,180 @@
+package httpapi
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// startServer serves s on 127.0.0.1:0 with the real http.Server settings of Serve and stops
+// it when the test ends.
+func startServer(t *testing.T, s *Server, to Timeouts) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, to) }()
+	t.Cleanup(func() {
+		cancel()
+		require.NoError(t, <-done)
+	})
+	return ln.Addr().String()
+}
+
+// TestOverload: eight times the in-flight cap arrive at once, every one holding back the
+// end of its body. The server admits exactly the cap (they wait for their bodies), answers
+// every other one 429 with Retry-After at once, without reading its body, and, once the held
+// bodies arrive, 200 with the exact record for the admitted ones: no 5xx, and the bodies
+// read are exactly those of the admitted requests.
+func TestOverload(t *testing.T) {
+	const (
+		inFlight = 4
+		clients  = 8 * inFlight
+		size     = 300 << 10 // over net/http's 256 KiB post-handler read: a 429 closes at once
+	)
+	s, _ := newTestServer(t, Config{MaxInFlight: inFlight})
+	addr := startServer(t, s, Timeouts{})
+	body := []byte(`{"final_response":"` + strings.Repeat("x", size-21) + `"}`)
+	want, class := expectedOutput(s.plain, body)
+	require.Empty(t, class)
+	head := len(body) / 2
+
+	type answer struct {
+		status     int
+		retryAfter string
+		body       []byte
+		err        error
+	}
+	release := make(chan struct{})
+	answers := make(chan answer, clients)
+	got := map[int]int{}
+	var okBodies [][]byte
+	extra := peakHeap(func() { // memory: the burst costs what the admitted requests hold
+
+		var wg sync.WaitGroup
+		for range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				conn, err := net.Dial("tcp", addr)
+				if err != nil {
+					answers <- answer{err: err}
+					return
+				}
+				defer conn.Close()
+				fmt.Fprintf(conn, "POST /v1/normalize HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n\r\n", addr, len(body))
+				if _, err := conn.Write(body[:head]); err != nil {
+					answers <- answer{err: err}
+					return
+				}
+				go func() { // the rest of the body, once released; a 429'd connection is closed
+					<-release
+					_, _ = conn.Write(body[head:])
+				}()
+				res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+				if err != nil {
+					answers <- answer{err: err}
+					return
+				}
+				b, err := io.ReadAll(res.Body)
+				answers <- answer{status: res.StatusCode, retryAfter: res.Header.Get("Retry-After"), body: b, err: err}
+			}()
+		}
+		take := func(n int) {
+			for range n {
+				select {
+				case a := <-answers:
+					require.NoError(t, a.err)
+					got[a.status]++
+					if a.status == 429 {
+						assert.Equal(t, "1", a.retryAfter)
+						assert.Equal(t, "TooManyRequests", errorClassOf(a.body))
+					} else {
+						okBodies = append(okBodies, a.body)
+					}
+				case <-time.After(30 * time.Second):
+					t.Fatalf("no answer; so far %v", got)
+				}
+			}
+		}
+		take(clients - inFlight) // all the 429s come while the admitted ones still wait
+		require.Equal(t, map[int]int{429: clients - inFlight}, got, "before the held bodies are sent")
+		require.EqualValues(t, inFlight, s.inFlight.Load())
+		close(release)
+		take(inFlight)
+		wg.Wait()
+	})
+	// Each admitted request holds its body, its record and the scanner's scratch (under 3x
+	// the body, TestMemoryBoundHTTP); each connection a few KiB of buffers.
+	bound := uint64(inFlight*3*len(body) + clients*64<<10)
+	t.Logf("burst of %d on a cap of %d: peak heap %d bytes, bound %d", clients, inFlight, extra, bound)
+	if !raceEnabled {
+		assert.Less(t, extra, bound)
+	}
+	assert.Equal(t, map[int]int{200: inFlight, 429: clients - inFlight}, got)
+	for _, b := range okBodies {
+		assert.Equal(t, string(want), string(b))
+	}
+	assert.EqualValues(t, 0, s.inFlight.Load(), "every slot is given back")
+	assert.Equal(t, float64(inFlight*len(body)), metricValue(t, s, "normalizer_request_body_bytes_total"),
+		"only admitted requests' bodies are read")
+}
+
+// TestOverloadRetriedLosesNothing: a burst of complete requests, several times the cap, from
+// clients that honour Retry-After: every answer is 200 or 429 (never 5xx), and in the end
+// every request got its own record.
+func TestOverloadRetriedLosesNothing(t *testing.T) {
+	const inFlight, clients = 2, 16
+	s, _ := newTestServer(t, Config{MaxInFlight: inFlight, RetryAfter: time.Second})
+	addr := startServer(t, s, Timeouts{})
+	client := &http.Client{Timeout: 30 * time.Second}
+	t.Cleanup(client.CloseIdleConnections)
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	var wg sync.WaitGroup
+	for i := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			body := fmt.Sprintf(`{"final_response":"answer %d %s"}`, i, strings.Repeat("y", 20000))
+			want, _ := expectedOutput(s.plain, []byte(body))
+			for attempt := 0; ; attempt++ {
+				res, err := client.Post("http://"+addr+"/v1/normalize", "application/json", strings.NewReader(body))
+				if !assert.NoError(t, err) {
+					return
+				}
+				b, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				mu.Lock()
+				statuses[res.StatusCode]++
+				mu.Unlock()
+				if res.StatusCode == 200 {
+					assert.Equal(t, string(want), string(b))
+					return
+				}
+				if !assert.Equal(t, 429, res.StatusCode, "%s", b) || !assert.Less(t, attempt, 50) {
+					return
+				}
+				assert.Equal(t, "1", res.Header.Get("Retry-After"))
+				time.Sleep(50 * time.Millisecond) // shorter than Retry-After: the test stays quick
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("answers: %v", statuses)
+	assert.Equal(t, clients, statuses[200])
+	for code := range statuses {
+		assert.Contains(t, []int{200, 429}, code)
+	}
+}
