@@ -86,14 +86,16 @@ func (lr *lineReader) next(c *chunk) (bool, error) {
 		}
 		switch {
 		case err == nil || ended:
-			return lr.finish(c, start, raw, skipped, ended && last == '\r', ended), nil
+			lr.finish(c, start, raw, skipped, ended && last == '\r', ended)
+			return true, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
 			if raw == 0 {
 				return false, nil
 			}
-			return lr.finish(c, start, raw, skipped, ended && last == '\r', ended), nil
+			lr.finish(c, start, raw, skipped, ended && last == '\r', ended)
+			return true, nil
 		default:
 			c.in = c.in[:start]
 			return false, err
@@ -102,7 +104,7 @@ func (lr *lineReader) next(c *chunk) (bool, error) {
 }
 
 // finish records the line just read, dropping a "\r" before the "\n" (crlf).
-func (lr *lineReader) finish(c *chunk, start int, raw int64, skipped, crlf, ended bool) bool {
+func (lr *lineReader) finish(c *chunk, start int, raw int64, skipped, crlf, ended bool) {
 	size := raw
 	if ended {
 		size--
@@ -112,15 +114,14 @@ func (lr *lineReader) finish(c *chunk, start int, raw int64, skipped, crlf, ende
 	}
 	if skipped {
 		c.lines = append(c.lines, line{tooLarge: size, raw: raw})
-		return true
+		return
 	}
 	end := start + int(size)
 	c.in = c.in[:end]
 	if lr.max > 0 && size > lr.max {
 		c.in = c.in[:start]
 		c.lines = append(c.lines, line{tooLarge: size, raw: raw})
-		return true
+		return
 	}
 	c.lines = append(c.lines, line{off: start, end: end, raw: raw})
-	return true
 }
