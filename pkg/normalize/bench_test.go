@@ -21,9 +21,10 @@ var benchInputs = []struct {
 // the same inputs in the same run. Compare with benchstat:
 //
 //	go test ./pkg/normalize -run '^$' -bench Normalize -benchmem -count 6 > bench.txt
+//	benchstat -col /impl bench.txt
 func BenchmarkNormalize(b *testing.B) {
 	for _, in := range benchInputs {
-		b.Run(in.name+"/normalizer", func(b *testing.B) {
+		b.Run("input="+in.name+"/impl=normalizer", func(b *testing.B) {
 			n := normalize.New(normalize.WithMaxBytes(0))
 			dst := make([]byte, 0, 2*len(in.doc))
 			b.SetBytes(int64(len(in.doc)))
@@ -37,7 +38,7 @@ func BenchmarkNormalize(b *testing.B) {
 				res.Release()
 			}
 		})
-		b.Run(in.name+"/baseline", func(b *testing.B) {
+		b.Run("input="+in.name+"/impl=baseline", func(b *testing.B) {
 			b.SetBytes(int64(len(in.doc)))
 			b.ReportAllocs()
 			for b.Loop() {
