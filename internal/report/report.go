@@ -24,11 +24,10 @@ import (
 func Record(w io.Writer, name string, res *normalize.Result) {
 	warnings, notes := res.Warnings(), res.Notes()
 	fmt.Fprintf(w, "%s: accepted, %s, %s\n", name, plural(len(warnings), "warning"), plural(len(notes), "note"))
-	final := utf8.RuneCountInString(res.FinalResponse())
 	if res.Truncated() {
-		fmt.Fprintf(w, "  final_response: %d characters, cut at the cap of %d\n", final, normalize.MaxChars)
+		fmt.Fprintf(w, "  final_response: cut at the cap: the first %d characters, then %q\n", normalize.MaxChars, normalize.TruncationMarker)
 	} else {
-		fmt.Fprintf(w, "  final_response: %d characters\n", final)
+		fmt.Fprintf(w, "  final_response: %d characters\n", utf8.RuneCountInString(res.FinalResponse()))
 	}
 	if res.RichMode() {
 		fmt.Fprintf(w, "  messages: %d kept, rich mode on\n", res.Messages())

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -80,6 +81,15 @@ func TestRecord(t *testing.T) {
 	out.Reset()
 	Record(&out, "in.json", res)
 	assert.Equal(t, "in.json: accepted, 0 warnings, 0 notes\n  final_response: 4 characters\n  messages: none kept, rich mode off (the run is graded on final_response alone)\n\nNothing to fix.\n", out.String())
+}
+
+func TestRecordTruncated(t *testing.T) {
+	res, err := normalize.Normalize([]byte(`"`+strings.Repeat("x", normalize.MaxChars+1)+`"`), normalize.WithExplain())
+	require.NoError(t, err)
+	var out bytes.Buffer
+	Record(&out, "in.json", res)
+	assert.Contains(t, out.String(), "  final_response: cut at the cap: the first 50000 characters, then \"…[truncated]\"\n")
+	assert.Contains(t, out.String(), "\n  final_response: has 50,001 characters, over the cap of 50,000; fix: ")
 }
 
 func TestRejection(t *testing.T) {
