@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Small is about 2 KB: a short transcript with one flat tool call.
+// Small is about 2 KB: a short transcript with flat tool calls.
 func Small() []byte { return build(spec{messages: 6, answer: 300, seed: 1}, 2<<10) }
 
 // Medium is about 60 KB: 60 messages with nested OpenAI tool calls and their results.
@@ -41,12 +41,21 @@ type spec struct {
 
 var words = strings.Fields(`the order refund was issued shipped customer account balance policy
 	tool result status pending approved carrier tracking number invoice amount currency date
-	because therefore however agent checked confirmed requested café naïve 東京 ünïcödé`)
+	because therefore however agent checked confirmed requested café naïve 東京 ünïcödé
+	"quoted" it's $4,521.50 #4521 (see: policy) e.g. 1/2`)
 
+// text returns about n bytes of prose: words, some of them non-ASCII or quoted, and a line
+// break now and then, as model output has.
 func text(r *rand.Rand, n int) string {
 	var b strings.Builder
+	line := 0
 	for b.Len() < n {
-		if b.Len() > 0 {
+		switch {
+		case b.Len() == 0:
+		case b.Len()-line > 70+r.IntN(40):
+			b.WriteByte('\n')
+			line = b.Len()
+		default:
 			b.WriteByte(' ')
 		}
 		b.WriteString(words[r.IntN(len(words))])
@@ -54,26 +63,38 @@ func text(r *rand.Rand, n int) string {
 	return b.String()
 }
 
-// build makes a result of the spec, then pads the first user message so that the whole is
-// about size bytes.
+// build makes a result of the spec whose size is about size bytes: the prose of every message
+// is scaled together, so that the bytes are spread over the transcript as in a real one.
 func build(s spec, size int) []byte {
+	one, two := buildScaled(s, 1), buildScaled(s, 2)
+	perScale := float64(len(two) - len(one))
+	scale := 1 + float64(size-len(one))/perScale
+	if scale < 0.05 {
+		scale = 0.05
+	}
+	return buildScaled(s, scale)
+}
+
+func buildScaled(s spec, scale float64) []byte {
 	r := rand.New(rand.NewPCG(s.seed, 42))
+	n := func(base int) int { return max(8, int(float64(base)*scale)) }
 	msgs := make([]any, 0, s.messages)
-	msgs = append(msgs, map[string]any{"role": "system", "content": "You are a support agent. " + text(r, 200)})
+	msgs = append(msgs, map[string]any{"role": "system", "content": "You are a support agent. " + text(r, n(200))})
 	for i := 1; len(msgs) < s.messages; i++ {
 		id := fmt.Sprintf("call_%04d", i)
-		args, _ := json.Marshal(map[string]any{"order_id": fmt.Sprint(4000 + i), "verbose": i%2 == 0})
+		args, _ := json.Marshal(map[string]any{"order_id": fmt.Sprint(4000 + i), "verbose": i%2 == 0, "reason": text(r, n(20))})
 		var call map[string]any
 		if s.nested {
 			call = map[string]any{"id": id, "type": "function", "function": map[string]any{"name": "get_order", "arguments": string(args)}}
 		} else {
 			call = map[string]any{"id": id, "name": "get_order", "arguments": json.RawMessage(args)}
 		}
+		result, _ := json.Marshal(map[string]any{"status": "shipped", "amount": json.Number(fmt.Sprintf("%d.50", i)), "notes": text(r, n(60))})
 		msgs = append(msgs,
-			map[string]any{"role": "user", "content": text(r, 120)},
+			map[string]any{"role": "user", "content": text(r, n(120))},
 			map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{call}, "refusal": nil},
-			map[string]any{"role": "tool", "tool_call_id": id, "content": fmt.Sprintf(`{"status":"shipped","amount":%d.50}`, i)},
-			map[string]any{"role": "assistant", "content": text(r, 160)},
+			map[string]any{"role": "tool", "tool_call_id": id, "content": string(result)},
+			map[string]any{"role": "assistant", "content": text(r, n(160))},
 		)
 	}
 	msgs = msgs[:s.messages]
@@ -89,12 +110,6 @@ func build(s spec, size int) []byte {
 			"total_input_tokens": 1842, "total_output_tokens": 217, "agent_runtime_ms": 4815.5},
 	}
 	out, _ := json.Marshal(result)
-	if pad := size - len(out); pad > 0 && len(msgs) > 1 {
-		if m, ok := msgs[1].(map[string]any); ok && m["role"] == "user" {
-			m["content"] = m["content"].(string) + " " + text(r, pad)
-			out, _ = json.Marshal(result)
-		}
-	}
 	return out
 }
 

@@ -453,26 +453,26 @@ func special(x uint64) uint64 {
 	return ((q-lsb)&^q | (b-lsb)&^b | (x-lsb*0x20)&^x | x) & msb
 }
 
-// plainString is the fast path for a string without escapes: it finds the closing quote with
-// bytes.IndexByte (vectorised), then checks the run for backslashes the same way, for control
-// characters eight bytes at a time, and for UTF-8 with utf8.Valid. It reports the quote's offset,
-// or false when the run needs the careful byte-by-byte scan.
-func plainString(d []byte, i int) (int, bool) {
-	j := bytes.IndexByte(d[i:], '"')
-	if j < 0 {
-		return 0, false
-	}
-	run := d[i : i+j]
-	if j < 16 {
-		for _, c := range run {
-			if c < 0x20 || c == '\\' || c >= utf8.RuneSelf {
-				return 0, false
+// plainRun reports whether run, a part of a string between escapes, is fine as it is: no
+// control character and valid UTF-8. It checks sixteen bytes at a time where they are ASCII.
+func plainRun(run []byte) bool {
+	if len(run) < 16 {
+		for k := 0; k < len(run); {
+			c := run[k]
+			if c < 0x20 {
+				return false
 			}
+			if c < utf8.RuneSelf {
+				k++
+				continue
+			}
+			n := utf8Len(run, k)
+			if n == 0 {
+				return false
+			}
+			k += n
 		}
-		return i + j, true
-	}
-	if bytes.IndexByte(run, '\\') >= 0 {
-		return 0, false
+		return true
 	}
 	// hasless(x, 0x20) per word, ORed together, is nonzero exactly when some byte is below 0x20.
 	// Words overlap where a non-ASCII sequence moved the window, which only checks bytes twice.
@@ -492,28 +492,14 @@ func plainString(d []byte, i int) (int, bool) {
 		k += bits.TrailingZeros64(x&msb) >> 3
 		n := utf8Len(run, k)
 		if n == 0 {
-			return 0, false
-		}
-		k += n
-	}
-	for k+8 <= len(run) {
-		x := binary.LittleEndian.Uint64(run[k:])
-		ctl |= (x - lsb*0x20) &^ x
-		if x&msb == 0 {
-			k += 8
-			continue
-		}
-		k += bits.TrailingZeros64(x&msb) >> 3
-		n := utf8Len(run, k)
-		if n == 0 {
-			return 0, false
+			return false
 		}
 		k += n
 	}
 	for k < len(run) {
 		c := run[k]
 		if c < 0x20 {
-			return 0, false
+			return false
 		}
 		if c < utf8.RuneSelf {
 			k++
@@ -521,33 +507,63 @@ func plainString(d []byte, i int) (int, bool) {
 		}
 		n := utf8Len(run, k)
 		if n == 0 {
-			return 0, false
+			return false
 		}
 		k += n
 	}
-	if ctl&msb != 0 {
-		return 0, false
-	}
-	return i + j, true
+	return ctl&msb == 0
 }
 
 // scanString consumes the string at s.pos (which must be '"') and validates it: escapes,
-// control characters and UTF-8.
+// control characters and UTF-8. The closing quote and the backslashes are found with
+// bytes.IndexByte (vectorised), and the runs between them checked by plainRun; anything wrong
+// sends it to the careful scan, which says exactly what and where.
 func (s *Scanner) scanString() (StrFlags, bool) {
+	d := s.data
+	i := s.pos + 1
 	// Most strings are keys and short values: one word settles them without a call.
-	if i := s.pos + 1; i+8 <= len(s.data) {
-		if m := special(binary.LittleEndian.Uint64(s.data[i : i+8])); m != 0 {
-			if k := i + bits.TrailingZeros64(m)>>3; s.data[k] == '"' {
+	if i+8 <= len(d) {
+		if m := special(binary.LittleEndian.Uint64(d[i : i+8])); m != 0 {
+			if k := i + bits.TrailingZeros64(m)>>3; d[k] == '"' {
 				s.pos = k + 1
 				return 0, true
 			}
 		}
 	}
-	if end, ok := plainString(s.data, s.pos+1); ok {
-		s.pos = end + 1
-		return 0, true
+	var flags StrFlags
+	q := indexFrom(d, i, '"') // the first raw quote: the end, unless an escape takes it
+	for q >= 0 {
+		end := q
+		if b := bytes.IndexByte(d[i:q], '\\'); b >= 0 {
+			end = i + b
+		}
+		if !plainRun(d[i:end]) {
+			break
+		}
+		if end == q {
+			s.pos = q + 1
+			return flags, true
+		}
+		n, surrogate := escapeLen(d, end)
+		if n == 0 {
+			break
+		}
+		flags |= Escaped
+		if surrogate {
+			flags |= SurrogateEscape
+		}
+		if i = end + n; i > q { // the escape was \" and took the quote
+			q = indexFrom(d, i, '"')
+		}
 	}
 	return s.scanStringCareful()
+}
+
+func indexFrom(d []byte, i int, c byte) int {
+	if j := bytes.IndexByte(d[i:], c); j >= 0 {
+		return i + j
+	}
+	return -1
 }
 
 // scanStringCareful is scanString byte by byte (eight at a time where nothing happens): escapes,

@@ -30,10 +30,10 @@ func TestUTF8LenAgreesWithStdlib(t *testing.T) {
 	}
 }
 
-// TestPlainStringAgreesWithCarefulScan compares the fast path with the byte-by-byte scan on
+// TestStringScanAgreesWithCarefulScan compares the fast path with the byte-by-byte scan on
 // strings that put every kind of special byte at every position of a long run.
-func TestPlainStringAgreesWithCarefulScan(t *testing.T) {
-	specials := []string{"\\n", "\\u00e9", "\x01", "\x1f", "\x7f", "é", "東", "😀", "\xff", "\xed\xa0\x80", "\xc0\xaf", " ", "~"}
+func TestStringScanAgreesWithCarefulScan(t *testing.T) {
+	specials := []string{"\\n", "\\u00e9", "\\\"", "\\\\", "\\ud800", "\\u12G4", "\\x", "\x01", "\x1f", "\x7f", "é", "東", "😀", "\xff", "\xed\xa0\x80", "\xc0\xaf", " ", "~"}
 	for n := 0; n < 40; n++ {
 		for pos := 0; pos <= n; pos++ {
 			for _, sp := range specials {
@@ -47,12 +47,14 @@ func TestPlainStringAgreesWithCarefulScan(t *testing.T) {
 				doc := append(append([]byte{'"'}, body...), '"')
 				var fast, careful Scanner
 				fast.Reset(doc, 10)
-				fast.SkipValue()
+				fast.StringValue()
 				careful.Reset(doc, 10)
-				careful.pos = 0
-				_, carefulOK := careful.scanStringCareful()
+				flags, carefulOK := careful.scanStringCareful()
 				if (fast.Err() == nil) != carefulOK {
 					t.Fatalf("%q: fast path says %v, careful scan says %v", doc, fast.Err(), carefulOK)
+				}
+				if carefulOK && (fast.StrFlags() != flags || fast.Pos() != careful.Pos()) {
+					t.Fatalf("%q: fast path flags %b end %d, careful %b end %d", doc, fast.StrFlags(), fast.Pos(), flags, careful.Pos())
 				}
 			}
 		}

@@ -2,6 +2,8 @@ package normalize
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 
@@ -92,15 +94,15 @@ func headOf(content []byte, out *[]byte) headFacts {
 // is one character, a surrogate pair escape one, a lone surrogate escape one.
 func countChars(content []byte, escaped bool) int {
 	if !escaped {
-		return utf8.RuneCount(content)
+		return runeCount(content)
 	}
 	n := 0
 	for {
 		j := bytes.IndexByte(content, '\\')
 		if j < 0 {
-			return n + utf8.RuneCount(content)
+			return n + runeCount(content)
 		}
-		n += utf8.RuneCount(content[:j]) + 1
+		n += runeCount(content[:j]) + 1
 		step := 2
 		if content[j+1] == 'u' {
 			step = 6
@@ -128,4 +130,21 @@ func group(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// runeCount counts the characters of valid UTF-8: every byte that is not a continuation byte
+// (10xxxxxx), eight bytes at a time. utf8.RuneCount would copy a non-ASCII tail to a string.
+func runeCount(p []byte) int {
+	cont := 0
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		x := binary.LittleEndian.Uint64(p[i:])
+		cont += bits.OnesCount64(x &^ (x << 1) & 0x8080808080808080)
+	}
+	for ; i < len(p); i++ {
+		if p[i]&0xC0 == 0x80 {
+			cont++
+		}
+	}
+	return len(p) - cont
 }

@@ -356,3 +356,20 @@ func TestAllocations(t *testing.T) {
 	perMessage := fresh / float64(res.Messages())
 	assert.Less(t, perMessage, 2.0, "allocations per message without Release (%.0f per result)", fresh)
 }
+
+// The cap's count must match Python's len on every kind of UTF-8, at every alignment.
+func TestCapCountMatchesRuneCount(t *testing.T) {
+	pieces := []string{"a", "é", "東", "\U0001F600", "e\u0301", "\\n", "\\u00e9", "\\ud83d\\ude00"}
+	for _, p := range pieces {
+		for pad := 0; pad < 9; pad++ {
+			text := strings.Repeat("x", pad) + strings.Repeat(p, 60001)
+			res, rec := mustNormalize(t, `{"final_response":"`+text+`"}`)
+			require.True(t, res.Truncated())
+			var want int
+			decoded := ""
+			require.NoError(t, json.Unmarshal([]byte(`"`+text+`"`), &decoded))
+			want = utf8.RuneCountInString(decoded)
+			assert.Contains(t, rec.SoftWarnings[0], "has "+group(want)+" characters", "%q pad %d", p, pad)
+		}
+	}
+}
