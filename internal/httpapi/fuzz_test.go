@@ -180,6 +180,12 @@ func FuzzHandler(f *testing.F) {
 		w := httptest.NewRecorder()
 		s.Handler().ServeHTTP(w, req)
 		got := w.Body.Bytes()
+		if req.Method == "OPTIONS" && w.Code == 204 {
+			// echo's router answers OPTIONS on a known path itself: 204, no body, with Allow.
+			require.Empty(t, got)
+			require.NotEmpty(t, w.Header().Get("Allow"))
+			return
+		}
 		checkAnswer(t, w.Code, w.Header(), got)
 		if validRequestID(id) {
 			require.Equal(t, id, w.Header().Get("X-Request-ID"))
