@@ -515,9 +515,9 @@ func plainRun(run []byte) bool {
 }
 
 // scanString consumes the string at s.pos (which must be '"') and validates it: escapes,
-// control characters and UTF-8. The closing quote and the backslashes are found with
-// bytes.IndexByte (vectorised), and the runs between them checked by plainRun; anything wrong
-// sends it to the careful scan, which says exactly what and where.
+// control characters and UTF-8. For a string without escapes, the closing quote is found with
+// bytes.IndexByte (vectorised) and the run checked by plainRun; from the first escape on, and
+// for anything wrong, the careful scan takes over, which says exactly what and where.
 func (s *Scanner) scanString() (StrFlags, bool) {
 	d := s.data
 	i := s.pos + 1
@@ -530,33 +530,24 @@ func (s *Scanner) scanString() (StrFlags, bool) {
 			}
 		}
 	}
-	var flags StrFlags
-	q := indexFrom(d, i, '"') // the first raw quote: the end, unless an escape takes it
-	for q >= 0 {
-		end := q
-		if b := bytes.IndexByte(d[i:q], '\\'); b >= 0 {
-			end = i + b
-		}
-		if !plainRun(d[i:end]) {
-			break
-		}
-		if end == q {
-			s.pos = q + 1
-			return flags, true
-		}
-		n, surrogate := escapeLen(d, end)
-		if n == 0 {
-			break
-		}
-		flags |= Escaped
-		if surrogate {
-			flags |= SurrogateEscape
-		}
-		if i = end + n; i > q { // the escape was \" and took the quote
-			q = indexFrom(d, i, '"')
-		}
+	q := indexFrom(d, i, '"') // the first raw quote: the end, unless an escape comes first
+	if q < 0 {
+		return s.scanStringCareful(i)
 	}
-	return s.scanStringCareful()
+	end := q
+	if b := bytes.IndexByte(d[i:q], '\\'); b >= 0 {
+		end = i + b
+	}
+	if !plainRun(d[i:end]) {
+		return s.scanStringCareful(i)
+	}
+	if end == q {
+		s.pos = q + 1
+		return 0, true
+	}
+	// Escapes: prose has one every line or so, and the word-at-a-time scan handles them in
+	// line, cheaper than a search per escape.
+	return s.scanStringCareful(end)
 }
 
 func indexFrom(d []byte, i int, c byte) int {
@@ -566,14 +557,27 @@ func indexFrom(d []byte, i int, c byte) int {
 	return -1
 }
 
-// scanStringCareful is scanString byte by byte (eight at a time where nothing happens): escapes,
-// control characters and UTF-8 are checked where they are, and errors say exactly where.
-func (s *Scanner) scanStringCareful() (StrFlags, bool) {
+// scanStringCareful scans the string that opens at s.pos from offset from on (what lies before
+// was checked), byte by byte or eight at a time where nothing happens: escapes, control
+// characters and UTF-8 are checked where they are, and errors say exactly where.
+func (s *Scanner) scanStringCareful(from int) (StrFlags, bool) {
 	d := s.data
-	i := s.pos + 1
+	i := from
 	var flags StrFlags
 	for {
-		for i+8 <= len(d) {
+		for i+16 <= len(d) {
+			m := special(binary.LittleEndian.Uint64(d[i : i+8]))
+			if m == 0 {
+				if m = special(binary.LittleEndian.Uint64(d[i+8 : i+16])); m == 0 {
+					i += 16
+					continue
+				}
+				i += 8
+			}
+			i += bits.TrailingZeros64(m) >> 3
+			break
+		}
+		for i+8 <= len(d) && i+16 > len(d) {
 			if m := special(binary.LittleEndian.Uint64(d[i:])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break

@@ -49,7 +49,7 @@ func TestStringScanAgreesWithCarefulScan(t *testing.T) {
 				fast.Reset(doc, 10)
 				fast.StringValue()
 				careful.Reset(doc, 10)
-				flags, carefulOK := careful.scanStringCareful()
+				flags, carefulOK := careful.scanStringCareful(1)
 				if (fast.Err() == nil) != carefulOK {
 					t.Fatalf("%q: fast path says %v, careful scan says %v", doc, fast.Err(), carefulOK)
 				}
