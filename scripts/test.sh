@@ -25,7 +25,7 @@ step "go test -race (every package)"
 go test -race -count=1 ./...
 
 step "memory and allocation budgets (without the race detector)"
-go test -count=1 -run 'TestMemoryBound|TestAllocations' -v ./pkg/normalize
+go test -count=1 -run 'TestMemoryBound|TestAllocations|TestOverload' -v ./pkg/normalize ./internal/httpapi
 
 if [ "$fuzztime" != "0" ]; then
 	step "fuzz targets, $fuzztime each (seed corpora under each package's testdata/fuzz)"
@@ -42,3 +42,6 @@ go run ./cmd/normalizer check testdata/golden | tail -n 1
 
 step "static build, as the Dockerfile makes it"
 scripts/build-static.sh bin/normalizer
+
+step "soak smoke run: the real service under a mixed load, every answer checked"
+scripts/soak.sh "${SOAKTIME:-10s}"
