@@ -593,6 +593,10 @@ func (s *Scanner) scanStringCareful(from int) (StrFlags, bool) {
 			return flags, true
 		case c == '\\':
 			flags |= Escaped
+			if i+1 < len(d) && simpleEscape[d[i+1]] {
+				i += 2
+				continue
+			}
 			n, surrogate := escapeLen(d, i)
 			if n == 0 {
 				return flags, s.Fail(i, "invalid escape %s in a string; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", quoteEscape(d, i))
@@ -606,14 +610,22 @@ func (s *Scanner) scanStringCareful(from int) (StrFlags, bool) {
 		case c < utf8.RuneSelf:
 			i++
 		default:
-			n := utf8Len(d, i)
-			if n == 0 {
-				return flags, s.Fail(i, "invalid UTF-8 byte 0x%02X inside a string; the input must be UTF-8", c)
+			// Non-ASCII characters come in runs (a word of Japanese, an accented name).
+			for {
+				n := utf8Len(d, i)
+				if n == 0 {
+					return flags, s.Fail(i, "invalid UTF-8 byte 0x%02X inside a string; the input must be UTF-8", d[i])
+				}
+				if i += n; i >= len(d) || d[i] < utf8.RuneSelf {
+					break
+				}
 			}
-			i += n
 		}
 	}
 }
+
+// simpleEscape marks the characters that make a two-byte escape after a backslash.
+var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 // utf8Len returns the length of the valid UTF-8 sequence that starts with the non-ASCII byte
 // d[i], or 0 if it is not valid (overlong forms, surrogates and values past U+10FFFF are not).
