@@ -78,9 +78,12 @@ var echoClass = map[int]string{
 
 // handleError is the one HTTPErrorHandler: it renders err as {"error":{"class","message"}}.
 func (s *Server) handleError(err error, c echo.Context) {
-	info := infoOf(c)
+	x := exchangeOf(c)
 	class := classify(err)
-	info.class = class
+	x.class = class
+	if x.route == "" {
+		x.route = c.Path() // a 405 on a known path is counted under its route, as echo matched it
+	}
 	if c.Response().Committed {
 		return
 	}
@@ -99,13 +102,15 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 }
 
+const internalMessage = "internal error; the request id is in the X-Request-ID header"
+
 // messageOf says what went wrong in words a client can act on; echo's own errors only know
 // their status text.
 func messageOf(err error, c echo.Context) string {
 	var he *echo.HTTPError
 	if !errors.As(err, &he) {
 		if classify(err) == ClassInternal {
-			return "internal error; the request id is in the X-Request-ID header"
+			return internalMessage
 		}
 		return err.Error()
 	}

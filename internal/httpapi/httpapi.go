@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
@@ -109,8 +108,8 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Handler returns the router, for http.Server or httptest.
-func (s *Server) Handler() http.Handler { return s.echo }
+// Handler returns the service (ServeHTTP), for http.Server or httptest.
+func (s *Server) Handler() http.Handler { return s }
 
 // SetReady sets what GET /readyz answers.
 func (s *Server) SetReady(ready bool) { s.ready.Store(ready) }
@@ -131,22 +130,24 @@ func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	e.Use(s.requestID, s.requestLogger(), middleware.RecoverWithConfig(middleware.RecoverConfig{
-		LogErrorFunc: s.logPanic,
-	}))
-	e.POST(routeNormalize, s.handleNormalize, s.limitInFlight)
-	e.GET(routeHealthz, s.handleHealthz)
-	e.GET(routeReadyz, s.handleReadyz)
-	e.GET(routeMetrics, echo.WrapHandler(s.metrics.handler()))
-	e.GET(routeSchemaIndex, s.handleSchemaIndex)
-	e.GET(routeSchema, s.handleSchema)
-	e.GET(routeOpenAPI, s.handleOpenAPI)
+	// No echo middleware: ServeHTTP does the request id, the log line, the metrics and panic
+	// recovery around the router, and route-level wrappers are composed here, once.
+	s.handle(e.POST, routeNormalize, s.limitInFlight(s.handleNormalize))
+	s.handle(e.GET, routeHealthz, s.handleHealthz)
+	s.handle(e.GET, routeReadyz, s.handleReadyz)
+	s.handle(e.GET, routeMetrics, echo.WrapHandler(s.metrics.handler()))
+	s.handle(e.GET, routeSchemaIndex, s.handleSchemaIndex)
+	s.handle(e.GET, routeSchema, s.handleSchema)
+	s.handle(e.GET, routeOpenAPI, s.handleOpenAPI)
 	return e
 }
 
-func (s *Server) logPanic(c echo.Context, err error, stack []byte) error {
-	s.log.Error().Err(err).Bytes("stack", stack).Str("request_id", requestIDOf(c)).Msg("panic in handler")
-	return &apiError{class: ClassInternal, msg: "internal error; the request id is in the X-Request-ID header"}
+// handle registers h on route, telling the access log and metrics the route's pattern.
+func (s *Server) handle(add func(string, echo.HandlerFunc, ...echo.MiddlewareFunc) *echo.Route, route string, h echo.HandlerFunc) {
+	add(route, func(c echo.Context) error {
+		exchangeOf(c).route = route
+		return h(c)
+	})
 }
 
 func (s *Server) handleHealthz(c echo.Context) error {

@@ -19,8 +19,7 @@ func (s *Server) limitInFlight(next echo.HandlerFunc) echo.HandlerFunc {
 			return &apiError{class: ClassTooManyRequests,
 				msg: "over " + strconv.FormatInt(limit, 10) + " requests in flight; retry after " + retryAfter[0] + "s"}
 		}
-		err := next(c) // panics are recovered further in, so the count always comes back down
-		s.inFlight.Add(-1)
-		return err
+		defer s.inFlight.Add(-1) // also when next panics: the panic is recovered further out
+		return next(c)
 	}
 }

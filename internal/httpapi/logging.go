@@ -3,36 +3,116 @@ package httpapi
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
+	"net/http"
+	"runtime"
 	"strconv"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 	"github.com/rs/zerolog"
 )
 
-// requestInfo is what handlers tell the request logger that echo does not know: never any
-// text of the result.
-type requestInfo struct {
+// exchange is one request as the access log and the metrics see it: what handlers tell them
+// that echo does not know (never any text of the result), and the ResponseWriter echo writes
+// through, which notes the status and counts the bytes out. ServeHTTP takes one from a pool
+// and hands it back when the request is logged: the layer around the handlers allocates
+// nothing per request but a generated request id.
+type exchange struct {
+	http.ResponseWriter
 	id       string
-	idHeader [1]string // the X-Request-ID header's value slice, allocated with the info
+	route    string // route pattern; set by the route's handler or the error handler
+	status   int    // 0 until the header is written
+	bytesOut int64
 	bytesIn  int64
 	warnings int
 	class    string // error class, "" on success
 }
 
-const infoKey = "httpapi.info"
-
-func infoOf(c echo.Context) *requestInfo {
-	if info, ok := c.Get(infoKey).(*requestInfo); ok {
-		return info
+func (x *exchange) WriteHeader(code int) {
+	if x.status == 0 {
+		x.status = code
 	}
-	info := &requestInfo{}
-	c.Set(infoKey, info)
-	return info
+	x.ResponseWriter.WriteHeader(code)
 }
 
-func requestIDOf(c echo.Context) string { return infoOf(c).id }
+func (x *exchange) Write(p []byte) (int, error) {
+	if x.status == 0 {
+		x.status = http.StatusOK
+	}
+	n, err := x.ResponseWriter.Write(p)
+	x.bytesOut += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController (echo's Flush and Hijack use it) reach net/http's writer.
+func (x *exchange) Unwrap() http.ResponseWriter { return x.ResponseWriter }
+
+var exchangePool = sync.Pool{New: func() any { return new(exchange) }}
+
+// exchangeOf finds the request's exchange from inside echo. Every request comes through
+// ServeHTTP, so the writer is always one; the fallback only keeps a misuse from crashing.
+func exchangeOf(c echo.Context) *exchange {
+	if x, ok := c.Response().Writer.(*exchange); ok {
+		return x
+	}
+	return &exchange{}
+}
+
+func requestIDOf(c echo.Context) string { return exchangeOf(c).id }
+
+// ServeHTTP is the service: request id, requests-in-flight gauge, panic recovery, the echo
+// router with its handlers and error handler, then one log line and the request's metrics.
+// It wraps echo rather than being echo middleware because echo builds a middleware's closure
+// on every request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	x := exchangePool.Get().(*exchange)
+	*x = exchange{ResponseWriter: w}
+	setRequestID(x, r, w.Header())
+	s.dispatch(x, r)
+	s.logRequest(x, r.Method, time.Since(start))
+	*x = exchange{} // drop the references to this request's writer and strings
+	exchangePool.Put(x)
+}
+
+// dispatch runs echo and turns a panic into a 500 (http.ErrAbortHandler goes on up: it is how
+// a handler asks net/http to drop the connection).
+func (s *Server) dispatch(x *exchange, r *http.Request) {
+	s.metrics.inFlight.Inc()
+	defer func() {
+		s.metrics.inFlight.Dec()
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.recovered(x, v)
+		}
+	}()
+	s.echo.ServeHTTP(x, r)
+}
+
+// recovered logs a panic with its stack and answers 500 unless the response was under way.
+func (s *Server) recovered(x *exchange, v any) {
+	err, ok := v.(error)
+	if !ok {
+		err = fmt.Errorf("%v", v)
+	}
+	stack := make([]byte, 4<<10)
+	stack = stack[:runtime.Stack(stack, false)]
+	s.log.Error().Err(err).Bytes("stack", stack).Str("request_id", x.id).Msg("panic in handler")
+	x.class = ClassInternal
+	if x.status != 0 {
+		return
+	}
+	h := x.Header()
+	h.Del(echo.HeaderContentLength)
+	h[echo.HeaderContentType] = jsonContentType
+	x.WriteHeader(http.StatusInternalServerError)
+	_, _ = x.Write(appendAPIError(nil, ClassInternal, internalMessage))
+}
 
 // idPrefix makes generated ids unique across processes; the counter, within one.
 var (
@@ -51,6 +131,19 @@ func newRequestID() string {
 	return string(strconv.AppendUint(append(b[:0], idPrefix...), idCounter.Add(1), 10))
 }
 
+// setRequestID takes the client's X-Request-ID or makes one, and echoes it in the response.
+// The client's value slice is shared (net/http only reads header slices); a generated id
+// needs its own, since net/http may write the headers after ServeHTTP returns.
+func setRequestID(x *exchange, r *http.Request, h http.Header) {
+	if v := r.Header[echo.HeaderXRequestID]; len(v) > 0 && validRequestID(v[0]) {
+		x.id = v[0]
+		h[echo.HeaderXRequestID] = v[:1:1]
+		return
+	}
+	x.id = newRequestID()
+	h[echo.HeaderXRequestID] = []string{x.id}
+}
+
 // validRequestID accepts a client's X-Request-ID when it is short, printable ASCII: anything
 // else would let a client put arbitrary bytes into every log line.
 func validRequestID(id string) bool {
@@ -65,67 +158,39 @@ func validRequestID(id string) bool {
 	return true
 }
 
-// requestID is the outermost middleware: it takes the X-Request-ID or makes one, echoes it in
-// the response, and counts the request in flight.
-func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		id := c.Request().Header.Get(echo.HeaderXRequestID)
-		if !validRequestID(id) {
-			id = newRequestID()
-		}
-		info := &requestInfo{id: id}
-		info.idHeader[0] = id
-		c.Set(infoKey, info)
-		c.Response().Header()[echo.HeaderXRequestID] = info.idHeader[:]
-		s.metrics.inFlight.Inc()
-		defer s.metrics.inFlight.Dec()
-		return next(c)
-	}
-}
-
-// requestLogger writes one line per request and records the request's metrics. Errors go
-// through the HTTPErrorHandler first (HandleError), so the status logged is the one sent.
-func (s *Server) requestLogger() echo.MiddlewareFunc {
-	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
-		HandleError:     true,
-		LogLatency:      true,
-		LogMethod:       true,
-		LogRoutePath:    true,
-		LogStatus:       true,
-		LogResponseSize: true,
-		LogValuesFunc:   s.logRequest,
-	})
-}
-
-func (s *Server) logRequest(c echo.Context, v middleware.RequestLoggerValues) error {
-	info := infoOf(c)
-	route := v.RoutePath
+// logRequest writes the request's line and records its metrics. Errors went through the
+// HTTPErrorHandler first, so the status logged is the one sent.
+func (s *Server) logRequest(x *exchange, method string, d time.Duration) {
+	route := x.route
 	if !knownRoute(route) {
 		route = routeUnmatched
 	}
-	s.metrics.observeRequest(route, v.Method, v.Status, v.Latency, info.class)
+	status := x.status
+	if status == 0 {
+		status = http.StatusOK // nothing written: net/http sends 200
+	}
+	s.metrics.observeRequest(route, method, status, d, x.class)
 	var ev *zerolog.Event
-	if v.Status >= 500 {
+	if status >= 500 {
 		ev = s.reqLog.Error()
 	} else {
 		ev = s.reqLog.Info()
 	}
 	if ev == nil { // level disabled: skip building the line
-		return nil
+		return
 	}
-	ev = ev.Str("method", v.Method).
+	ev = ev.Str("method", method).
 		Str("route", route).
-		Int("status", v.Status).
-		Float64("duration_ms", float64(v.Latency)/1e6).
-		Int64("bytes_in", info.bytesIn).
-		Int64("bytes_out", v.ResponseSize).
-		Int("warnings", info.warnings).
-		Str("request_id", info.id)
-	if info.class != "" {
-		ev = ev.Str("error_class", info.class)
+		Int("status", status).
+		Float64("duration_ms", float64(d)/1e6).
+		Int64("bytes_in", x.bytesIn).
+		Int64("bytes_out", x.bytesOut).
+		Int("warnings", x.warnings).
+		Str("request_id", x.id)
+	if x.class != "" {
+		ev = ev.Str("error_class", x.class)
 	}
 	ev.Msg("request")
-	return nil
 }
 
 func knownRoute(route string) bool {

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"net/http"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -23,6 +25,11 @@ type metrics struct {
 	rejections  *prometheus.CounterVec // class
 	truncations prometheus.Counter
 	inFlight    prometheus.Gauge
+
+	requestsBy   *children[requestKey, prometheus.Counter]
+	durationBy   *children[string, prometheus.Observer]
+	warningsBy   *children[string, prometheus.Counter]
+	rejectionsBy *children[string, prometheus.Counter]
 }
 
 const namespace = "normalizer"
@@ -55,6 +62,12 @@ func newMetrics(reg *prometheus.Registry) (*metrics, error) {
 			return nil, err
 		}
 	}
+	m.requestsBy = newChildren(func(k requestKey) prometheus.Counter {
+		return m.requests.WithLabelValues(k.route, k.method, strconv.Itoa(k.status))
+	})
+	m.durationBy = newChildren(func(route string) prometheus.Observer { return m.duration.WithLabelValues(route) })
+	m.warningsBy = newChildren(func(code string) prometheus.Counter { return m.warnings.WithLabelValues(code) })
+	m.rejectionsBy = newChildren(func(class string) prometheus.Counter { return m.rejections.WithLabelValues(class) })
 	return m, nil
 }
 
@@ -62,28 +75,74 @@ func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
-// statusText avoids formatting the common status codes on every request.
-var statusText = map[int]string{200: "200", 400: "400", 404: "404", 405: "405", 413: "413", 415: "415", 422: "422", 429: "429", 500: "500", 503: "503"}
+// requestKey is the label values of one requests_total series.
+type requestKey struct {
+	route, method string
+	status        int
+}
 
 func (m *metrics) observeRequest(route, method string, status int, d time.Duration, class string) {
-	code, ok := statusText[status]
-	if !ok {
-		code = strconv.Itoa(status)
-	}
-	m.requests.WithLabelValues(route, methodLabel(method), code).Inc()
-	m.duration.WithLabelValues(route).Observe(d.Seconds())
+	m.requestsBy.get(requestKey{route, methodLabel(method), status}).Inc()
+	m.durationBy.get(route).Observe(d.Seconds())
 	if class != "" {
-		m.rejections.WithLabelValues(class).Inc()
+		m.rejectionsBy.get(class).Inc()
 	}
 }
 
 func (m *metrics) observeResult(res *normalize.Result) {
 	for _, w := range res.Warnings() {
-		m.warnings.WithLabelValues(string(w.Code)).Inc()
+		m.warningsBy.get(string(w.Code)).Inc()
 	}
 	if res.Truncated() {
 		m.truncations.Inc()
 	}
+}
+
+// children caches the children of a metric vector by their label values: WithLabelValues
+// checks and hashes the values and takes a lock on every call, a visible share of a small
+// request. Reads are a map lookup in an immutable map; a new key copies the map under a lock.
+// Keys are bounded (known routes, standard methods, the service's statuses, error classes,
+// warning codes), so the map stays small; a child is made on first use, so /metrics lists
+// only the series that happened.
+type children[K comparable, T any] struct {
+	mu     sync.Mutex
+	m      atomic.Pointer[map[K]T]
+	create func(K) T
+}
+
+func newChildren[K comparable, T any](create func(K) T) *children[K, T] {
+	return &children[K, T]{create: create}
+}
+
+func (c *children[K, T]) get(k K) T {
+	if m := c.m.Load(); m != nil {
+		if v, ok := (*m)[k]; ok {
+			return v
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.m.Load()
+	if old != nil {
+		if v, ok := (*old)[k]; ok {
+			return v
+		}
+	}
+	next := make(map[K]T, 1+len(ptrMap(old)))
+	for k, v := range ptrMap(old) {
+		next[k] = v
+	}
+	v := c.create(k)
+	next[k] = v
+	c.m.Store(&next)
+	return v
+}
+
+func ptrMap[K comparable, T any](m *map[K]T) map[K]T {
+	if m == nil {
+		return nil
+	}
+	return *m
 }
 
 // methodLabel keeps the method label to the standard methods: a client must not be able to

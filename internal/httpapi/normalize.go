@@ -24,8 +24,8 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	}
 	in := getBuffer()
 	defer putBuffer(in)
-	info := infoOf(c)
-	in.b, err = s.readBody(req, in.b[:0], info)
+	x := exchangeOf(c)
+	in.b, err = s.readBody(req, in.b[:0], x)
 	if err != nil {
 		return err
 	}
@@ -34,7 +34,7 @@ func (s *Server) handleNormalize(c echo.Context) error {
 		return err // the error handler renders it with normalize.AppendError
 	}
 	s.metrics.observeResult(res)
-	info.warnings = len(res.Warnings())
+	x.warnings = len(res.Warnings())
 	out := getBuffer()
 	defer putBuffer(out)
 	if hint := res.SizeHint(); cap(out.b) < hint {
@@ -72,7 +72,7 @@ func (s *Server) normalizerFor(req *http.Request) (*normalize.Normalizer, error)
 
 // readBody appends the body, decoded, to dst. It never reads more than BodyLimit+1 decoded
 // bytes: one byte past the limit is how it knows the body is too large.
-func (s *Server) readBody(req *http.Request, dst []byte, info *requestInfo) ([]byte, error) {
+func (s *Server) readBody(req *http.Request, dst []byte, x *exchange) ([]byte, error) {
 	limit := s.cfg.BodyLimit
 	var r io.Reader = req.Body
 	switch enc := strings.TrimSpace(req.Header.Get(echo.HeaderContentEncoding)); {
@@ -97,7 +97,7 @@ func (s *Server) readBody(req *http.Request, dst []byte, info *requestInfo) ([]b
 			msg: "Content-Encoding " + strconv.Quote(enc) + " is not supported; send the body as is or with gzip"}
 	}
 	b, n, err := readLimited(r, dst, limit)
-	info.bytesIn = n
+	x.bytesIn = n
 	s.metrics.bytesIn.Add(float64(n))
 	if err != nil {
 		if errors.Is(err, errTooLarge) {

@@ -60,7 +60,7 @@ func (t *Timeouts) setDefaults() {
 func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 	t.setDefaults()
 	srv := &http.Server{
-		Handler:           s.echo,
+		Handler:           s,
 		ReadHeaderTimeout: t.ReadHeader,
 		ReadTimeout:       t.Read,
 		WriteTimeout:      t.Write,
