@@ -112,6 +112,9 @@ func (s *Scanner) Reset(data []byte, maxDepth int) {
 	*s = Scanner{data: data, maxDepth: maxDepth, stack: s.stack[:0]}
 }
 
+// MaxDepth is the nesting limit of the walk.
+func (s *Scanner) MaxDepth() int { return s.maxDepth }
+
 // Data is the input being walked.
 func (s *Scanner) Data() []byte { return s.data }
 
@@ -432,6 +435,16 @@ func (s *Scanner) scanNumber() bool {
 	return true
 }
 
+// IsNumber reports whether b is exactly one JSON number.
+func IsNumber(b []byte) bool {
+	if len(b) == 0 || (b[0] != '-' && (b[0] < '0' || b[0] > '9')) {
+		return false
+	}
+	var s Scanner
+	s.Reset(b, 1)
+	return s.scanNumber() && s.pos == len(b)
+}
+
 func digits(d []byte, i int) int {
 	for i < len(d) && d[i] >= '0' && d[i] <= '9' {
 		i++
@@ -598,6 +611,9 @@ func (s *Scanner) scanStringCareful(from int) (StrFlags, bool) {
 				continue
 			}
 			n, surrogate := escapeLen(d, i)
+			if n == 0 && i+1 >= len(d) {
+				return flags, s.Fail(len(d), "unexpected end of input inside the string that starts at byte offset %d", s.pos)
+			}
 			if n == 0 {
 				return flags, s.Fail(i, "invalid escape %s in a string; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", quoteEscape(d, i))
 			}

@@ -3,6 +3,7 @@ package messages
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
@@ -76,6 +77,7 @@ func (r *Reader) readToolCall(j int) string {
 		k, wsv, start := s.Peek(), s.WS(), s.Pos()
 		if string(name) == "function" {
 			c.function = k
+			r.forgetDuplicates(func(d duplicate) bool { return d.call == j && d.function })
 			if k == jsonscan.Object {
 				r.readFunction(j, &c)
 			} else {
@@ -94,7 +96,7 @@ func (r *Reader) readToolCall(j int) string {
 			c.args, c.argsWS = sp, ws
 		}
 		if r.entry.Put(data, key, keyFlags, sp, false) >= 0 {
-			r.dups = append(r.dups, duplicate{call: j, key: string(name)})
+			r.dups = append(r.dups, duplicate{call: j, key: string(name), written: string(data[key.Start:key.End])})
 		}
 	}
 	call := ToolCall{ID: c.id.Pack(), Name: c.name.Pack(), Arguments: c.args.Pack(), ArgumentsWS: c.argsWS}
@@ -137,7 +139,7 @@ func (r *Reader) readFunction(j int, c *callFields) {
 			c.fnArgs, c.fnArgsWS = sp, s.WS() != wsv
 		}
 		if keys.Put(data, key, keyFlags, sp, false) >= 0 {
-			r.dups = append(r.dups, duplicate{call: j, function: true, key: string(name)})
+			r.dups = append(r.dups, duplicate{call: j, function: true, key: string(name), written: string(data[key.Start:key.End])})
 		}
 	}
 }
@@ -277,7 +279,7 @@ func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {
 			return softwarn.Warning{}, true
 		}
 	}
-	msg := "found " + quote(role) + ", expected one of " + roleList + dropped
+	msg := "found " + shortened(string(data[v.Start:v.End])) + ", expected one of " + roleList + dropped
 	if fix := roleFix(role); fix != "" {
 		msg += "; " + fix
 	}
@@ -366,12 +368,19 @@ func describeKind(k jsonscan.Kind) string {
 	return k.Describe()
 }
 
-// quote quotes a value found in the input for a warning, shortened so that a warning stays
-// readable whatever the input holds.
-func quote(s string) string {
+// quote quotes a text of ours (a role name) for a warning.
+func quote(s string) string { return strconv.Quote(s) }
+
+// shortened shows a JSON string token from the input as the sender wrote it, escapes included,
+// cut to about 64 characters so that a warning stays readable whatever the input holds.
+func shortened(token string) string {
 	const max = 64
-	if len([]rune(s)) > max {
-		return strconv.Quote(string([]rune(s)[:max])) + "…"
+	if len(token) <= max+2 {
+		return token
 	}
-	return strconv.Quote(s)
+	cut := max
+	for cut > 0 && !utf8.RuneStart(token[cut]) {
+		cut--
+	}
+	return token[:cut] + `…"`
 }

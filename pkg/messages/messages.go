@@ -60,7 +60,8 @@ type Reader struct {
 type duplicate struct {
 	call     int // index of the tool call it is in, or -1 for the message itself
 	function bool
-	key      string
+	key      string // the key's text, for the path
+	written  string // the key as written, escapes included, for the message
 }
 
 // Reset prepares r to read messages from s, reporting to warn.
@@ -127,7 +128,7 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 		switch string(s.KeyName()) {
 		case "tool_calls":
 			r.calls.truncate(callsFrom)
-			r.forgetCallDuplicates()
+			r.forgetDuplicates(func(d duplicate) bool { return d.call >= 0 })
 			f.calls = r.readToolCalls()
 		case "thinking":
 			f.thinking = readThinking(s)
@@ -136,7 +137,7 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 		}
 		value := jsonscan.Span{Start: vstart, End: s.Pos()}
 		if j := r.members.Put(data, key, keyFlags, value, s.WS() != wsv); j >= 0 {
-			r.dups = append(r.dups, duplicate{call: -1, key: string(r.members.Name(data, j))})
+			r.dups = append(r.dups, duplicate{call: -1, key: string(r.members.Name(data, j)), written: string(data[key.Start:key.End])})
 		}
 	}
 	if s.Err() != nil {
@@ -187,10 +188,11 @@ func (r *Reader) appendCopied(i int32, span jsonscan.Span32, ws bool) {
 	r.kept.append(Message{Index: i, Count: 1, Span: span, kind: copied, compact: ws})
 }
 
-func (r *Reader) forgetCallDuplicates() {
+// forgetDuplicates forgets the duplicates found in a value that a later one replaced.
+func (r *Reader) forgetDuplicates(void func(duplicate) bool) {
 	kept := r.dups[:0]
 	for _, d := range r.dups {
-		if d.call < 0 {
+		if !void(d) {
 			kept = append(kept, d)
 		}
 	}
@@ -207,7 +209,7 @@ func (r *Reader) reportDuplicates(at softwarn.Loc) {
 			}
 		}
 		r.warn.Add(l.Key(d.key).Warn(softwarn.DuplicateKey, softwarn.Dropped,
-			"duplicate key "+quote(d.key)+"; the last value was kept and the earlier ones dropped, as the platform's parser does"))
+			"duplicate key "+shortened(d.written)+"; the last value was kept and the earlier ones dropped, as the platform's parser does"))
 	}
 }
 

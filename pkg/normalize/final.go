@@ -26,8 +26,7 @@ func (r *Result) readFinal(sp jsonscan.Span, flags jsonscan.StrFlags) {
 	head := headOf(content, &out)
 	if head.lone > 0 {
 		r.warn.Add(softwarn.At("final_response").Warn(softwarn.FinalResponseLoneSurrogate, softwarn.Replaced,
-			"found "+plural(head.lone, "lone UTF-16 surrogate escape")+" (the first is "+head.firstLone+
-				"), which encode no character; each was replaced with U+FFFD. Encode characters outside the BMP as a surrogate pair or as UTF-8"))
+			loneSurrogates(head.lone, head.firstLone)))
 	}
 	if head.end < len(content) {
 		total := MaxChars + countChars(content[head.end:], flags&jsonscan.Escaped != 0)
@@ -41,6 +40,15 @@ func (r *Result) readFinal(sp jsonscan.Span, flags jsonscan.StrFlags) {
 		return // nothing changed: keep aliasing the input
 	}
 	r.final = append(out, '"')
+}
+
+// loneSurrogates is the warning's message for n lone surrogate escapes.
+func loneSurrogates(n int, first string) string {
+	what := "a lone UTF-16 surrogate escape, " + first + ", which encodes no character; it was replaced"
+	if n > 1 {
+		what = strconv.Itoa(n) + " lone UTF-16 surrogate escapes (the first is " + first + "), which encode no character; each was replaced"
+	}
+	return "found " + what + " with U+FFFD. Encode characters outside the BMP as a surrogate pair or as UTF-8"
 }
 
 type headFacts struct {

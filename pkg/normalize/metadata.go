@@ -16,9 +16,14 @@ type metadata struct {
 	members  jsonscan.Members
 }
 
+func (m *metadata) reset() {
+	m.members.Reset()
+	m.kind, m.span, m.verbatim = jsonscan.None, jsonscan.Span{}, false
+}
+
 // read reads the metadata value at the scanner's position.
 func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
-	m.members.Reset()
+	m.reset()
 	m.kind = s.Peek()
 	if m.kind != jsonscan.Object {
 		s.SkipValue()
@@ -71,21 +76,33 @@ func checkMetadata(data, key []byte, v jsonscan.Span) string {
 			return "found " + kind.Describe() + ", expected a string; the key was dropped"
 		}
 	case "total_input_tokens", "total_output_tokens":
+		const want = ", expected a whole, non-negative number of tokens; the key was dropped"
 		if kind != jsonscan.Number {
-			return "found " + describeValue(data, v, kind) + ", expected a whole, non-negative number of tokens; the key was dropped" + unquoteHint(data, v, kind)
+			return "found " + describeValue(tok, kind) + want + unquoteHint(data, v, kind, wholeNonNegative)
 		}
-		if neg, whole := numberFacts(tok); neg || !whole {
-			return "found " + string(tok) + ", expected a whole, non-negative number of tokens; the key was dropped"
+		if !wholeNonNegative(tok) {
+			return "found " + shorten(tok) + want
 		}
 	case "agent_runtime_ms":
+		const want = ", expected a non-negative number of milliseconds; the key was dropped"
 		if kind != jsonscan.Number {
-			return "found " + describeValue(data, v, kind) + ", expected a non-negative number of milliseconds; the key was dropped" + unquoteHint(data, v, kind)
+			return "found " + describeValue(tok, kind) + want + unquoteHint(data, v, kind, nonNegative)
 		}
-		if neg, _ := numberFacts(tok); neg {
-			return "found " + string(tok) + ", expected a non-negative number of milliseconds; the key was dropped"
+		if !nonNegative(tok) {
+			return "found " + shorten(tok) + want
 		}
 	}
 	return ""
+}
+
+func wholeNonNegative(number []byte) bool {
+	neg, whole := numberFacts(number)
+	return !neg && whole
+}
+
+func nonNegative(number []byte) bool {
+	neg, _ := numberFacts(number)
+	return !neg
 }
 
 func kindOf(tok []byte) jsonscan.Kind {
@@ -95,23 +112,33 @@ func kindOf(tok []byte) jsonscan.Kind {
 	return jsonscan.Kind(tok[0])
 }
 
-func describeValue(data []byte, v jsonscan.Span, kind jsonscan.Kind) string {
-	if kind == jsonscan.String && v.End-v.Start <= 40 {
-		return string(data[v.Start:v.End]) + " (a string)"
+// shorten shows a value from the input in a warning, cut so that a warning stays readable.
+func shorten(tok []byte) string {
+	const max = 40
+	if len(tok) <= max {
+		return string(tok)
+	}
+	return string(tok[:max]) + "…"
+}
+
+func describeValue(tok []byte, kind jsonscan.Kind) string {
+	if kind == jsonscan.String && len(tok) <= 40 {
+		return string(tok) + " (a string)"
 	}
 	return kind.Describe()
 }
 
-// unquoteHint suggests sending a number that arrived as a string as a number.
-func unquoteHint(data []byte, v jsonscan.Span, kind jsonscan.Kind) string {
+// unquoteHint suggests sending a number that arrived as a string as a number, when the string
+// holds a JSON number that would pass the key's check.
+func unquoteHint(data []byte, v jsonscan.Span, kind jsonscan.Kind, passes func([]byte) bool) string {
 	if kind != jsonscan.String {
 		return ""
 	}
-	text := string(jsonscan.StringText(data, v))
-	if _, err := strconv.ParseFloat(text, 64); err == nil && len(text) <= 40 {
-		return "; send it as a number: " + text
+	text := jsonscan.StringText(data, v)
+	if len(text) > 40 || !jsonscan.IsNumber(text) || !passes(text) {
+		return ""
 	}
-	return ""
+	return "; send it as a number: " + string(text)
 }
 
 // numberFacts reads a validated JSON number exactly, without rounding through a float: whether

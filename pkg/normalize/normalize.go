@@ -100,7 +100,7 @@ func (n *Normalizer) Normalize(raw []byte) (*Result, error) {
 		return nil, &PayloadTooLargeError{Size: int64(len(raw)), Limit: math.MaxInt32}
 	}
 	r := resultPool.Get().(*Result)
-	r.explain = n.cfg.explain
+	r.explain, r.maxWarnings = n.cfg.explain, n.cfg.maxWarnings
 	r.warn.SetLimit(n.cfg.maxWarnings)
 	r.s.Reset(raw, n.cfg.maxDepth)
 	if err := r.read(); err != nil {
@@ -125,16 +125,15 @@ const pooledCap = 1 << 14
 // that is not released is collected as usual); after it, neither r nor anything obtained from it
 // (Warnings, Notes) may be used.
 func (r *Result) Release() {
-	r.s.Reset(nil, 0)
-	r.warn.Truncate(0)
-	r.msgs.Reset(nil, nil)
-	r.meta.members.List = r.meta.members.List[:0]
-	if r.msgs.Cap() > pooledCap || cap(r.meta.members.List) > pooledCap || r.warn.Len() > pooledCap {
-		return
+	if r.msgs.Cap() > pooledCap || cap(r.meta.members.List) > pooledCap || r.warn.Cap() > pooledCap {
+		return // too big to keep: let the collector have it
 	}
+	r.s.Reset(nil, 0)
+	r.warn.SetLimit(0)
+	r.msgs.Reset(nil, nil)
+	r.meta.reset()
 	r.fields = [3]field{}
-	r.final, r.finalKind, r.truncated, r.explain, r.notes = nil, 0, false, false, nil
-	r.meta.kind, r.meta.span, r.meta.verbatim = 0, jsonscan.Span{}, false
+	r.final, r.finalKind, r.truncated, r.explain, r.replaying, r.notes = nil, 0, false, false, false, nil
 	resultPool.Put(r)
 }
 
@@ -149,7 +148,10 @@ type Result struct {
 	finalKind jsonscan.Kind
 	truncated bool
 	explain   bool
+	replaying bool // reading the result object a second time (see replay)
 	notes     []softwarn.Warning
+	// maxWarnings is the configured limit, kept for a replay.
+	maxWarnings int
 }
 
 // The top-level keys the record is made of, in record order.
@@ -162,16 +164,17 @@ const (
 var fieldNames = [...]string{"final_response", "messages", "metadata"}
 
 // field tracks one top-level key: whether it was seen, and the warnings its value caused, which
-// a later duplicate of the key makes void.
+// a later duplicate of the key makes void; how often it came, and where its last value starts.
 type field struct {
 	seen             bool
 	warnFrom, warnTo int
+	count, last      int
 }
 
 func (r *Result) read() error {
 	s := &r.s
 	r.finalKind = jsonscan.None
-	var hint []string // keys of result objects that hold the answer under another name
+	var probe probeKeys
 	switch kind := s.Peek(); kind {
 	case jsonscan.None:
 		if s.Pos() < len(s.Data()) { // a NUL byte, which Peek cannot tell from the end
@@ -183,7 +186,10 @@ func (r *Result) read() error {
 		r.finalKind = jsonscan.String
 		r.readFinal(s.StringValue(), s.StrFlags())
 	case jsonscan.Object:
-		hint = r.readObject()
+		probe = r.readObject()
+		if r.needsReplay() {
+			r.replay()
+		}
 	default:
 		s.SkipValue()
 		r.finalKind = kind
@@ -192,45 +198,108 @@ func (r *Result) read() error {
 		return invalidJSON(s.Data(), s.Err())
 	}
 	r.warn.Close()
-	return r.shapeError(hint)
+	return r.shapeError(probe)
 }
 
-func (r *Result) readObject() (hint []string) {
+// probeKeys records which of the SDK's result attributes a result object has.
+type probeKeys uint8
+
+// probeOrder is build_response's probe order after final_response.
+var probeOrder = [...]string{"final_output", "output", "message"}
+
+func (p probeKeys) first() (string, bool) {
+	for i, name := range probeOrder {
+		if p&(1<<i) != 0 {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+func (r *Result) readObject() (probe probeKeys) {
 	s := &r.s
-	r.finalKind = jsonscan.None
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		name := s.KeyName()
 		switch string(name) {
 		case "final_response":
-			r.begin(fieldFinal)
-			r.finalKind = s.Peek()
-			if r.finalKind == jsonscan.String {
-				r.readFinal(s.StringValue(), s.StrFlags())
-			} else {
-				s.SkipValue()
+			if r.begin(fieldFinal) {
+				r.finalKind = s.Peek()
+				if r.finalKind == jsonscan.String {
+					r.readFinal(s.StringValue(), s.StrFlags())
+				} else {
+					s.SkipValue()
+				}
 			}
 			r.end(fieldFinal)
 		case "messages":
-			r.begin(fieldMessages)
-			r.readMessages()
+			if r.begin(fieldMessages) {
+				r.readMessages()
+			}
 			r.end(fieldMessages)
 		case "metadata":
-			r.begin(fieldMetadata)
-			r.meta.read(s, &r.warn)
+			if r.begin(fieldMetadata) {
+				r.meta.read(s, &r.warn)
+			}
 			r.end(fieldMetadata)
-		case "final_output", "output", "message":
-			hint = append(hint, string(name))
-			s.SkipValue()
 		default:
+			for i, key := range probeOrder {
+				if string(name) == key {
+					probe |= 1 << i
+				}
+			}
 			s.SkipValue()
 		}
 	}
-	return hint
+	return probe
 }
 
-// begin starts reading top-level key f; a duplicate voids the warnings of the earlier value.
-func (r *Result) begin(f int) {
+// needsReplay reports whether the first reading of a result object must be replaced: a
+// duplicated top-level key voided the warnings of its earlier value, but the list had been full,
+// so warnings that stand were counted instead of listed.
+func (r *Result) needsReplay() bool {
+	if r.s.Err() != nil || r.warn.Skipped() == 0 {
+		return false
+	}
+	for _, f := range r.fields {
+		if f.count > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// replay reads the result object again, taking only the last value of each top-level key, so
+// that the warnings listed are exactly those that stand. Only a hostile result pays for it.
+func (r *Result) replay() {
+	data, depth := r.s.Data(), r.s.MaxDepth()
+	r.s.Reset(data, depth)
+	r.warn.SetLimit(r.maxWarnings)
+	r.meta.reset()
+	r.final, r.finalKind, r.truncated, r.replaying = nil, jsonscan.None, false, true
+	for i := range r.fields {
+		r.fields[i].seen = false
+	}
+	r.s.Peek()
+	r.readObject()
+}
+
+// begin starts reading a value of top-level key f and reports whether to read it. A duplicate
+// voids the warnings of the earlier value. On replay only the key's last value is read.
+func (r *Result) begin(f int) bool {
 	fl := &r.fields[f]
+	if r.replaying {
+		if r.s.Pos() != fl.last {
+			r.s.SkipValue()
+			return false
+		}
+		if fl.count > 1 {
+			r.warn.Add(duplicateTopLevel(f))
+		}
+		fl.warnFrom = r.warn.Len()
+		return true
+	}
+	fl.count++
+	fl.last = r.s.Pos()
 	if fl.seen {
 		n := fl.warnTo - fl.warnFrom
 		r.warn.Remove(fl.warnFrom, fl.warnTo)
@@ -240,11 +309,16 @@ func (r *Result) begin(f int) {
 				r.fields[i].warnTo -= n
 			}
 		}
-		r.warn.Add(softwarn.At(fieldNames[f]).Warn(softwarn.DuplicateKey, softwarn.Dropped,
-			`duplicate key "`+fieldNames[f]+`" in the result; the last value was kept and the earlier ones dropped, as the platform's parser does`))
+		r.warn.Add(duplicateTopLevel(f))
 	}
 	fl.seen = true
 	fl.warnFrom = r.warn.Len()
+	return true
+}
+
+func duplicateTopLevel(f int) softwarn.Warning {
+	return softwarn.At(fieldNames[f]).Warn(softwarn.DuplicateKey, softwarn.Dropped,
+		`duplicate key "`+fieldNames[f]+`" in the result; the last value was kept and the earlier ones dropped, as the platform's parser does`)
 }
 
 func (r *Result) end(f int) { r.fields[f].warnTo = r.warn.Len() }
@@ -270,7 +344,7 @@ func (r *Result) readMessages() {
 	}
 }
 
-func (r *Result) shapeError(hint []string) error {
+func (r *Result) shapeError(probe probeKeys) error {
 	switch r.finalKind {
 	case jsonscan.String:
 		if len(r.final) > 2 {
@@ -281,8 +355,8 @@ func (r *Result) shapeError(hint []string) error {
 		return &ResponseShapeError{Path: "final_response", Got: "null", Want: "non-empty string", Msg: EmptyResponseMessage}
 	case jsonscan.None:
 		msg := `the result object has no "final_response" key; expected {"final_response": "<the agent's answer>", ...}`
-		if len(hint) > 0 {
-			msg += `. It has "` + hint[0] + `": it looks like a serialized agent result that did not go through build_response, which moves final_response, final_output, output or message (in that order) to final_response`
+		if name, ok := probe.first(); ok {
+			msg += `. It has "` + name + `": it looks like a serialized agent result that did not go through build_response, which moves final_response, final_output, output or message (in that order) to final_response`
 		}
 		return &ResponseShapeError{Path: "final_response", Got: "object without final_response", Want: "object with final_response", Msg: msg}
 	}

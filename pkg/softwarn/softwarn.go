@@ -142,6 +142,12 @@ func (c *Collector) SetLimit(n int) {
 	c.list, c.limit, c.skipped, c.firstArea = c.list[:0], n, 0, ""
 }
 
+// Skipped is the number of warnings counted but not listed.
+func (c *Collector) Skipped() int { return c.skipped }
+
+// Cap is the capacity of the list, so that a pool can refuse to keep a huge one.
+func (c *Collector) Cap() int { return cap(c.list) }
+
 // Full reports whether the limit is reached: callers skip building warnings that would only be
 // counted, and call Skip instead.
 func (c *Collector) Full() bool { return c.limit > 0 && len(c.list) >= c.limit }
