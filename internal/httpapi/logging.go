@@ -179,10 +179,11 @@ func (s *Server) logRequest(x *exchange, method string, d time.Duration) {
 	if ev == nil { // level disabled: skip building the line
 		return
 	}
+	var ms [24]byte
 	ev = ev.Str("method", method).
 		Str("route", route).
 		Int("status", status).
-		Float64("duration_ms", float64(d)/1e6).
+		RawJSON("duration_ms", appendMillis(ms[:0], d)).
 		Int64("bytes_in", x.bytesIn).
 		Int64("bytes_out", x.bytesOut).
 		Int("warnings", x.warnings).
@@ -191,6 +192,15 @@ func (s *Server) logRequest(x *exchange, method string, d time.Duration) {
 		ev = ev.Str("error_class", x.class)
 	}
 	ev.Msg("request")
+}
+
+// appendMillis appends d in milliseconds with three decimals (microseconds), as a JSON number:
+// integer formatting instead of strconv's float formatting, a visible share of a log line.
+func appendMillis(dst []byte, d time.Duration) []byte {
+	us := max(d.Microseconds(), 0)
+	dst = strconv.AppendInt(dst, us/1000, 10)
+	frac := us % 1000
+	return append(dst, '.', byte('0'+frac/100), byte('0'+frac/10%10), byte('0'+frac%10))
 }
 
 func knownRoute(route string) bool {

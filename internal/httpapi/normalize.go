@@ -75,7 +75,7 @@ func (s *Server) normalizerFor(req *http.Request) (*normalize.Normalizer, error)
 func (s *Server) readBody(req *http.Request, dst []byte, x *exchange) ([]byte, error) {
 	limit := s.cfg.BodyLimit
 	var r io.Reader = req.Body
-	switch enc := strings.TrimSpace(req.Header.Get(echo.HeaderContentEncoding)); {
+	switch enc := contentEncoding(req.Header); {
 	case enc == "" || strings.EqualFold(enc, "identity"):
 		if req.ContentLength > limit {
 			return dst, &normalize.PayloadTooLargeError{Size: req.ContentLength, Limit: limit}
@@ -106,6 +106,15 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange) ([]byte, e
 		return dst, bodyError(err, "request body")
 	}
 	return b, nil
+}
+
+// contentEncoding is the request's Content-Encoding, trimmed. net/http canonicalizes header
+// keys, so a map lookup does what Header.Get does without canonicalizing the key each time.
+func contentEncoding(h http.Header) string {
+	if v := h[echo.HeaderContentEncoding]; len(v) > 0 {
+		return strings.TrimSpace(v[0])
+	}
+	return ""
 }
 
 var errTooLarge = errors.New("body over the limit")
