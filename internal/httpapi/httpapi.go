@@ -12,7 +12,10 @@
 //
 // POST /v1/normalize reads the body into a pooled buffer with the limit enforced while
 // reading, normalizes it, and writes the record's bytes from a second pooled buffer: no JSON
-// encoder of echo's sits between the record and the wire.
+// encoder of echo's sits between the record and the wire. Server.ServeHTTP wraps the echo
+// router (request id, panic recovery, log line, metrics) instead of registering echo
+// middleware, which echo rebuilds as closures on every request; a pooled exchange carries
+// what the handlers tell the log, and metric children are cached by label values.
 package httpapi
 
 import (
