@@ -7,15 +7,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"runtime/debug"
-	rtmetrics "runtime/metrics"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
+	"github.com/dystopic/normalizer/internal/heaptest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -136,42 +133,6 @@ func (w *hashWriter) Write(p []byte) (int, error) {
 	return w.sum.Write(p)
 }
 
-// peakHeap runs f and returns the most heap it saw in use beyond what was in use before, as
-// pkg/normalize's memory test does: runtime/metrics sampled while f runs, with a low GOGC so
-// garbage does not hide the live peak.
-func peakHeap(f func()) uint64 {
-	defer debug.SetGCPercent(debug.SetGCPercent(5))
-	sample := []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 { rtmetrics.Read(sample); return sample[0].Value.Uint64() }
-	runtime.GC()
-	base := read()
-	var peak atomic.Uint64
-	done, stopped := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stopped)
-		for {
-			if v := read(); v > peak.Load() {
-				peak.Store(v)
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(50 * time.Microsecond):
-			}
-		}
-	}()
-	f()
-	if v := read(); v > peak.Load() {
-		peak.Store(v)
-	}
-	close(done)
-	<-stopped
-	if p := peak.Load(); p > base {
-		return p - base
-	}
-	return 0
-}
-
 // TestMemoryBoundHTTP: a 20 MiB body through the whole handler (reading, decoding,
 // normalizing, writing) costs the server a peak heap under three times the body: its copy
 // of the body, the record and the scanner's scratch. The client's own copy of the body is
@@ -220,7 +181,7 @@ func TestMemoryBoundHTTP(t *testing.T) {
 				wire = gzipBytes(tt.body)
 			}
 			w := newHashWriter()
-			extra := peakHeap(func() {
+			extra := heaptest.Peak(func() {
 				req := httptest.NewRequest("POST", target, bytes.NewReader(wire))
 				if tt.gzip {
 					req.Header.Set("Content-Encoding", "gzip")
@@ -255,7 +216,7 @@ func TestMemoryBoundGzipBomb(t *testing.T) {
 	const limit = 4 << 20
 	s, _ := newTestServer(t, Config{BodyLimit: limit})
 	w := newHashWriter()
-	extra := peakHeap(func() {
+	extra := heaptest.Peak(func() {
 		req := httptest.NewRequest("POST", "/v1/normalize", &endlessBomb{})
 		req.Header.Set("Content-Encoding", "gzip")
 		req.ContentLength = -1

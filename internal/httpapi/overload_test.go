@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dystopic/normalizer/internal/heaptest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -60,7 +61,7 @@ func TestOverload(t *testing.T) {
 	answers := make(chan answer, clients)
 	got := map[int]int{}
 	var okBodies [][]byte
-	extra := peakHeap(func() { // memory: the burst costs what the admitted requests hold
+	extra := heaptest.Peak(func() { // memory: the burst costs what the admitted requests hold
 
 		var wg sync.WaitGroup
 		for range clients {

@@ -469,24 +469,6 @@ func special(x uint64) uint64 {
 // plainRun reports whether run, a part of a string between escapes, is fine as it is: no
 // control character and valid UTF-8. It checks sixteen bytes at a time where they are ASCII.
 func plainRun(run []byte) bool {
-	if len(run) < 16 {
-		for k := 0; k < len(run); {
-			c := run[k]
-			if c < 0x20 {
-				return false
-			}
-			if c < utf8.RuneSelf {
-				k++
-				continue
-			}
-			n := utf8Len(run, k)
-			if n == 0 {
-				return false
-			}
-			k += n
-		}
-		return true
-	}
 	// hasless(x, 0x20) per word, ORed together, is nonzero exactly when some byte is below 0x20.
 	// Words overlap where a non-ASCII sequence moved the window, which only checks bytes twice.
 	var ctl uint64
@@ -509,7 +491,12 @@ func plainRun(run []byte) bool {
 		}
 		k += n
 	}
-	for k < len(run) {
+	return ctl&msb == 0 && plainTail(run[k:])
+}
+
+// plainTail is plainRun a byte at a time, for the last few bytes and for short runs.
+func plainTail(run []byte) bool {
+	for k := 0; k < len(run); {
 		c := run[k]
 		if c < 0x20 {
 			return false
@@ -524,7 +511,7 @@ func plainRun(run []byte) bool {
 		}
 		k += n
 	}
-	return ctl&msb == 0
+	return true
 }
 
 // scanString consumes the string at s.pos (which must be '"') and validates it: escapes,

@@ -2,55 +2,14 @@ package normalize_test
 
 import (
 	"bytes"
-	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/dystopic/normalizer/internal/heaptest"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
-
-// peakHeap runs f and returns the most heap it saw in use beyond what was in use before: a
-// sampler reads runtime/metrics while f runs, and a low GOGC keeps garbage from hiding the
-// live peak. It measures memory, not time.
-func peakHeap(f func()) uint64 {
-	defer debug.SetGCPercent(debug.SetGCPercent(5))
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	runtime.GC()
-	base := read()
-	var peak atomic.Uint64
-	done := make(chan struct{})
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		for {
-			if v := read(); v > peak.Load() {
-				peak.Store(v)
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(50 * time.Microsecond):
-			}
-		}
-	}()
-	f()
-	if v := read(); v > peak.Load() {
-		peak.Store(v)
-	}
-	close(done)
-	<-stopped
-	if p := peak.Load(); p > base {
-		return p - base
-	}
-	return 0
-}
 
 // TestMemoryBound: for a 20 MiB result, the peak heap while normalizing and writing the record,
 // the input and the record included, stays under three times the input, whatever shape the
@@ -108,7 +67,7 @@ func TestMemoryBound(t *testing.T) {
 			doc := tt.doc()
 			require.LessOrEqual(t, len(doc), size)
 			var out []byte
-			extra := peakHeap(func() {
+			extra := heaptest.Peak(func() {
 				res, err := n.Normalize(doc)
 				require.NoError(t, err)
 				out = res.AppendJSON(make([]byte, 0, res.SizeHint()))
