@@ -9,8 +9,9 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"net/url"
+	"reflect"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -101,15 +102,16 @@ func (c *Client) prepare(ctx context.Context, tool string, args any) (*request, 
 	if err != nil {
 		return nil, fmt.Errorf("proxy call %s: %w", tool, err)
 	}
-	return &request{tool: tool, url: c.base + "/tools/" + url.PathEscape(tool), actor: actor, body: body}, nil
+	return &request{tool: tool, url: c.base + "/tools/" + escapeTool(tool), actor: actor, body: body}, nil
 }
 
 // encodeArgs returns the JSON object to send for args.
 func encodeArgs(args any) ([]byte, error) {
 	var raw []byte
-	switch a := args.(type) {
-	case nil:
+	if isNil(args) {
 		return []byte("{}"), nil
+	}
+	switch a := args.(type) {
 	case json.RawMessage:
 		raw = a
 	case []byte:
@@ -203,4 +205,31 @@ func (c *Client) transportError(ctx, actx context.Context, tool string, timeout 
 		pe.Message = fmt.Sprintf("%s within the timeout of %s", what, timeout)
 	}
 	return pe
+}
+
+// isNil reports whether args is nil, or a nil map, slice or pointer: Go's usual "no arguments".
+func isNil(args any) bool {
+	if args == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(args); v.Kind() {
+	case reflect.Map, reflect.Pointer, reflect.Interface, reflect.Slice:
+		return v.IsNil()
+	}
+	return false
+}
+
+// escapeTool escapes a tool name for the path as Python's urllib.parse.quote(name, safe="")
+// does: everything but letters, digits and "_.-~" is percent-encoded.
+func escapeTool(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '~' {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
 }

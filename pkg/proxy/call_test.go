@@ -76,8 +76,6 @@ func TestLegacyReplyIsThePayload(t *testing.T) {
 		want string
 	}{
 		{"object payload", proxytest.Legacy(map[string]string{"status": "shipped"}), `{"status":"shipped"}`},
-		{"payload with a response key but no envelope", proxytest.Legacy(map[string]string{"response": "ok", "tool_name": "t"}), `{"response":"ok","tool_name":"t"}`},
-		{"envelope keys of the wrong type", proxytest.Raw(200, "application/json", `{"tool_name":"t","response":1,"source":null}`), `{"tool_name":"t","response":1,"source":null}`},
 		{"array payload", proxytest.Legacy([]int{1, 2}), `[1,2]`},
 		{"string payload", proxytest.Legacy("done"), `"done"`},
 		{"null payload", proxytest.Raw(200, "application/json", " null\n"), `null`},
@@ -92,6 +90,27 @@ func TestLegacyReplyIsThePayload(t *testing.T) {
 			assert.Equal(t, "t", r.ToolName)
 			assert.Equal(t, tt.want, string(r.Response))
 			assert.Empty(t, r.Source)
+		})
+	}
+}
+
+// An object with a "response" key is the envelope, as the SDK's proxy_call reads it, whatever
+// else it carries: response is what the tool body gets.
+func TestResponseKeyMakesTheEnvelope(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"response and tool_name only", `{"response":"ok","tool_name":"t"}`, `"ok"`},
+		{"response alone", `{"response":{"x":1}}`, `{"x":1}`},
+		{"source null", `{"tool_name":"t","response":1,"source":null}`, `1`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := proxytest.New(t)
+			fake.Respond("t", proxytest.Raw(200, "application/json", tt.body))
+			got, err := fake.Client().Call(context.Background(), "t", nil)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(got))
 		})
 	}
 }

@@ -77,11 +77,10 @@ func decodeReply(tool string, status int, body []byte) (*Reply, error) {
 }
 
 func isEnvelope(keys map[string]json.RawMessage) bool {
-	var name, source string
+	// As the SDK's proxy_call does: an object with a "response" key is the envelope, and
+	// response is the payload. The other envelope keys are optional for unwrapping.
 	_, hasResponse := keys["response"]
-	return hasResponse &&
-		json.Unmarshal(keys["tool_name"], &name) == nil && keys["tool_name"][0] == '"' &&
-		json.Unmarshal(keys["source"], &source) == nil && keys["source"][0] == '"'
+	return hasResponse
 }
 
 func head(b []byte) []byte {
