@@ -69,6 +69,9 @@ func Build(v any) (json.RawMessage, error) {
 		if err != nil {
 			return nil, fmt.Errorf("response: encode %s: %w", rv.Type(), err)
 		}
+		if rv.Kind() == reflect.Struct && !hasKey(raw, "final_response") {
+			return nil, emptyError("empty string") // the field is there: omitempty dropped it
+		}
 		return fromRaw(raw)
 	}
 	return probe(rv)
@@ -173,6 +176,16 @@ func encode(v any) (json.RawMessage, error) {
 }
 
 // hasFinalResponseField reports whether struct type t encodes a "final_response" key.
+// hasKey reports whether the JSON object obj has key.
+func hasKey(obj []byte, key string) bool {
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(obj, &keys) != nil {
+		return false
+	}
+	_, ok := keys[key]
+	return ok
+}
+
 func hasFinalResponseField(t reflect.Type) bool {
 	for i := range t.NumField() {
 		f := t.Field(i)

@@ -219,3 +219,16 @@ func TestCheckShowsSoftWarnings(t *testing.T) {
 	_, err = response.Check(`{"final_response":"x"}`, normalize.WithMaxBytes(10))
 	assert.ErrorIs(t, err, normalize.ErrPayloadTooLarge)
 }
+
+// A struct whose final_response field is empty and tagged omitempty is an empty answer, not a
+// missing key: the field is there.
+func TestOmitEmptyFinalResponseIsEmpty(t *testing.T) {
+	type result struct {
+		FinalResponse string `json:"final_response,omitempty"`
+		Messages      []any  `json:"messages,omitempty"`
+	}
+	_, err := response.Build(result{})
+	require.Error(t, err)
+	assert.Equal(t, normalize.EmptyResponseMessage, err.Error())
+	assert.True(t, response.IsEmpty(err))
+}
