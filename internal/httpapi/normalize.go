@@ -47,8 +47,10 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	h[echo.HeaderContentType] = jsonContentType
 	h[echo.HeaderContentLength] = []string{strconv.Itoa(len(out.b))}
 	w.WriteHeader(http.StatusOK)
-	_, err = w.Write(out.b)
-	return err
+	// A failed write means the client went away after the answer was committed: nothing to
+	// tell it, and not a server error to count.
+	_, _ = w.Write(out.b)
+	return nil
 }
 
 // normalizerFor picks the plain or the explaining normalizer from ?explain=.
@@ -101,7 +103,7 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange) ([]byte, e
 	s.metrics.bytesIn.Add(float64(n))
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			return dst, &normalize.PayloadTooLargeError{Size: n, Limit: limit}
+			return dst, &normalize.PayloadTooLargeError{Size: n, Limit: limit, AtLeast: true}
 		}
 		return dst, bodyError(err, "request body")
 	}

@@ -58,11 +58,15 @@ func (e *InvalidJSONError) Unwrap() error { return ErrInvalidJSON }
 
 // PayloadTooLargeError rejects input longer than the configured limit.
 type PayloadTooLargeError struct {
-	Size  int64 // bytes received, or at least this many when the reader stopped early
-	Limit int64 // the limit in bytes
+	Size    int64 // bytes received; a lower bound when AtLeast is set
+	Limit   int64 // the limit in bytes
+	AtLeast bool  // reading stopped past the limit, so the whole size is not known
 }
 
 func (e *PayloadTooLargeError) Error() string {
+	if e.AtLeast {
+		return fmt.Sprintf("payload of more than %d bytes is over the limit of %d bytes; send a smaller result or raise the limit", e.Limit, e.Limit)
+	}
 	return fmt.Sprintf("payload of %d bytes is over the limit of %d bytes; send a smaller result or raise the limit", e.Size, e.Limit)
 }
 
