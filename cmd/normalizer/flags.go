@@ -36,6 +36,22 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// printHelp answers -h: the subcommand's usage text, then its flags with their defaults.
+func printHelp(stdout io.Writer, usage string, fs *flag.FlagSet) error {
+	fmt.Fprint(stdout, usage)
+	fs.SetOutput(stdout)
+	fs.PrintDefaults()
+	return nil
+}
+
+// noOperands refuses operands for a subcommand that takes none.
+func noOperands(name string, operands []string) error {
+	if len(operands) > 0 {
+		return usageErrorf("%s: found %q, expected no arguments", name, strings.Join(operands, " "))
+	}
+	return nil
+}
+
 // errHelp is returned by parseFlags for -h; the subcommand prints its help on stdout.
 var errHelp = errors.New("help requested")
 

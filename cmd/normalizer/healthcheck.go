@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 )
 
@@ -29,16 +28,13 @@ func runHealthcheck(ctx context.Context, args []string, getenv func(string) stri
 	timeout := fs.Duration("timeout", 3*time.Second, "time to wait for the answer")
 	operands, err := parseFlags(fs, args)
 	if errors.Is(err, errHelp) {
-		fmt.Fprint(stdout, healthcheckUsage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return nil
+		return printHelp(stdout, healthcheckUsage, fs)
 	}
 	if err != nil {
 		return err
 	}
-	if len(operands) > 0 {
-		return usageErrorf("healthcheck: found %q, expected no arguments", strings.Join(operands, " "))
+	if err := noOperands("healthcheck", operands); err != nil {
+		return err
 	}
 	if *url == "" {
 		*url = getenv("NORMALIZER_HEALTHCHECK_URL")

@@ -114,16 +114,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs := newServeFlagSet(&f)
 	operands, err := parseFlags(fs, args)
 	if errors.Is(err, errHelp) {
-		fmt.Fprint(stdout, serveUsage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return nil
+		return printHelp(stdout, serveUsage, fs)
 	}
 	if err != nil {
 		return err
 	}
-	if len(operands) > 0 {
-		return usageErrorf("serve: found %q, expected no arguments", strings.Join(operands, " "))
+	if err := noOperands("serve", operands); err != nil {
+		return err
 	}
 	if err := applyEnv(fs, getenv); err != nil {
 		return err

@@ -7,7 +7,6 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
-	"strings"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3"; when empty, the
@@ -32,8 +31,8 @@ func runVersion(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(operands) > 0 {
-		return usageErrorf("version: found %q, expected no arguments", strings.Join(operands, " "))
+	if err := noOperands("version", operands); err != nil {
+		return err
 	}
 	info, _ := debug.ReadBuildInfo()
 	fmt.Fprintf(stdout, "normalizer %s\n", versionString(version, info))

@@ -9,17 +9,19 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/exec"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -140,16 +142,7 @@ func soak(bin string, duration time.Duration, workers int) error {
 	fmt.Printf("goroutines: %d at the start, %d at the end\n", startG, endG)
 	fmt.Printf("log bytes: %d, result text in the logs: %v\n", srv.logBytes.Load(), srv.leak.Load())
 	fmt.Printf("server exit: %v\n", errOrClean(exitErr))
-	names := make([]string, 0, len(byItem))
-	for n := range byItem {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var parts []string
-	for _, n := range names {
-		parts = append(parts, fmt.Sprintf("%s=%d", n, byItem[n]))
-	}
-	fmt.Printf("mix: %s\n", strings.Join(parts, " "))
+	fmt.Printf("mix: %s\n", counts(byItem))
 	for _, p := range firstProblem {
 		fmt.Println("  problem:", p)
 	}
@@ -184,15 +177,11 @@ func errOrClean(err error) string {
 	return err.Error()
 }
 
-func counts(m map[int]int) string {
-	codes := make([]int, 0, len(m))
-	for c := range m {
-		codes = append(codes, c)
-	}
-	sort.Ints(codes)
+// counts writes a tally as "key=n" pairs in key order.
+func counts[K cmp.Ordered](m map[K]int) string {
 	var parts []string
-	for _, c := range codes {
-		parts = append(parts, fmt.Sprintf("%d=%d", c, m[c]))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%v=%d", k, m[k]))
 	}
 	return strings.Join(parts, " ")
 }
