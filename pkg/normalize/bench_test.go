@@ -3,6 +3,7 @@ package normalize_test
 import (
 	"testing"
 
+	"github.com/dystopic/normalizer/internal/benchcpu"
 	"github.com/dystopic/normalizer/internal/corpus"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
@@ -29,6 +30,7 @@ func BenchmarkNormalize(b *testing.B) {
 			dst := make([]byte, 0, 2*len(in.doc))
 			b.SetBytes(int64(len(in.doc)))
 			b.ReportAllocs()
+			defer benchcpu.Measure(b)()
 			for b.Loop() {
 				res, err := n.Normalize(in.doc)
 				if err != nil {
@@ -41,6 +43,7 @@ func BenchmarkNormalize(b *testing.B) {
 		b.Run("input="+in.name+"/impl=baseline", func(b *testing.B) {
 			b.SetBytes(int64(len(in.doc)))
 			b.ReportAllocs()
+			defer benchcpu.Measure(b)()
 			for b.Loop() {
 				if _, err := baselineNormalize(in.doc); err != nil {
 					b.Fatal(err)

@@ -1,0 +1,197 @@
+package jsonscan
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// blockSize is how many bytes of a string are classified at once: one bit per byte in a uint64.
+const blockSize = 64
+
+// blockInfo is what blockMasks finds in a block, bit k standing for byte k. The UTF-8 masks are
+// only filled in when high is not zero, and may have bits set for ASCII bytes: only their bits
+// under high mean anything.
+type blockInfo struct {
+	quote     uint64 // '"'
+	bslash    uint64 // '\\'
+	ctlOrHigh uint64 // below 0x20 or from 0x80 on
+	high      uint64 // from 0x80 on
+	geC0      uint64 // from 0xC0 on: a UTF-8 lead byte
+	geE0      uint64 // from 0xE0 on: the lead of three bytes or more
+	geF0      uint64 // from 0xF0 on: the lead of four bytes (or invalid)
+	odd       uint64 // C0 C1 E0 ED F0 F4-FF: invalid, or valid only with some second bytes
+}
+
+// scanBlocks scans the content of the string that starts at d[i] (just past its opening quote)
+// 64 bytes at a time: blockMasks classifies the bytes and the rest is arithmetic on the masks,
+// so the closing quote, escapes, control characters and most UTF-8 cost no branch per byte. It
+// returns where the string ends (just past the closing quote) and ok, or, with ok false, the
+// offset from which the careful scan must go on: anything wrong, and the last bytes of the
+// input, are left to it, which says exactly what and where. That offset is never inside an
+// escape or a UTF-8 sequence.
+func scanBlocks(d []byte, i int) (flags StrFlags, end int, ok bool) {
+	var m blockInfo
+	for i+blockSize <= len(d) {
+		blockMasks((*[blockSize]byte)(d[i:i+blockSize]), &m)
+		escaped, carry := escapedBy(m.bslash)
+		inString := ^uint64(0) // the bytes of the block that belong to the string
+		closing := m.quote &^ escaped
+		if closing != 0 {
+			inString = closing&-closing - 1
+		}
+		if (m.ctlOrHigh&^m.high)&inString != 0 {
+			return flags, i, false // a control character, which needs the careful scan's message
+		}
+		if esc := escaped & inString; esc != 0 {
+			f, ok := checkEscapes(d, i, esc)
+			if !ok {
+				return flags, i, false
+			}
+			flags |= Escaped | f
+		}
+		step := blockSize - int(carry) // a block never starts at an escaped byte
+		if m.high&inString != 0 {
+			n, ok := checkUTF8(d, i, &m, inString, closing != 0)
+			if !ok {
+				return flags, i, false
+			}
+			step = min(step, n)
+		}
+		if closing != 0 {
+			return flags, i + bits.TrailingZeros64(closing) + 1, true
+		}
+		i += step
+	}
+	return flags, i, false
+}
+
+// escapedBy returns the mask of the bytes that a backslash escapes, given the mask of the
+// backslashes in a block that does not start at an escaped byte, and carry, 1 when the last
+// byte is a backslash that escapes the first byte of the next block. In a run of backslashes
+// every other one escapes the byte after it, counting from the start of the run: runs that
+// start on an odd bit are added to themselves, which carries them out to the byte after the
+// run, and the parity of where each run started then picks the escaped bytes (simdjson's
+// find_escaped, without the state carried between blocks).
+func escapedBy(bslash uint64) (escaped, carry uint64) {
+	if bslash == 0 {
+		return 0, 0
+	}
+	const even = 0x5555555555555555
+	follows := bslash << 1
+	oddStarts := bslash &^ even &^ follows
+	sum, _ := bits.Add64(oddStarts, bslash, 0)
+	escaped = (even ^ sum<<1) & follows
+	// The run of backslashes that ends the block, if any, escapes the next block's first byte
+	// exactly when its length is odd (a run over the whole block starts at bit 0, unescaped).
+	carry = uint64(bits.LeadingZeros64(^bslash)) & 1
+	return escaped, carry
+}
+
+// checkEscapes checks the escaped bytes of the block at d[i:] whose bits are set in esc: a
+// simple escape letter, or u and four hex digits (which may lie past the block).
+func checkEscapes(d []byte, i int, esc uint64) (StrFlags, bool) {
+	var flags StrFlags
+	for ; esc != 0; esc &= esc - 1 {
+		k := i + bits.TrailingZeros64(esc)
+		c := d[k]
+		if simpleEscape[c] {
+			continue
+		}
+		if c != 'u' {
+			return flags, false
+		}
+		v, ok := Hex4(d, k+1)
+		if !ok {
+			return flags, false
+		}
+		if v >= 0xD800 && v <= 0xDFFF {
+			flags |= SurrogateEscape
+		}
+	}
+	return flags, true
+}
+
+// checkUTF8 checks the non-ASCII bytes of the block at d[i:] that lie in the string (inString)
+// and returns where the next block must start: the block's end, or the start of a character
+// that runs past it, so that it is checked whole there. With the masks, a block is valid when
+// the continuation bytes are exactly the ones the lead bytes call for: one after every lead,
+// a second after a lead from E0 on, a third after one from F0 on. The lead bytes for which that
+// is not enough (C0 C1 E0 ED F0 F4-FF: overlong forms, surrogates, past U+10FFFF) are rare, and
+// send the block to a check a character at a time.
+func checkUTF8(d []byte, i int, m *blockInfo, inString uint64, closing bool) (next int, ok bool) {
+	hi := m.high & inString
+	if m.odd&hi != 0 {
+		return checkUTF8Chars(d, i, hi)
+	}
+	lead, lead3, lead4 := m.geC0&hi, m.geE0&hi, m.geF0&hi
+	cont := hi &^ lead
+	next, limit := blockSize, inString
+	// A lead byte whose sequence runs past the block's end.
+	if cross := lead&(1<<63) | lead3&(3<<62) | lead4&(7<<61); cross != 0 {
+		if closing {
+			return 0, false // its continuation bytes would be the closing quote or after it
+		}
+		next = bits.TrailingZeros64(cross)
+		limit = 1<<next - 1
+	}
+	lead, lead3, lead4 = lead&limit, lead3&limit, lead4&limit
+	return next, lead<<1|lead3<<2|lead4<<3 == cont&limit
+}
+
+// checkUTF8Chars is checkUTF8 a character at a time, with utf8Len.
+func checkUTF8Chars(d []byte, i int, hi uint64) (next int, ok bool) {
+	for hi != 0 {
+		p := bits.TrailingZeros64(hi)
+		n := utf8Len(d, i+p)
+		if n == 0 {
+			return 0, false
+		}
+		if p+n > blockSize {
+			return p, true
+		}
+		hi &^= (1<<n - 1) << p
+	}
+	return blockSize, true
+}
+
+// classifyGeneric is blockMasks in portable Go, eight bytes at a time.
+func classifyGeneric(b *[blockSize]byte, m *blockInfo) {
+	*m = blockInfo{}
+	for w := range blockSize / 8 {
+		x := binary.LittleEndian.Uint64(b[w*8:])
+		shift := uint(w * 8)
+		m.quote |= gather(zeroBytes(x^(lsb*'"'))) << shift
+		m.bslash |= gather(zeroBytes(x^(lsb*'\\'))) << shift
+		m.ctlOrHigh |= gather(belowBytes(x&^msb, 0x20)|x) << shift
+		m.high |= gather(x) << shift
+		if x&msb == 0 {
+			continue
+		}
+		// Bits 6, 5 and 4 of each byte, moved up to bit 7.
+		b6, b5, b4 := x<<1, x<<2, x<<3
+		geC0, geE0, geF0 := x&b6, x&b6&b5, x&b6&b5&b4
+		m.geC0 |= gather(geC0) << shift
+		m.geE0 |= gather(geE0) << shift
+		m.geF0 |= gather(geF0) << shift
+		odd := zeroBytes(x&^(lsb*1)^(lsb*0xC0)) | zeroBytes(x^(lsb*0xE0)) | zeroBytes(x^(lsb*0xED)) |
+			zeroBytes(x^(lsb*0xF0)) | geF0&^belowBytes(x&(lsb*0x0F), 4)
+		m.odd |= gather(odd) << shift
+	}
+}
+
+// zeroBytes sets the top bit of exactly the zero bytes of x.
+func zeroBytes(x uint64) uint64 {
+	return ^((x&^msb + lsb*0x7F) | x) & msb
+}
+
+// belowBytes sets the top bit of exactly the bytes of x below n, for x without top bits and
+// 0 < n <= 0x80: adding 0x80-n to such a byte carries into its top bit exactly when it is not
+// below n, and never into the next byte.
+func belowBytes(x uint64, n byte) uint64 {
+	return ^(x + lsb*uint64(0x80-n)) & msb
+}
+
+// gather packs the top bit of each byte of x into one bit each, byte 0 into bit 0.
+func gather(x uint64) uint64 {
+	return (x & msb) * 0x02040810204081 >> 56
+}

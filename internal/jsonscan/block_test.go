@@ -1,0 +1,223 @@
+package jsonscan
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+	"unicode/utf8"
+)
+
+// naiveClassify is the definition blockMasks must meet, a byte at a time.
+func naiveClassify(b *[blockSize]byte) blockInfo {
+	var m blockInfo
+	for k, c := range b {
+		bit := uint64(1) << k
+		set := func(mask *uint64, cond bool) {
+			if cond {
+				*mask |= bit
+			}
+		}
+		set(&m.quote, c == '"')
+		set(&m.bslash, c == '\\')
+		set(&m.ctlOrHigh, c < 0x20 || c >= 0x80)
+		set(&m.high, c >= 0x80)
+		set(&m.geC0, c >= 0xC0)
+		set(&m.geE0, c >= 0xE0)
+		set(&m.geF0, c >= 0xF0)
+		set(&m.odd, c == 0xC0 || c == 0xC1 || c == 0xE0 || c == 0xED || c == 0xF0 || c >= 0xF4)
+	}
+	return m
+}
+
+// meaningful keeps what blockInfo promises: the UTF-8 masks only under high.
+func meaningful(m blockInfo) blockInfo {
+	m.geC0 &= m.high
+	m.geE0 &= m.high
+	m.geF0 &= m.high
+	m.odd &= m.high
+	return m
+}
+
+func TestBlockMasks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte{'"', '\\', 0, 0x1f, 0x20, 0x21, 0x5b, 0x5d, 0x7f, 0x80, 0x81, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xfe, 0xff, 'a', 'u'}
+	blocks := make([][blockSize]byte, 0, 8192+256+1)
+	blocks = append(blocks, [blockSize]byte{}) // no non-ASCII byte: the UTF-8 masks are skipped
+	for c := 0; c < 256; c++ {                 // every byte value at every position
+		var b [blockSize]byte
+		for k := range b {
+			b[k] = byte(c + k)
+		}
+		blocks = append(blocks, b)
+	}
+	for range 8192 {
+		var b [blockSize]byte
+		for k := range b {
+			if rng.IntN(2) == 0 {
+				b[k] = alphabet[rng.IntN(len(alphabet))]
+			} else {
+				b[k] = byte(rng.IntN(256))
+			}
+		}
+		blocks = append(blocks, b)
+	}
+	impls := map[string]func(*[blockSize]byte, *blockInfo){"blockMasks": blockMasks, "classifyGeneric": classifyGeneric}
+	for _, b := range blocks {
+		want := meaningful(naiveClassify(&b))
+		for name, f := range impls {
+			got := blockInfo{geC0: ^uint64(0), odd: ^uint64(0)} // stale values from the block before
+			f(&b, &got)
+			if want.high == 0 {
+				got.geC0, got.geE0, got.geF0, got.odd = 0, 0, 0, 0
+			}
+			if got = meaningful(got); got != want {
+				t.Fatalf("%s(% x):\n got %+v\nwant %+v", name, b, got, want)
+			}
+		}
+	}
+}
+
+// naiveEscaped walks the backslashes of a block that starts unescaped, a bit at a time.
+func naiveEscaped(bslash uint64) (escaped, carry uint64) {
+	next := false // the current byte is escaped
+	for k := range blockSize {
+		isB := bslash>>k&1 == 1
+		if next {
+			escaped |= 1 << k
+			next = false
+			continue
+		}
+		if isB {
+			next = true
+		}
+	}
+	if next {
+		carry = 1
+	}
+	return escaped, carry
+}
+
+func TestEscapedBy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	masks := []uint64{0, ^uint64(0), 1, 1 << 63, 3 << 62, 7 << 61, 0x5555555555555555, 0xAAAAAAAAAAAAAAAA, ^uint64(0) >> 1, ^uint64(0) - 1}
+	for run := 1; run <= blockSize; run++ { // every run length at every position
+		for start := 0; start+run <= blockSize; start++ {
+			masks = append(masks, (^uint64(0)>>(blockSize-run))<<start)
+		}
+	}
+	for range 100000 {
+		// Backslashes in runs, as escapes come: sparse and dense.
+		masks = append(masks, rng.Uint64()&rng.Uint64(), rng.Uint64(), rng.Uint64()|rng.Uint64())
+	}
+	for _, m := range masks {
+		e, c := escapedBy(m)
+		we, wc := naiveEscaped(m)
+		if e != we || c != wc {
+			t.Fatalf("escapedBy(%064b) = %064b carry %d, want %064b carry %d", m, e, c, we, wc)
+		}
+	}
+}
+
+// scanBoth scans the string that opens doc with scanString (blocks included) and with the
+// careful scan alone, and fails if they disagree on anything: validity, error, end or flags.
+func scanBoth(t *testing.T, doc []byte) {
+	t.Helper()
+	var fast, careful Scanner
+	fast.Reset(doc, 10)
+	fastFlags, fastOK := fast.scanString()
+	careful.Reset(doc, 10)
+	carefulFlags, carefulOK := careful.scanStringCareful(1)
+	if fastOK != carefulOK {
+		t.Fatalf("%q: scanString ok=%v (%v), careful scan ok=%v (%v)", doc, fastOK, fast.Err(), carefulOK, careful.Err())
+	}
+	if !fastOK {
+		if *fast.Err() != *careful.Err() {
+			t.Fatalf("%q: scanString error %v, careful scan error %v", doc, fast.Err(), careful.Err())
+		}
+		return
+	}
+	if fastFlags != carefulFlags || fast.Pos() != careful.Pos() {
+		t.Fatalf("%q: scanString flags %b end %d, careful scan flags %b end %d", doc, fastFlags, fast.Pos(), carefulFlags, careful.Pos())
+	}
+	// A valid string with a whole block of input after it is the block scan's to settle: handing
+	// it to the careful scan would be right but slow, which the checks above cannot see.
+	if len(doc)-careful.Pos() >= blockSize {
+		if flags, end, ok := scanBlocks(doc, 1); !ok || end != careful.Pos() || flags != carefulFlags {
+			t.Fatalf("%q: the block scan did not settle a valid string (stopped at %d, want end %d)", doc, end, careful.Pos())
+		}
+	}
+}
+
+// TestBlockScanAgreesWithCarefulScan puts every kind of special sequence, and pairs of them, at
+// every position around the first two block boundaries of long strings, with and without
+// bytes after the string (the last bytes of the input go to the careful scan).
+func TestBlockScanAgreesWithCarefulScan(t *testing.T) {
+	specials := []string{"\\n", "\\u00e9", "\\\"", "\\\\", "\\\\\\", "\\\\\\\"", "\\ud800", "\\udfff", "\\u12G4", "\\u12", "\\x", "\\é",
+		"\x01", "\x1f", "\x7f", "é", "東", "😀", "\U000a0000", "\xff", "\x80", "\xed\xa0\x80", "\xc0\xaf", "\xe6\x9d", "\xf0\x9f\x98", "\"", " "}
+	filler := bytes.Repeat([]byte("abcdefghij"), 20)
+	for _, n := range []int{60, 63, 64, 65, 70, 127, 128, 129, 140, 200} {
+		for pos := 0; pos <= n; pos++ {
+			if pos > 8 && pos < 54 || pos > 72 && pos < 118 || pos > 136 && pos < n-4 {
+				continue // far from the block boundaries of a string that starts at 1
+			}
+			for _, sp := range specials {
+				for _, sp2 := range []string{"", "\\t", "ü", "\x02"} {
+					body := append(append(append(append([]byte{'"'}, filler[:pos]...), sp...), sp2...), filler[pos:n]...)
+					body = append(body, '"')
+					scanBoth(t, body)
+					scanBoth(t, append(body, bytes.Repeat([]byte(" "), 70)...))
+				}
+			}
+		}
+	}
+}
+
+// TestBlockScanBackslashRuns puts runs of backslashes of every length across a block boundary,
+// followed by a quote: whether it ends the string depends on the run's parity.
+func TestBlockScanBackslashRuns(t *testing.T) {
+	for run := 1; run <= 140; run++ {
+		for start := 1; start <= 70; start++ {
+			doc := append(bytes.Repeat([]byte("a"), start), bytes.Repeat([]byte(`\`), run)...)
+			doc = append([]byte{'"'}, append(doc, `"tail" and more bytes after it, enough for a whole block of them"`...)...)
+			scanBoth(t, append(doc, bytes.Repeat([]byte(" "), 70)...))
+		}
+	}
+}
+
+// FuzzStringScan checks that the block scan and the careful scan agree on any bytes.
+func FuzzStringScan(f *testing.F) {
+	f.Add([]byte(`plain text that runs well past one block of sixty-four bytes, to the end"`), uint8(0))
+	f.Add([]byte(`escapes \n \t \" \\ \u00e9 \ud83d\ude00 across the block boundary of sixty-four bytes \"\\"`), uint8(3))
+	f.Add([]byte("non-ASCII ünïcödé 東京 😀 across the block boundary of sixty-four bytes, and on\""), uint8(60))
+	f.Add([]byte("a control \x01 character after a long run of plain text in the string ......\""), uint8(1))
+	f.Fuzz(func(t *testing.T, body []byte, pad uint8) {
+		doc := append([]byte{'"'}, body...)
+		doc = append(doc, bytes.Repeat([]byte{' '}, int(pad))...)
+		scanBoth(t, doc)
+	})
+}
+
+// TestBlockScanUTF8 compares the scans on random strings made of pieces of every kind of UTF-8,
+// valid and not, among ASCII and escapes, long enough for several blocks.
+func TestBlockScanUTF8(t *testing.T) {
+	pieces := []string{"a", "bc", " ", "é", "ü", "ß", "\u07ff", "\u0800", "ࠀ", "\u0fff", "東", "京", "\ud7ff", "\ue000", "\uffff",
+		"😀", "\U00010000", "\U00040000", "\U000a0000", "\U000fffff", "\U0010ffff", "\U00100000", "\\n", "\\\"", "\\u00e9", "\\\\",
+		// invalid: overlong, surrogate, past U+10FFFF, truncated, stray continuation bytes, bad leads
+		"\xc0\xaf", "\xc1\xbf", "\xe0\x80\xaf", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf", "\xf0\x8f\xbf\xbf",
+		"\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xff", "\xfe", "\x80", "\xbf", "\xc3", "\xe6\x9d", "\xf0\x9f\x98", "\xf2\x80\x80", "\xc3\xc3"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 30000 {
+		doc := []byte{'"'}
+		bad := rng.IntN(4) == 0 // most strings valid, so that the scan gets far
+		for len(doc) < 60+rng.IntN(250) {
+			p := pieces[rng.IntN(len(pieces))]
+			if !bad && (p[0] >= 0x80 && !utf8.ValidString(p)) {
+				continue
+			}
+			doc = append(doc, p...)
+		}
+		doc = append(doc, '"')
+		doc = append(doc, bytes.Repeat([]byte{' '}, rng.IntN(80))...)
+		scanBoth(t, doc)
+	}
+}
