@@ -8,7 +8,7 @@ import (
 // blockSize is how many bytes of a string are classified at once: one bit per byte in a uint64.
 const blockSize = 64
 
-// blockInfo is what blockMasks finds in a block, bit k standing for byte k. The UTF-8 masks are
+// blockInfo is what the classifiers find in a block, bit k standing for byte k. The UTF-8 masks are
 // only filled in when high is not zero, and may have bits set for ASCII bytes: only their bits
 // under high mean anything.
 type blockInfo struct {
@@ -23,7 +23,7 @@ type blockInfo struct {
 }
 
 // scanBlocks scans the content of the string that starts at d[i] (just past its opening quote)
-// 64 bytes at a time: blockMasks classifies the bytes and the rest is arithmetic on the masks,
+// 64 bytes at a time: the bytes are classified (classifyAVX2, or classifyGeneric) and the rest is arithmetic on the masks,
 // so the closing quote, escapes, control characters and most UTF-8 cost no branch per byte. It
 // returns where the string ends (just past the closing quote) and ok, or, with ok false, the
 // offset from which the careful scan must go on: anything wrong, and the last bytes of the
@@ -32,7 +32,12 @@ type blockInfo struct {
 func scanBlocks(d []byte, i int) (flags StrFlags, end int, ok bool) {
 	var m blockInfo
 	for i+blockSize <= len(d) {
-		blockMasks((*[blockSize]byte)(d[i:i+blockSize]), &m)
+		// The choice is made here rather than in a function of its own, which would not inline.
+		if b := (*[blockSize]byte)(d[i : i+blockSize]); useAVX2 {
+			classifyAVX2(b, &m)
+		} else {
+			classifyGeneric(b, &m)
+		}
 		escaped, carry := escapedBy(m.bslash)
 		inString := ^uint64(0) // the bytes of the block that belong to the string
 		closing := m.quote &^ escaped
@@ -154,7 +159,7 @@ func checkUTF8Chars(d []byte, i int, hi uint64) (next int, ok bool) {
 	return blockSize, true
 }
 
-// classifyGeneric is blockMasks in portable Go, eight bytes at a time.
+// classifyGeneric fills m for the 64 bytes of b in portable Go, eight bytes at a time.
 func classifyGeneric(b *[blockSize]byte, m *blockInfo) {
 	*m = blockInfo{}
 	for w := range blockSize / 8 {

@@ -2,17 +2,11 @@ package jsonscan
 
 import "golang.org/x/sys/cpu"
 
-// blockMasks classifies the 64 bytes of b into m: with AVX2 where the CPU has it (32 bytes per
-// instruction), else in portable Go. Both must agree with naiveClassify in the tests.
-func blockMasks(b *[blockSize]byte, m *blockInfo) {
-	if useAVX2 {
-		classifyAVX2(b, m)
-		return
-	}
-	classifyGeneric(b, m)
-}
-
+// useAVX2 selects classifyAVX2 over classifyGeneric; tests turn it off to run the portable code.
 var useAVX2 = cpu.X86.HasAVX2
 
+// classifyAVX2 is classifyGeneric with AVX2, 32 bytes per instruction. Both must agree with
+// naiveClassify in the tests.
+//
 //go:noescape
 func classifyAVX2(b *[blockSize]byte, m *blockInfo)

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// naiveClassify is the definition blockMasks must meet, a byte at a time.
+// naiveClassify is the definition the classifiers must meet, a byte at a time.
 func naiveClassify(b *[blockSize]byte) blockInfo {
 	var m blockInfo
 	for k, c := range b {
@@ -61,7 +61,12 @@ func TestBlockMasks(t *testing.T) {
 		}
 		blocks = append(blocks, b)
 	}
-	impls := map[string]func(*[blockSize]byte, *blockInfo){"blockMasks": blockMasks, "classifyGeneric": classifyGeneric}
+	impls := map[string]func(*[blockSize]byte, *blockInfo){"classifyGeneric": classifyGeneric}
+	if useAVX2 {
+		impls["classifyAVX2"] = classifyAVX2
+	} else {
+		t.Log("this CPU has no AVX2: only the portable classifier is tested")
+	}
 	for _, b := range blocks {
 		want := meaningful(naiveClassify(&b))
 		for name, f := range impls {
