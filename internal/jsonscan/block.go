@@ -1,9 +1,6 @@
 package jsonscan
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "math/bits"
 
 // blockSize is how many bytes of a string are classified at once: one bit per byte in a uint64.
 const blockSize = 64
@@ -23,7 +20,7 @@ type blockInfo struct {
 }
 
 // scanBlocks scans the content of the string that starts at d[i] (just past its opening quote)
-// 64 bytes at a time: the bytes are classified (classifyAVX2, or classifyGeneric) and the rest is arithmetic on the masks,
+// 64 bytes at a time: classifyAVX2 classifies the bytes and the rest is arithmetic on the masks,
 // so the closing quote, escapes, control characters and most UTF-8 cost no branch per byte. It
 // returns where the string ends (just past the closing quote) and ok, or, with ok false, the
 // offset from which the careful scan must go on: anything wrong, and the last bytes of the
@@ -32,12 +29,7 @@ type blockInfo struct {
 func scanBlocks(d []byte, i int) (flags StrFlags, end int, ok bool) {
 	var m blockInfo
 	for i+blockSize <= len(d) {
-		// The choice is made here rather than in a function of its own, which would not inline.
-		if b := (*[blockSize]byte)(d[i : i+blockSize]); useAVX2 {
-			classifyAVX2(b, &m)
-		} else {
-			classifyGeneric(b, &m)
-		}
+		classifyAVX2((*[blockSize]byte)(d[i:i+blockSize]), &m)
 		escaped, carry := escapedBy(m.bslash)
 		inString := ^uint64(0) // the bytes of the block that belong to the string
 		closing := m.quote &^ escaped
@@ -157,46 +149,4 @@ func checkUTF8Chars(d []byte, i int, hi uint64) (next int, ok bool) {
 		hi &^= (1<<n - 1) << p
 	}
 	return blockSize, true
-}
-
-// classifyGeneric fills m for the 64 bytes of b in portable Go, eight bytes at a time.
-func classifyGeneric(b *[blockSize]byte, m *blockInfo) {
-	*m = blockInfo{}
-	for w := range blockSize / 8 {
-		x := binary.LittleEndian.Uint64(b[w*8:])
-		shift := uint(w * 8)
-		m.quote |= gather(zeroBytes(x^(lsb*'"'))) << shift
-		m.bslash |= gather(zeroBytes(x^(lsb*'\\'))) << shift
-		m.ctlOrHigh |= gather(belowBytes(x&^msb, 0x20)|x) << shift
-		m.high |= gather(x) << shift
-		if x&msb == 0 {
-			continue
-		}
-		// Bits 6, 5 and 4 of each byte, moved up to bit 7.
-		b6, b5, b4 := x<<1, x<<2, x<<3
-		geC0, geE0, geF0 := x&b6, x&b6&b5, x&b6&b5&b4
-		m.geC0 |= gather(geC0) << shift
-		m.geE0 |= gather(geE0) << shift
-		m.geF0 |= gather(geF0) << shift
-		odd := zeroBytes(x&^(lsb*1)^(lsb*0xC0)) | zeroBytes(x^(lsb*0xE0)) | zeroBytes(x^(lsb*0xED)) |
-			zeroBytes(x^(lsb*0xF0)) | geF0&^belowBytes(x&(lsb*0x0F), 4)
-		m.odd |= gather(odd) << shift
-	}
-}
-
-// zeroBytes sets the top bit of exactly the zero bytes of x.
-func zeroBytes(x uint64) uint64 {
-	return ^((x&^msb + lsb*0x7F) | x) & msb
-}
-
-// belowBytes sets the top bit of exactly the bytes of x below n, for x without top bits and
-// 0 < n <= 0x80: adding 0x80-n to such a byte carries into its top bit exactly when it is not
-// below n, and never into the next byte.
-func belowBytes(x uint64, n byte) uint64 {
-	return ^(x + lsb*uint64(0x80-n)) & msb
-}
-
-// gather packs the top bit of each byte of x into one bit each, byte 0 into bit 0.
-func gather(x uint64) uint64 {
-	return (x & msb) * 0x02040810204081 >> 56
 }

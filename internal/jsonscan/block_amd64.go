@@ -2,10 +2,10 @@ package jsonscan
 
 import "golang.org/x/sys/cpu"
 
-// useAVX2 selects classifyAVX2 over classifyGeneric; tests turn it off to run the portable code.
+// useAVX2 chooses scanBlocks over scanWords for strings; tests turn it off to run the other.
 var useAVX2 = cpu.X86.HasAVX2
 
-// classifyAVX2 is classifyGeneric with AVX2, 32 bytes per instruction. Both must agree with
+// classifyAVX2 fills m for the 64 bytes of b, 32 bytes per instruction; it must agree with
 // naiveClassify in the tests.
 //
 //go:noescape

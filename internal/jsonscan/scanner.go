@@ -8,6 +8,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
@@ -465,10 +466,58 @@ func special(x uint64) uint64 {
 	return ((q-lsb)&^q | (b-lsb)&^b | (x-lsb*0x20)&^x | x) & msb
 }
 
+// plainRun reports whether run, a part of a string between escapes, is fine as it is: no
+// control character and valid UTF-8. It checks sixteen bytes at a time where they are ASCII.
+func plainRun(run []byte) bool {
+	// hasless(x, 0x20) per word, ORed together, is nonzero exactly when some byte is below 0x20.
+	// Words overlap where a non-ASCII sequence moved the window, which only checks bytes twice.
+	var ctl uint64
+	k := 0
+	for k+16 <= len(run) {
+		x := binary.LittleEndian.Uint64(run[k : k+8])
+		y := binary.LittleEndian.Uint64(run[k+8 : k+16])
+		ctl |= (x-lsb*0x20)&^x | (y-lsb*0x20)&^y
+		if (x|y)&msb == 0 {
+			k += 16
+			continue
+		}
+		if x&msb == 0 {
+			k, x = k+8, y
+		}
+		k += bits.TrailingZeros64(x&msb) >> 3
+		n := utf8Len(run, k)
+		if n == 0 {
+			return false
+		}
+		k += n
+	}
+	return ctl&msb == 0 && plainTail(run[k:])
+}
+
+// plainTail is plainRun a byte at a time, for the last few bytes and for short runs.
+func plainTail(run []byte) bool {
+	for k := 0; k < len(run); {
+		c := run[k]
+		if c < 0x20 {
+			return false
+		}
+		if c < utf8.RuneSelf {
+			k++
+			continue
+		}
+		n := utf8Len(run, k)
+		if n == 0 {
+			return false
+		}
+		k += n
+	}
+	return true
+}
+
 // scanString consumes the string at s.pos (which must be '"') and validates it: escapes,
 // control characters and UTF-8. A short string is settled by one word; a longer one is scanned
-// a block at a time by scanBlocks; the last bytes of the input, and anything wrong, go to the
-// careful scan, which says exactly what and where.
+// a block at a time by scanBlocks where the CPU has AVX2, else by scanWords; the last bytes of
+// the input, and anything wrong, go to the careful scan, which says exactly what and where.
 func (s *Scanner) scanString() (StrFlags, bool) {
 	d := s.data
 	i := s.pos + 1
@@ -481,6 +530,9 @@ func (s *Scanner) scanString() (StrFlags, bool) {
 			}
 		}
 	}
+	if !useAVX2 {
+		return s.scanWords(i)
+	}
 	flags, end, ok := scanBlocks(d, i)
 	if ok {
 		s.pos = end
@@ -488,6 +540,38 @@ func (s *Scanner) scanString() (StrFlags, bool) {
 	}
 	more, ok := s.scanStringCareful(end)
 	return flags | more, ok
+}
+
+// scanWords is the string scan without AVX2: for a string without escapes, the closing quote
+// is found with bytes.IndexByte (vectorised in the standard library) and the run checked by
+// plainRun; from the first escape on, the careful scan takes over.
+func (s *Scanner) scanWords(i int) (StrFlags, bool) {
+	d := s.data
+	q := indexFrom(d, i, '"') // the first raw quote: the end, unless an escape comes first
+	if q < 0 {
+		return s.scanStringCareful(i)
+	}
+	end := q
+	if b := bytes.IndexByte(d[i:q], '\\'); b >= 0 {
+		end = i + b
+	}
+	if !plainRun(d[i:end]) {
+		return s.scanStringCareful(i)
+	}
+	if end == q {
+		s.pos = q + 1
+		return 0, true
+	}
+	// Escapes: prose has one every line or so, and the word-at-a-time scan handles them in
+	// line, cheaper than a search per escape.
+	return s.scanStringCareful(end)
+}
+
+func indexFrom(d []byte, i int, c byte) int {
+	if j := bytes.IndexByte(d[i:], c); j >= 0 {
+		return i + j
+	}
+	return -1
 }
 
 // scanStringCareful scans the string that opens at s.pos from offset from on (what lies before
