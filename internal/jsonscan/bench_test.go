@@ -14,12 +14,14 @@ func BenchmarkSkipValue(b *testing.B) {
 		name string
 		doc  []byte
 	}{{"small", corpus.Small()}, {"medium", corpus.Medium()}, {"large", corpus.Large()}} {
-		for _, impl := range []string{"blocks", "words"} {
+		for _, impl := range []string{"avx512", "avx2", "words"} {
 			b.Run("input="+in.name+"/impl="+impl, func(b *testing.B) {
-				if impl == "words" {
-					saved := useAVX2
-					useAVX2 = false
-					defer func() { useAVX2 = saved }()
+				saved, saved512 := useAVX2, useAVX512
+				defer func() { useAVX2, useAVX512 = saved, saved512 }()
+				useAVX512 = useAVX512 && impl == "avx512"
+				useAVX2 = useAVX2 && impl != "words"
+				if impl == "avx512" && !useAVX512 || impl == "avx2" && !useAVX2 {
+					b.Skip("the CPU cannot run it")
 				}
 				var s Scanner
 				b.SetBytes(int64(len(in.doc)))

@@ -9,18 +9,18 @@ const blockSize = 64
 // only filled in when high is not zero, and may have bits set for ASCII bytes: only their bits
 // under high mean anything.
 type blockInfo struct {
-	quote     uint64 // '"'
-	bslash    uint64 // '\\'
-	ctlOrHigh uint64 // below 0x20 or from 0x80 on
-	high      uint64 // from 0x80 on
-	geC0      uint64 // from 0xC0 on: a UTF-8 lead byte
-	geE0      uint64 // from 0xE0 on: the lead of three bytes or more
-	geF0      uint64 // from 0xF0 on: the lead of four bytes (or invalid)
-	odd       uint64 // C0 C1 E0 ED F0 F4-FF: invalid, or valid only with some second bytes
+	quote  uint64 // '"'
+	bslash uint64 // '\\'
+	ctl    uint64 // below 0x20
+	high   uint64 // from 0x80 on
+	geC0   uint64 // from 0xC0 on: a UTF-8 lead byte
+	geE0   uint64 // from 0xE0 on: the lead of three bytes or more
+	geF0   uint64 // from 0xF0 on: the lead of four bytes (or invalid)
+	odd    uint64 // C0 C1 E0 ED F0 F4-FF: invalid, or valid only with some second bytes
 }
 
 // scanBlocks scans the content of the string that starts at d[i] (just past its opening quote)
-// 64 bytes at a time: classifyAVX2 classifies the bytes and the rest is arithmetic on the masks,
+// 64 bytes at a time: classifyAVX512 or classifyAVX2 classifies the bytes and the rest is arithmetic on the masks,
 // so the closing quote, escapes, control characters and most UTF-8 cost no branch per byte. It
 // returns where the string ends (just past the closing quote) and ok, or, with ok false, the
 // offset from which the careful scan must go on: anything wrong, and the last bytes of the
@@ -29,14 +29,18 @@ type blockInfo struct {
 func scanBlocks(d []byte, i int) (flags StrFlags, end int, ok bool) {
 	var m blockInfo
 	for i+blockSize <= len(d) {
-		classifyAVX2((*[blockSize]byte)(d[i:i+blockSize]), &m)
+		if b := (*[blockSize]byte)(d[i : i+blockSize]); useAVX512 {
+			classifyAVX512(b, &m)
+		} else {
+			classifyAVX2(b, &m)
+		}
 		escaped, carry := escapedBy(m.bslash)
 		inString := ^uint64(0) // the bytes of the block that belong to the string
 		closing := m.quote &^ escaped
 		if closing != 0 {
 			inString = closing&-closing - 1
 		}
-		if (m.ctlOrHigh&^m.high)&inString != 0 {
+		if m.ctl&inString != 0 {
 			return flags, i, false // a control character, which needs the careful scan's message
 		}
 		if esc := escaped & inString; esc != 0 {

@@ -2,11 +2,19 @@ package jsonscan
 
 import "golang.org/x/sys/cpu"
 
-// useAVX2 chooses scanBlocks over scanWords for strings; tests turn it off to run the other.
-var useAVX2 = cpu.X86.HasAVX2
+// useAVX2 chooses scanBlocks over scanWords for strings, and useAVX512 classifyAVX512 over
+// classifyAVX2 in it; tests turn them off to run the others. (x/sys/cpu reports AVX-512 only
+// where the operating system saves its registers.)
+var (
+	useAVX2   = cpu.X86.HasAVX2
+	useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+)
 
-// classifyAVX2 fills m for the 64 bytes of b, 32 bytes per instruction; it must agree with
-// naiveClassify in the tests.
+// classifyAVX2 fills m for the 64 bytes of b, 32 bytes per instruction, and classifyAVX512 with
+// one; both must agree with naiveClassify in the tests.
 //
 //go:noescape
 func classifyAVX2(b *[blockSize]byte, m *blockInfo)
+
+//go:noescape
+func classifyAVX512(b *[blockSize]byte, m *blockInfo)

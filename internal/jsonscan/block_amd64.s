@@ -40,8 +40,8 @@ BYTES32(xf0, 0xf0f0f0f0f0f0f0f0)
 // func classifyAVX2(b *[blockSize]byte, m *blockInfo)
 //
 // The offsets into m follow blockInfo's fields, which are all uint64: quote 0, bslash 8,
-// ctlOrHigh 16, high 24, geC0 32, geE0 40, geF0 48, odd 56. The last four are only written when
-// high is not zero.
+// ctl 16, high 24, geC0 32, geE0 40, geF0 48, odd 56. The last four are only written when high
+// is not zero.
 TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	MOVQ    b+0(FP), SI
 	MOVQ    m+8(FP), DI
@@ -58,17 +58,25 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	VPCMPEQB Y4, Y1, Y3
 	MASK64(8)
 
-	// 0x20 > x as signed bytes: a control character, or a byte from 0x80 on (negative).
-	VMOVDQU  spaces<>(SB), Y4
-	VPCMPGTB Y0, Y4, Y2
-	VPCMPGTB Y1, Y4, Y3
-	MASK64(16)
-
-	VMOVDQA Y0, Y2
-	VMOVDQA Y1, Y3
+	// 0x20 > x as signed bytes: a control character, or a byte from 0x80 on (negative), which
+	// the top bits (high, at 24) then take out.
+	VMOVDQA   Y0, Y2
+	VMOVDQA   Y1, Y3
 	MASK64(24)
-	TESTQ   AX, AX
-	JZ      done
+	MOVQ      AX, R8
+	VMOVDQU   spaces<>(SB), Y4
+	VPCMPGTB  Y0, Y4, Y2
+	VPCMPGTB  Y1, Y4, Y3
+	VPMOVMSKB Y2, AX
+	VPMOVMSKB Y3, BX
+	SHLQ      $32, BX
+	ORQ       BX, AX
+	MOVQ      R8, CX
+	NOTQ      CX
+	ANDQ      CX, AX
+	MOVQ      AX, 16(DI)
+	TESTQ     R8, R8
+	JZ        done
 
 	// Signed, ASCII is greater than all of these; the caller keeps the non-ASCII bits only.
 	CMPGT64(xbf, 32)
@@ -105,5 +113,72 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	MASK64(56)
 
 done:
+	VZEROUPPER
+	RET
+
+// Each constant is one byte repeated over 64, for AVX-512 compares straight from memory.
+#define BYTES64(name, w) \
+	DATA name<>+0(SB)/8, $w; \
+	DATA name<>+8(SB)/8, $w; \
+	DATA name<>+16(SB)/8, $w; \
+	DATA name<>+24(SB)/8, $w; \
+	DATA name<>+32(SB)/8, $w; \
+	DATA name<>+40(SB)/8, $w; \
+	DATA name<>+48(SB)/8, $w; \
+	DATA name<>+56(SB)/8, $w; \
+	GLOBL name<>(SB), RODATA|NOPTR, $64
+
+BYTES64(z22, 0x2222222222222222)
+BYTES64(z5c, 0x5c5c5c5c5c5c5c5c)
+BYTES64(z20, 0x2020202020202020)
+BYTES64(zc0, 0xc0c0c0c0c0c0c0c0)
+BYTES64(zc2, 0xc2c2c2c2c2c2c2c2)
+BYTES64(ze0, 0xe0e0e0e0e0e0e0e0)
+BYTES64(zed, 0xedededededededed)
+BYTES64(zf0, 0xf0f0f0f0f0f0f0f0)
+BYTES64(zf4, 0xf4f4f4f4f4f4f4f4)
+
+// func classifyAVX512(b *[blockSize]byte, m *blockInfo)
+//
+// classifyAVX2 with AVX-512BW: one load for the block, and compares that give the 64-bit masks
+// directly, unsigned where that helps. Same offsets into m.
+TEXT ·classifyAVX512(SB), NOSPLIT, $0-16
+	MOVQ      b+0(FP), SI
+	MOVQ      m+8(FP), DI
+	VMOVDQU64 (SI), Z0
+
+	VPCMPEQB z22<>(SB), Z0, K1
+	KMOVQ    K1, 0(DI)
+	VPCMPEQB z5c<>(SB), Z0, K1
+	KMOVQ    K1, 8(DI)
+	VPCMPUB  $1, z20<>(SB), Z0, K1 // below 0x20
+	KMOVQ    K1, 16(DI)
+	VPMOVB2M Z0, K1
+	KMOVQ    K1, AX
+	MOVQ     AX, 24(DI)
+	TESTQ    AX, AX
+	JZ       done512
+
+	VPCMPUB $5, zc0<>(SB), Z0, K1 // from 0xC0 on
+	KMOVQ   K1, 32(DI)
+	VPCMPUB $5, ze0<>(SB), Z0, K2
+	KMOVQ   K2, 40(DI)
+	VPCMPUB $5, zf0<>(SB), Z0, K3
+	KMOVQ   K3, 48(DI)
+
+	// odd: C0 C1 (from C0 on but not from C2 on), E0, ED, F0, and from F4 on.
+	VPCMPUB  $5, zc2<>(SB), Z0, K4
+	KANDNQ   K1, K4, K4
+	VPCMPEQB ze0<>(SB), Z0, K5
+	KORQ     K5, K4, K4
+	VPCMPEQB zed<>(SB), Z0, K5
+	KORQ     K5, K4, K4
+	VPCMPEQB zf0<>(SB), Z0, K5
+	KORQ     K5, K4, K4
+	VPCMPUB  $5, zf4<>(SB), Z0, K5
+	KORQ     K5, K4, K4
+	KMOVQ    K4, 56(DI)
+
+done512:
 	VZEROUPPER
 	RET

@@ -13,3 +13,16 @@ func TestWordScan(t *testing.T) {
 	t.Run("UTF8", TestBlockScanUTF8)
 	t.Run("ShortStrings", TestStringScanAgreesWithCarefulScan)
 }
+
+// TestBlockScanAVX2 runs the block scan tests with classifyAVX2 where the CPU would use
+// classifyAVX512.
+func TestBlockScanAVX2(t *testing.T) {
+	if !useAVX2 || !useAVX512 {
+		t.Skip("the CPU has no AVX-512BW or no AVX2: the other tests already ran the classifier it uses")
+	}
+	useAVX512 = false
+	defer func() { useAVX512 = true }()
+	t.Run("AgreesWithCarefulScan", TestBlockScanAgreesWithCarefulScan)
+	t.Run("BackslashRuns", TestBlockScanBackslashRuns)
+	t.Run("UTF8", TestBlockScanUTF8)
+}
