@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/dystopic/normalizer/internal/httpapi"
+	"github.com/dystopic/normalizer/internal/memlimit"
 	"github.com/dystopic/normalizer/schemas"
 )
 
@@ -38,6 +39,8 @@ type serveFlags struct {
 	headerBytes byteSize
 	logLevel    string
 	logFormat   string
+	memLimit    byteSize
+	memRatio    float64
 }
 
 func newServeFlagSet(f *serveFlags) *flag.FlagSet {
@@ -59,6 +62,8 @@ func newServeFlagSet(f *serveFlags) *flag.FlagSet {
 	fs.DurationVar(&f.timeouts.DrainDelay, "drain-delay", 0, "time between readiness turning false and the listener closing")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&f.logFormat, "log-format", "json", "json, or console for humans")
+	fs.Var(&f.memLimit, "memory-limit", "the container's memory limit (bytes, or e.g. 1GiB); the Go soft memory limit is this times\n--memory-limit-ratio (0: read the cgroup's limit; GOMEMLIMIT, if set, wins over both)")
+	fs.Float64Var(&f.memRatio, "memory-limit-ratio", memlimit.DefaultRatio, "fraction of the memory limit given to the Go heap, above 0 and at most 1")
 	return fs
 }
 
@@ -79,6 +84,19 @@ func applyEnv(fs *flag.FlagSet, getenv func(string) string) error {
 		}
 	})
 	return err
+}
+
+// flagOrigins reports where a flag's value comes from: "--name" when given on the command
+// line, else its environment variable (which applyEnv may or may not find set).
+func flagOrigins(fs *flag.FlagSet) func(name string) string {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	return func(name string) string {
+		if given[name] {
+			return "--" + name
+		}
+		return envName(name)
+	}
 }
 
 func envName(flagName string) string {
@@ -122,11 +140,18 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := noOperands("serve", operands); err != nil {
 		return err
 	}
+	origin := flagOrigins(fs) // before applyEnv, which sets flags too
 	if err := applyEnv(fs, getenv); err != nil {
 		return err
 	}
 	if err := f.check(); err != nil {
 		return err
+	}
+	mem, err := memlimit.Resolve(memlimit.Config{GOMEMLIMIT: getenv("GOMEMLIMIT"),
+		Limit: int64(f.memLimit), LimitFrom: origin("memory-limit"),
+		Ratio: f.memRatio, RatioFrom: origin("memory-limit-ratio"), Detect: memlimit.Cgroup})
+	if err != nil {
+		return usageErrorf("serve: %v", err)
 	}
 	// Log lines are batched (one write per 100 ms, not one per request) and flushed on exit.
 	logOut := httpapi.NewLogWriter(stderr, 100*time.Millisecond)
@@ -135,6 +160,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	defer mem.Apply()()
+	mem.Log(logger.With().Str("component", "serve").Logger())
 	return serve(ctx, &f, logger)
 }
 

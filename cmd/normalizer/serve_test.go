@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -250,18 +251,95 @@ func TestServeUsageErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		args []string
+		env  map[string]string
 		want string
 	}{
 		{name: "log-level", args: []string{"serve", "--log-level", "loud"}, want: "--log-level"},
 		{name: "log-format", args: []string{"serve", "--log-format", "xml"}, want: "--log-format"},
 		{name: "operand", args: []string{"serve", "extra"}, want: "expected no arguments"},
 		{name: "listen", args: []string{"serve", "--addr", "256.0.0.1:0"}, want: "listen"},
+		{name: "memory-limit-ratio-flag", args: []string{"serve", "--memory-limit-ratio", "1.5"},
+			want: "serve: --memory-limit-ratio is 1.5; expected a fraction of the memory limit above 0 and at most 1"},
+		{name: "memory-limit-ratio-env", args: []string{"serve"}, env: map[string]string{"NORMALIZER_MEMORY_LIMIT_RATIO": "0"},
+			want: "serve: NORMALIZER_MEMORY_LIMIT_RATIO is 0; expected"},
+		{name: "memory-limit-ratio-not-a-number", args: []string{"serve"}, env: map[string]string{"NORMALIZER_MEMORY_LIMIT_RATIO": "most"},
+			want: `NORMALIZER_MEMORY_LIMIT_RATIO="most"`},
+		{name: "memory-limit-divisor-mistake", args: []string{"serve"}, env: map[string]string{"NORMALIZER_MEMORY_LIMIT": "1024"},
+			want: "serve: NORMALIZER_MEMORY_LIMIT is 1024 bytes; expected the container's memory limit in bytes, at least 33554432"},
+		{name: "memory-limit-not-a-size", args: []string{"serve", "--memory-limit", "lots"}, want: `found "lots", expected a whole number of bytes`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := run(context.Background(), tt.args, envOf(nil), nil, io.Discard, io.Discard)
+			err := run(context.Background(), tt.args, envOf(tt.env), nil, io.Discard, io.Discard)
 			require.ErrorContains(t, err, tt.want)
-			assert.NotEqual(t, 0, exitCode(err, io.Discard))
+			assert.Equal(t, exitUsage, exitCode(err, io.Discard))
+		})
+	}
+}
+
+// TestServeMemoryLimit runs the real serve and reads its start-up line about the Go soft memory
+// limit; the limit is in force while serve runs and the previous one is back when it returns.
+func TestServeMemoryLimit(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
+	tests := []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		wantSoft int64 // the runtime's limit while serving
+		wantLine map[string]any
+	}{
+		{name: "from the Deployment's env, default ratio", env: map[string]string{"NORMALIZER_MEMORY_LIMIT": "1073741824"},
+			wantSoft: 966367641,
+			wantLine: map[string]any{"source": "NORMALIZER_MEMORY_LIMIT", "container_limit": float64(1 << 30), "ratio": 0.9,
+				"soft_limit": float64(966367641), "message": "go soft memory limit set"}},
+		{name: "flag wins over env, ratio from env", args: []string{"--memory-limit", "2GiB"},
+			env:      map[string]string{"NORMALIZER_MEMORY_LIMIT": "1073741824", "NORMALIZER_MEMORY_LIMIT_RATIO": "0.75"},
+			wantSoft: 3 << 29,
+			wantLine: map[string]any{"source": "--memory-limit", "container_limit": float64(2 << 30), "ratio": 0.75,
+				"soft_limit": float64(3 << 29), "message": "go soft memory limit set"}},
+		{name: "GOMEMLIMIT wins", env: map[string]string{"GOMEMLIMIT": "900MiB", "NORMALIZER_MEMORY_LIMIT": "1073741824"},
+			wantSoft: prev, // this test's process was not started with it: serve leaves the runtime alone
+			wantLine: map[string]any{"source": "GOMEMLIMIT", "gomemlimit": "900MiB", "soft_limit": float64(prev),
+				"message": "go soft memory limit from GOMEMLIMIT, applied by the Go runtime; --memory-limit and its ratio are not used"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			logs := &lockedBuffer{}
+			done := make(chan error, 1)
+			go func() {
+				done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, tt.args...), envOf(tt.env), nil, io.Discard, logs)
+			}()
+			listeningAddr(t, logs, done)
+			assert.Equal(t, tt.wantSoft, debug.SetMemoryLimit(-1), "the soft limit while serving")
+			cancel()
+			select {
+			case err := <-done:
+				require.NoError(t, err)
+			case <-time.After(30 * time.Second):
+				t.Fatal("serve did not stop")
+			}
+			assert.Equal(t, prev, debug.SetMemoryLimit(-1), "serve puts the previous limit back on return")
+
+			var lines []map[string]any
+			sc := bufio.NewScanner(strings.NewReader(logs.String()))
+			for sc.Scan() {
+				var l map[string]any
+				require.NoError(t, json.Unmarshal(sc.Bytes(), &l), sc.Text())
+				if strings.Contains(l["message"].(string), "memory limit") {
+					lines = append(lines, l)
+				}
+			}
+			require.Len(t, lines, 1, "one start-up line about the memory limit:\n%s", logs.String())
+			got := lines[0]
+			assert.Equal(t, "info", got["level"])
+			assert.Equal(t, "serve", got["component"])
+			for _, k := range []string{"level", "component", "time"} {
+				delete(got, k)
+			}
+			assert.Equal(t, tt.wantLine, got)
 		})
 	}
 }

@@ -3,6 +3,7 @@ package kubernetes
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/internal/memlimit"
 )
 
 // decodeStrict decodes a manifest into v; an unknown or misspelt field is an error.
@@ -74,11 +77,6 @@ func TestDeployment(t *testing.T) {
 	for _, e := range c.Env {
 		env[e.Name] = e
 	}
-	gml := env["GOMEMLIMIT"]
-	require.NotNil(t, gml.ValueFrom, "GOMEMLIMIT comes from the memory limit")
-	require.NotNil(t, gml.ValueFrom.ResourceFieldRef)
-	assert.Equal(t, "limits.memory", gml.ValueFrom.ResourceFieldRef.Resource)
-	assert.Equal(t, c.Name, gml.ValueFrom.ResourceFieldRef.ContainerName)
 	for name := range env {
 		if strings.HasPrefix(name, "NORMALIZER_") {
 			assert.Contains(t, knownEnv, name, "the service has no such setting")
@@ -102,7 +100,53 @@ func TestDeployment(t *testing.T) {
 var knownEnv = []string{"NORMALIZER_ADDR", "NORMALIZER_BODY_LIMIT", "NORMALIZER_MAX_DEPTH", "NORMALIZER_MAX_IN_FLIGHT",
 	"NORMALIZER_RETRY_AFTER", "NORMALIZER_READ_HEADER_TIMEOUT", "NORMALIZER_READ_TIMEOUT", "NORMALIZER_WRITE_TIMEOUT",
 	"NORMALIZER_IDLE_TIMEOUT", "NORMALIZER_MAX_HEADER_BYTES", "NORMALIZER_SHUTDOWN_GRACE", "NORMALIZER_DRAIN_DELAY",
-	"NORMALIZER_LOG_LEVEL", "NORMALIZER_LOG_FORMAT"}
+	"NORMALIZER_LOG_LEVEL", "NORMALIZER_LOG_FORMAT", "NORMALIZER_MEMORY_LIMIT", "NORMALIZER_MEMORY_LIMIT_RATIO"}
+
+// The Go soft memory limit is a fraction of the container's limit, applied by serve: the
+// Deployment hands serve the limit in bytes and does not set GOMEMLIMIT, which would win and,
+// taken from the same field, equal the hard limit.
+func TestMemoryLimitWiring(t *testing.T) {
+	_, c := loadDeployment(t)
+	env := map[string]corev1.EnvVar{}
+	for _, e := range c.Env {
+		env[e.Name] = e
+	}
+	assert.NotContains(t, env, "GOMEMLIMIT", "GOMEMLIMIT would override the ratio; serve derives the soft limit")
+
+	ml, ok := env["NORMALIZER_MEMORY_LIMIT"]
+	require.True(t, ok, "NORMALIZER_MEMORY_LIMIT is set")
+	assert.Empty(t, ml.Value, "it comes from the container's limit, not a fixed value")
+	require.NotNil(t, ml.ValueFrom, "NORMALIZER_MEMORY_LIMIT comes from the memory limit")
+	ref := ml.ValueFrom.ResourceFieldRef
+	require.NotNil(t, ref, "through resourceFieldRef")
+	assert.Equal(t, "limits.memory", ref.Resource)
+	assert.Equal(t, c.Name, ref.ContainerName)
+	assert.True(t, ref.Divisor.IsZero() || ref.Divisor.Value() == 1, "bytes: divisor %s would change the unit", ref.Divisor.String())
+
+	plan := softLimit(t, c)
+	limit := c.Resources.Limits[corev1.ResourceMemory]
+	assert.Equal(t, limit.Value(), plan.Limit)
+	assert.Less(t, plan.SoftLimit, limit.Value(), "the soft limit leaves headroom under the hard one")
+}
+
+// softLimit is the soft limit serve derives from the Deployment: the container's memory limit
+// (what resourceFieldRef hands it) and the ratio the manifest sets, through serve's own code.
+func softLimit(t *testing.T, c corev1.Container) memlimit.Plan {
+	t.Helper()
+	ratio := memlimit.DefaultRatio
+	for _, e := range c.Env {
+		if e.Name == "NORMALIZER_MEMORY_LIMIT_RATIO" {
+			r, err := strconv.ParseFloat(e.Value, 64)
+			require.NoError(t, err, "NORMALIZER_MEMORY_LIMIT_RATIO")
+			ratio = r
+		}
+	}
+	limit := c.Resources.Limits[corev1.ResourceMemory]
+	plan, err := memlimit.Resolve(memlimit.Config{Limit: limit.Value(), LimitFrom: "limits.memory",
+		Ratio: ratio, RatioFrom: "NORMALIZER_MEMORY_LIMIT_RATIO"})
+	require.NoError(t, err)
+	return plan
+}
 
 // The kubelet must not kill a pod that is still draining: its grace period covers the drain
 // delay plus the service's own shutdown grace.
@@ -167,9 +211,10 @@ func TestMemoryLimitFitsInFlightBodies(t *testing.T) {
 	for _, e := range c.Env {
 		env[e.Name] = e.Value
 	}
-	limit := c.Resources.Limits[corev1.ResourceMemory]
 	body := resource.MustParse(strings.TrimSuffix(env["NORMALIZER_BODY_LIMIT"], "B")) // 20MiB -> 20Mi
 	inFlight := resource.MustParse(env["NORMALIZER_MAX_IN_FLIGHT"])
 	worst := 3 * body.Value() * inFlight.Value() // body, record and scratch per request
-	assert.Less(t, worst, limit.Value(), "max in flight x 3 x body limit must fit in the memory limit")
+	// Under the soft limit, not just the hard one: a live heap above the soft limit makes the
+	// GC run continuously, and what is left above it is for memory the heap does not count.
+	assert.Less(t, worst, softLimit(t, c).SoftLimit, "max in flight x 3 x body limit must fit in the Go soft memory limit")
 }
