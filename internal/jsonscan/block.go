@@ -5,18 +5,20 @@ import "math/bits"
 // blockSize is how many bytes of a string are classified at once: one bit per byte in a uint64.
 const blockSize = 64
 
-// blockInfo is what the classifiers find in a block, bit k standing for byte k. The UTF-8 masks are
-// only filled in when high is not zero, and may have bits set for ASCII bytes: only their bits
-// under high mean anything.
+// blockInfo is what the classifiers find in a block, bit k standing for byte k. The UTF-8 masks
+// are only filled in when high is not zero, and may have bits set for ASCII bytes: only their
+// bits under high mean anything. The escape letters are only filled in when bslash is not zero.
 type blockInfo struct {
-	quote  uint64 // '"'
-	bslash uint64 // '\\'
-	ctl    uint64 // below 0x20
-	high   uint64 // from 0x80 on
-	geC0   uint64 // from 0xC0 on: a UTF-8 lead byte
-	geE0   uint64 // from 0xE0 on: the lead of three bytes or more
-	geF0   uint64 // from 0xF0 on: the lead of four bytes (or invalid)
-	odd    uint64 // C0 C1 E0 ED F0 F4-FF: invalid, or valid only with some second bytes
+	quote     uint64 // '"'
+	bslash    uint64 // '\\'
+	ctl       uint64 // below 0x20
+	high      uint64 // from 0x80 on
+	geC0      uint64 // from 0xC0 on: a UTF-8 lead byte
+	geE0      uint64 // from 0xE0 on: the lead of three bytes or more
+	geF0      uint64 // from 0xF0 on: the lead of four bytes (or invalid)
+	odd       uint64 // C0 C1 E0 ED F0 F4-FF: invalid, or valid only with some second bytes
+	escSimple uint64 // " \ / b f n r t: what makes a two-byte escape after a backslash
+	escU      uint64 // u: the start of a \uXXXX escape
 }
 
 // scanBlocks scans the content of the string that starts at d[i] (just past its opening quote)
@@ -44,11 +46,17 @@ func scanBlocks(d []byte, i int) (flags StrFlags, end int, ok bool) {
 			return flags, i, false // a control character, which needs the careful scan's message
 		}
 		if esc := escaped & inString; esc != 0 {
-			f, ok := checkEscapes(d, i, esc)
-			if !ok {
-				return flags, i, false
+			if esc&^(m.escSimple|m.escU) != 0 {
+				return flags, i, false // an invalid escape
 			}
-			flags |= Escaped | f
+			flags |= Escaped
+			if u := esc & m.escU; u != 0 {
+				f, ok := checkUnicodeEscapes(d, i, u)
+				if !ok {
+					return flags, i, false
+				}
+				flags |= f
+			}
 		}
 		step := blockSize - int(carry) // a block never starts at an escaped byte
 		if m.high&inString != 0 {
@@ -88,20 +96,12 @@ func escapedBy(bslash uint64) (escaped, carry uint64) {
 	return escaped, carry
 }
 
-// checkEscapes checks the escaped bytes of the block at d[i:] whose bits are set in esc: a
-// simple escape letter, or u and four hex digits (which may lie past the block).
-func checkEscapes(d []byte, i int, esc uint64) (StrFlags, bool) {
+// checkUnicodeEscapes checks the \u escapes of the block at d[i:] whose u is at a bit set in u:
+// four hex digits (which may lie past the block) must follow.
+func checkUnicodeEscapes(d []byte, i int, u uint64) (StrFlags, bool) {
 	var flags StrFlags
-	for ; esc != 0; esc &= esc - 1 {
-		k := i + bits.TrailingZeros64(esc)
-		c := d[k]
-		if simpleEscape[c] {
-			continue
-		}
-		if c != 'u' {
-			return flags, false
-		}
-		v, ok := Hex4(d, k+1)
+	for ; u != 0; u &= u - 1 {
+		v, ok := Hex4(d, i+bits.TrailingZeros64(u)+1)
 		if !ok {
 			return flags, false
 		}

@@ -11,6 +11,13 @@
 BYTES32(quotes, 0x2222222222222222)
 BYTES32(bslashes, 0x5c5c5c5c5c5c5c5c)
 BYTES32(spaces, 0x2020202020202020)
+BYTES32(slashes, 0x2f2f2f2f2f2f2f2f)
+BYTES32(lowerb, 0x6262626262626262)
+BYTES32(lowerf, 0x6666666666666666)
+BYTES32(lowern, 0x6e6e6e6e6e6e6e6e)
+BYTES32(lowerr, 0x7272727272727272)
+BYTES32(lowert, 0x7474747474747474)
+BYTES32(loweru, 0x7575757575757575)
 BYTES32(xbf, 0xbfbfbfbfbfbfbfbf)
 BYTES32(xdf, 0xdfdfdfdfdfdfdfdf)
 BYTES32(xef, 0xefefefefefefefef)
@@ -30,6 +37,14 @@ BYTES32(xf0, 0xf0f0f0f0f0f0f0f0)
 	ORQ       BX, AX; \
 	MOVQ      AX, off(DI)
 
+// ESCOR ORs the bytes equal to const into Y2 (low half) and Y3 (high half).
+#define ESCOR(const) \
+	VMOVDQU  const<>(SB), Y4; \
+	VPCMPEQB Y4, Y0, Y5; \
+	VPCMPEQB Y4, Y1, Y6; \
+	VPOR     Y5, Y2, Y2; \
+	VPOR     Y6, Y3, Y3
+
 // CMPGT64 stores the mask of the bytes greater than const (as signed bytes) at off(DI).
 #define CMPGT64(const, off) \
 	VMOVDQU  const<>(SB), Y4; \
@@ -40,8 +55,8 @@ BYTES32(xf0, 0xf0f0f0f0f0f0f0f0)
 // func classifyAVX2(b *[blockSize]byte, m *blockInfo)
 //
 // The offsets into m follow blockInfo's fields, which are all uint64: quote 0, bslash 8,
-// ctl 16, high 24, geC0 32, geE0 40, geF0 48, odd 56. The last four are only written when high
-// is not zero.
+// ctl 16, high 24, geC0 32, geE0 40, geF0 48, odd 56, escSimple 64, escU 72. geC0 to odd are
+// only written when high is not zero, escSimple and escU when bslash is not zero.
 TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	MOVQ    b+0(FP), SI
 	MOVQ    m+8(FP), DI
@@ -57,6 +72,27 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	VPCMPEQB Y4, Y0, Y2
 	VPCMPEQB Y4, Y1, Y3
 	MASK64(8)
+	TESTQ    AX, AX
+	JZ       noescape
+
+	// The letters a backslash may stand before: " \ / b f n r t, and u.
+	VMOVDQU  quotes<>(SB), Y4
+	VPCMPEQB Y4, Y0, Y2
+	VPCMPEQB Y4, Y1, Y3
+	ESCOR(bslashes)
+	ESCOR(slashes)
+	ESCOR(lowerb)
+	ESCOR(lowerf)
+	ESCOR(lowern)
+	ESCOR(lowerr)
+	ESCOR(lowert)
+	MASK64(64)
+	VMOVDQU  loweru<>(SB), Y4
+	VPCMPEQB Y4, Y0, Y2
+	VPCMPEQB Y4, Y1, Y3
+	MASK64(72)
+
+noescape:
 
 	// 0x20 > x as signed bytes: a control character, or a byte from 0x80 on (negative), which
 	// the top bits (high, at 24) then take out.
@@ -131,6 +167,13 @@ done:
 BYTES64(z22, 0x2222222222222222)
 BYTES64(z5c, 0x5c5c5c5c5c5c5c5c)
 BYTES64(z20, 0x2020202020202020)
+BYTES64(z2f, 0x2f2f2f2f2f2f2f2f)
+BYTES64(z62, 0x6262626262626262)
+BYTES64(z66, 0x6666666666666666)
+BYTES64(z6e, 0x6e6e6e6e6e6e6e6e)
+BYTES64(z72, 0x7272727272727272)
+BYTES64(z74, 0x7474747474747474)
+BYTES64(z75, 0x7575757575757575)
 BYTES64(zc0, 0xc0c0c0c0c0c0c0c0)
 BYTES64(zc2, 0xc2c2c2c2c2c2c2c2)
 BYTES64(ze0, 0xe0e0e0e0e0e0e0e0)
@@ -150,7 +193,32 @@ TEXT ·classifyAVX512(SB), NOSPLIT, $0-16
 	VPCMPEQB z22<>(SB), Z0, K1
 	KMOVQ    K1, 0(DI)
 	VPCMPEQB z5c<>(SB), Z0, K1
-	KMOVQ    K1, 8(DI)
+	KMOVQ    K1, AX
+	MOVQ     AX, 8(DI)
+	TESTQ    AX, AX
+	JZ       noescape512
+
+	// The letters a backslash may stand before: " \ / b f n r t, and u.
+	VPCMPEQB z22<>(SB), Z0, K2
+	VPCMPEQB z5c<>(SB), Z0, K3
+	KORQ     K3, K2, K2
+	VPCMPEQB z2f<>(SB), Z0, K3
+	KORQ     K3, K2, K2
+	VPCMPEQB z62<>(SB), Z0, K3
+	KORQ     K3, K2, K2
+	VPCMPEQB z66<>(SB), Z0, K3
+	KORQ     K3, K2, K2
+	VPCMPEQB z6e<>(SB), Z0, K3
+	KORQ     K3, K2, K2
+	VPCMPEQB z72<>(SB), Z0, K3
+	KORQ     K3, K2, K2
+	VPCMPEQB z74<>(SB), Z0, K3
+	KORQ     K3, K2, K2
+	KMOVQ    K2, 64(DI)
+	VPCMPEQB z75<>(SB), Z0, K2
+	KMOVQ    K2, 72(DI)
+
+noescape512:
 	VPCMPUB  $1, z20<>(SB), Z0, K1 // below 0x20
 	KMOVQ    K1, 16(DI)
 	VPMOVB2M Z0, K1

@@ -73,15 +73,27 @@ func (m *Members) Name(data []byte, i int) []byte {
 // that member takes the new value instead, and Put returns its index in List the first time the
 // key repeats (so that each duplicated key is reported once), and -1 otherwise.
 func (m *Members) Put(data []byte, key Span, keyFlags StrFlags, value Span, ws bool) int {
-	mem := Member{key: key.Pack(), value: value.Pack(), name: Span32{int32(key.Start + 1), int32(key.End - 1)}, ws: ws}
+	// The member is written in place, field by field: a Member built on the stack and then
+	// copied is read back wider than it was written, which stalls the store (measured: most of
+	// Put's time).
+	last := len(m.List)
+	if last < cap(m.List) {
+		m.List = m.List[:last+1]
+	} else {
+		m.List = append(m.List, Member{})
+	}
+	mem := &m.List[last]
+	mem.key, mem.value, mem.ws, mem.duplicated = key.Pack(), value.Pack(), ws, false
+	var name []byte
 	if keyFlags&Escaped != 0 {
 		from := len(m.arena)
 		m.arena = AppendUnescaped(m.arena, data[key.Start+1:key.End-1])
 		mem.name, mem.nameInArena = Span32{int32(from), int32(len(m.arena))}, true
+		name = m.arena[from:]
+	} else {
+		mem.name, mem.nameInArena = Span32{int32(key.Start + 1), int32(key.End - 1)}, false
+		name = data[key.Start+1 : key.End-1]
 	}
-	m.List = append(m.List, mem)
-	last := len(m.List) - 1
-	name := m.Name(data, last)
 	if len(m.List)-m.start <= smallObject {
 		for i := m.start; i < last; i++ {
 			if n := m.List[i].name; int(n.End-n.Start) == len(name) && string(m.Name(data, i)) == string(name) {
