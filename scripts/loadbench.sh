@@ -4,7 +4,10 @@
 # and ~60 KB realistic results. Loopback only, bounded in time: ROUNDS (default 3) rounds per
 # body size, each a 1 s warm-up and DURATION (default 5s) of floor, then the same of normalizer,
 # so that both see the same noise on a shared machine; the median round of each is reported.
-# The servers are pinned to CPU 0 and wrk to CPU 1.
+# The servers are pinned to CPU 0 and wrk to CPU 1. Besides requests per second, each round
+# records the server's CPU time per request (from /proc/PID/stat around the measured run): on a
+# shared machine it moves much less than req/s, and the floor's CPU per request over the
+# normalizer's is the same ratio when the server is CPU-bound, as it is here.
 #
 # Usage: scripts/loadbench.sh   (env: DURATION=5s ROUNDS=3 CONNECTIONS=32 SERVE_ARGS="--log-level warn")
 set -euo pipefail
@@ -44,41 +47,56 @@ f:close()
 LUA
 
 taskset -c 0 "$work/floor" -addr "127.0.0.1:$PORT_FLOOR" & pids+=($!)
+pid_floor=$!
 # Logs at the default level (one JSON line per request), to /dev/null: the cost of writing them stays in.
 taskset -c 0 "$work/normalizer" serve --addr "127.0.0.1:$PORT_SERVE" ${SERVE_ARGS:-} 2>/dev/null & pids+=($!)
+pid_serve=$!
+clk_tck=$(getconf CLK_TCK)
+
+# cpu_ticks PID -> user + system CPU time of the process, in clock ticks
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 wait_up() { for _ in $(seq 100); do curl -fs -o /dev/null -X POST --data '"x"' "$1" && return 0; sleep 0.05; done; echo "loadbench: $1 is not up" >&2; exit 1; }
 wait_up "http://127.0.0.1:$PORT_FLOOR/"
 wait_up "http://127.0.0.1:$PORT_SERVE/v1/normalize"
 
-# run URL BODY -> "req/s p50_ms p99_ms"
+# run URL BODY PID -> "req/s p50_ms p99_ms cpu_us_per_request"
 run() {
-	local url=$1 body=$2
+	local url=$1 body=$2 pid=$3 t0 t1
 	BODY=$body taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d1s -s "$work/post.lua" "$url" >/dev/null
+	t0=$(cpu_ticks "$pid")
 	BODY=$body taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/post.lua" "$url" >"$work/out"
+	t1=$(cpu_ticks "$pid")
 	grep -q "Non-2xx" "$work/out" && { echo "loadbench: non-2xx answers from $url" >&2; cat "$work/out" >&2; exit 1; }
-	awk '
+	awk -v ticks=$((t1 - t0)) -v hz="$clk_tck" '
 		function ms(v) { if (v ~ /us$/) return v/1000; if (v ~ /ms$/) return v+0; if (v ~ /s$/) return v*1000; return v }
 		/^ +50%/ { p50 = ms($2) } /^ +99%/ { p99 = ms($2) } /^Requests\/sec:/ { rps = $2 }
-		END { printf "%.0f %.2f %.2f\n", rps, p50, p99 }' "$work/out"
+		/ requests in / { n = $1 }
+		END { printf "%.0f %.2f %.2f %.1f\n", rps, p50, p99, ticks / hz * 1e6 / n }' "$work/out"
 }
 
 # median ROUND_FILE -> the line with the median req/s
 median() { sort -n "$1" | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'; }
+# median_cpu ROUND_FILE -> the median CPU µs per request
+median_cpu() { cut -d' ' -f4 "$1" | sort -n | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'; }
 
-printf "%-13s %-10s %10s %9s %9s %7s\n" body server "req/s" "p50 ms" "p99 ms" ratio
+printf "%-13s %-10s %10s %9s %9s %7s %11s %9s\n" body server "req/s" "p50 ms" "p99 ms" ratio "CPU µs/req" "CPU ratio"
 for size in small medium; do
 	body="$work/$size.json"
 	: >"$work/floor.$size"; : >"$work/serve.$size"
 	for _ in $(seq "$ROUNDS"); do
-		run "http://127.0.0.1:$PORT_FLOOR/" "$body" >>"$work/floor.$size"
-		run "http://127.0.0.1:$PORT_SERVE/v1/normalize" "$body" >>"$work/serve.$size"
+		run "http://127.0.0.1:$PORT_FLOOR/" "$body" "$pid_floor" >>"$work/floor.$size"
+		run "http://127.0.0.1:$PORT_SERVE/v1/normalize" "$body" "$pid_serve" >>"$work/serve.$size"
 	done
-	read -r f_rps f_p50 f_p99 < <(median "$work/floor.$size")
-	read -r s_rps s_p50 s_p99 < <(median "$work/serve.$size")
+	read -r f_rps f_p50 f_p99 _ < <(median "$work/floor.$size")
+	read -r s_rps s_p50 s_p99 _ < <(median "$work/serve.$size")
+	f_cpu=$(median_cpu "$work/floor.$size")
+	s_cpu=$(median_cpu "$work/serve.$size")
 	label="$size($(( $(wc -c <"$body") / 1024 ))KB)"
-	printf "%-13s %-10s %10s %9s %9s %7s\n" "$label" floor "$f_rps" "$f_p50" "$f_p99" ""
-	printf "%-13s %-10s %10s %9s %9s %7s\n" "$label" normalizer "$s_rps" "$s_p50" "$s_p99" "$(awk -v a="$s_rps" -v b="$f_rps" 'BEGIN{printf "%.2f", a/b}')"
+	printf "%-13s %-10s %10s %9s %9s %7s %11s %9s\n" "$label" floor "$f_rps" "$f_p50" "$f_p99" "" "$f_cpu" ""
+	printf "%-13s %-10s %10s %9s %9s %7s %11s %9s\n" "$label" normalizer "$s_rps" "$s_p50" "$s_p99" \
+		"$(awk -v a="$s_rps" -v b="$f_rps" 'BEGIN{printf "%.2f", a/b}')" "$s_cpu" "$(awk -v a="$f_cpu" -v b="$s_cpu" 'BEGIN{printf "%.2f", a/b}')"
 	echo "  rounds floor: $(cut -d' ' -f1 "$work/floor.$size" | paste -sd' ')  normalizer: $(cut -d' ' -f1 "$work/serve.$size" | paste -sd' ')"
+	echo "  CPU µs/req floor: $(cut -d' ' -f4 "$work/floor.$size" | paste -sd' ')  normalizer: $(cut -d' ' -f4 "$work/serve.$size" | paste -sd' ')"
 done
 echo "(median of $ROUNDS rounds of wrk -t1 -c$CONNECTIONS -d$DURATION; servers on CPU 0, wrk on CPU 1; $(go env GOVERSION); $(nproc) CPUs)"
