@@ -6,8 +6,9 @@ import "math/bits"
 const blockSize = 64
 
 // blockInfo is what the classifiers find in a block, bit k standing for byte k. The UTF-8 masks
-// are only filled in when high is not zero, and may have bits set for ASCII bytes: only their
-// bits under high mean anything. The escape letters are only filled in when bslash is not zero.
+// need only be filled in when high is not zero, and may have bits set for ASCII bytes: only
+// their bits under high mean anything. The escape letters need only be filled in when bslash
+// is not zero.
 type blockInfo struct {
 	quote     uint64 // '"'
 	bslash    uint64 // '\\'
