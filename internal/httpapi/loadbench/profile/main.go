@@ -21,7 +21,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -32,9 +31,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -44,6 +41,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/dystopic/normalizer/internal/httpapi"
+	"github.com/dystopic/normalizer/internal/httpapi/loadbench/echoback"
 	"github.com/dystopic/normalizer/schemas"
 )
 
@@ -130,23 +128,10 @@ func requestsTotal(reg *prometheus.Registry) int64 {
 // floor serves what internal/httpapi/loadbench/floor serves, with the same timeouts.
 func floor(ctx context.Context, ln net.Listener) (func() int64, func() error) {
 	var n atomic.Int64
-	pool := sync.Pool{New: func() any { return new(bytes.Buffer) }}
-	echoBack := func(w http.ResponseWriter, r *http.Request) {
+	srv := echoback.Server("", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
-		buf := pool.Get().(*bytes.Buffer)
-		defer pool.Put(buf)
-		buf.Reset()
-		if _, err := buf.ReadFrom(r.Body); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		h := w.Header()
-		h["Content-Type"] = []string{"application/json"}
-		h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
-		_, _ = w.Write(buf.Bytes())
-	}
-	srv := &http.Server{Handler: http.HandlerFunc(echoBack), ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
+		echoback.Handler(w, r)
+	}))
 	serve := func() error {
 		stop := context.AfterFunc(ctx, func() { _ = srv.Close() })
 		defer stop()
