@@ -2,11 +2,11 @@ package jsonscan
 
 import "golang.org/x/sys/cpu"
 
-// useAVX2 chooses scanBlocks over scanWords for strings, and useAVX512 classifyAVX512 over
-// classifyAVX2 in it; tests turn them off to run the others. (x/sys/cpu reports AVX-512 only
-// where the operating system saves its registers.)
+// useBlocks chooses scanBlocks over scanWords for strings, which needs AVX2, and useAVX512
+// classifyAVX512 over classifyAVX2 in it; tests turn them off to run the others. (x/sys/cpu
+// reports AVX2 and AVX-512 only where the operating system saves their registers.)
 var (
-	useAVX2   = cpu.X86.HasAVX2
+	useBlocks = cpu.X86.HasAVX2
 	useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 )
 

@@ -1,3 +1,4 @@
+#include "go_asm.h"
 #include "textflag.h"
 
 // Each constant is one byte repeated over 32: the bytes compared against.
@@ -54,9 +55,8 @@ BYTES32(xf0, 0xf0f0f0f0f0f0f0f0)
 
 // func classifyAVX2(b *[blockSize]byte, m *blockInfo)
 //
-// The offsets into m follow blockInfo's fields, which are all uint64: quote 0, bslash 8,
-// ctl 16, high 24, geC0 32, geE0 40, geF0 48, odd 56, escSimple 64, escU 72. geC0 to odd are
-// only written when high is not zero, escSimple and escU when bslash is not zero.
+// The masks go to m's fields (offsets from go_asm.h). geC0 to odd are only written when high
+// is not zero, escSimple and escU when bslash is not zero.
 TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	MOVQ    b+0(FP), SI
 	MOVQ    m+8(FP), DI
@@ -67,12 +67,12 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	VMOVDQU  quotes<>(SB), Y4
 	VPCMPEQB Y4, Y0, Y2
 	VPCMPEQB Y4, Y1, Y3
-	MASK64(0)
+	MASK64(blockInfo_quote)
 
 	VMOVDQU  bslashes<>(SB), Y4
 	VPCMPEQB Y4, Y0, Y2
 	VPCMPEQB Y4, Y1, Y3
-	MASK64(8)
+	MASK64(blockInfo_bslash)
 	TESTQ    AX, AX
 	JZ       noescape
 
@@ -87,11 +87,11 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	ESCOR(lowern)
 	ESCOR(lowerr)
 	ESCOR(lowert)
-	MASK64(64)
+	MASK64(blockInfo_escSimple)
 	VMOVDQU  loweru<>(SB), Y4
 	VPCMPEQB Y4, Y0, Y2
 	VPCMPEQB Y4, Y1, Y3
-	MASK64(72)
+	MASK64(blockInfo_escU)
 
 noescape:
 
@@ -99,7 +99,7 @@ noescape:
 	// the top bits (high, at 24) then take out.
 	VMOVDQA   Y0, Y2
 	VMOVDQA   Y1, Y3
-	MASK64(24)
+	MASK64(blockInfo_high)
 	MOVQ      AX, R8
 	VMOVDQU   spaces<>(SB), Y4
 	VPCMPGTB  Y0, Y4, Y2
@@ -111,14 +111,14 @@ noescape:
 	MOVQ      R8, CX
 	NOTQ      CX
 	ANDQ      CX, AX
-	MOVQ      AX, 16(DI)
+	MOVQ      AX, blockInfo_ctl(DI)
 	TESTQ     R8, R8
 	JZ        done
 
 	// Signed, ASCII is greater than all of these; the caller keeps the non-ASCII bits only.
-	CMPGT64(xbf, 32)
-	CMPGT64(xdf, 40)
-	CMPGT64(xef, 48)
+	CMPGT64(xbf, blockInfo_geC0)
+	CMPGT64(xdf, blockInfo_geE0)
+	CMPGT64(xef, blockInfo_geF0)
 
 	// Lead bytes that need the second byte checked, or are never valid: C0 C1 E0 ED F0 F4-FF.
 	VMOVDQU  xf3<>(SB), Y4
@@ -147,7 +147,7 @@ noescape:
 	VPCMPEQB Y4, Y1, Y6
 	VPOR     Y5, Y2, Y2
 	VPOR     Y6, Y3, Y3
-	MASK64(56)
+	MASK64(blockInfo_odd)
 
 done:
 	VZEROUPPER
@@ -195,10 +195,10 @@ TEXT ·classifyAVX512(SB), NOSPLIT, $0-16
 	VMOVDQU64  (SI), Z0
 
 	VPCMPEQB z22<>(SB), Z0, K1
-	KMOVQ    K1, 0(DI)
+	KMOVQ    K1, blockInfo_quote(DI)
 	VPCMPEQB z5c<>(SB), Z0, K1
 	KMOVQ    K1, AX
-	MOVQ     AX, 8(DI)
+	MOVQ     AX, blockInfo_bslash(DI)
 
 	// The letters a backslash may stand before: " \ / b f n r t, and u.
 	VPCMPEQB z22<>(SB), Z0, K2
@@ -216,22 +216,22 @@ TEXT ·classifyAVX512(SB), NOSPLIT, $0-16
 	KORQ     K3, K2, K2
 	VPCMPEQB z74<>(SB), Z0, K3
 	KORQ     K3, K2, K2
-	KMOVQ    K2, 64(DI)
+	KMOVQ    K2, blockInfo_escSimple(DI)
 	VPCMPEQB z75<>(SB), Z0, K2
-	KMOVQ    K2, 72(DI)
+	KMOVQ    K2, blockInfo_escU(DI)
 
 	VPCMPUB  $1, z20<>(SB), Z0, K1 // below 0x20
-	KMOVQ    K1, 16(DI)
+	KMOVQ    K1, blockInfo_ctl(DI)
 	VPMOVB2M Z0, K1
 	KMOVQ    K1, AX
-	MOVQ     AX, 24(DI)
+	MOVQ     AX, blockInfo_high(DI)
 
 	VPCMPUB $5, zc0<>(SB), Z0, K1 // from 0xC0 on
-	KMOVQ   K1, 32(DI)
+	KMOVQ   K1, blockInfo_geC0(DI)
 	VPCMPUB $5, ze0<>(SB), Z0, K2
-	KMOVQ   K2, 40(DI)
+	KMOVQ   K2, blockInfo_geE0(DI)
 	VPCMPUB $5, zf0<>(SB), Z0, K3
-	KMOVQ   K3, 48(DI)
+	KMOVQ   K3, blockInfo_geF0(DI)
 
 	// odd: C0 C1 (from C0 on but not from C2 on), E0, ED, F0, and from F4 on.
 	VPCMPUB  $5, zc2<>(SB), Z0, K4
@@ -244,7 +244,7 @@ TEXT ·classifyAVX512(SB), NOSPLIT, $0-16
 	KORQ     K5, K4, K4
 	VPCMPUB  $5, zf4<>(SB), Z0, K5
 	KORQ     K5, K4, K4
-	KMOVQ    K4, 56(DI)
+	KMOVQ    K4, blockInfo_odd(DI)
 
 	VZEROUPPER
 	RET

@@ -2,12 +2,12 @@ package jsonscan
 
 import "testing"
 
-// TestWordScan runs the string scan tests with useAVX2 off, as on CPUs without AVX2 and other
+// TestWordScan runs the string scan tests with useBlocks off, as on CPUs without AVX2 and other
 // architectures: scanWords must agree with the careful scan just as scanBlocks does.
 func TestWordScan(t *testing.T) {
-	saved := useAVX2
-	useAVX2 = false
-	defer func() { useAVX2 = saved }()
+	saved := useBlocks
+	useBlocks = false
+	defer func() { useBlocks = saved }()
 	t.Run("AgreesWithCarefulScan", TestBlockScanAgreesWithCarefulScan)
 	t.Run("BackslashRuns", TestBlockScanBackslashRuns)
 	t.Run("UTF8", TestBlockScanUTF8)
@@ -17,7 +17,7 @@ func TestWordScan(t *testing.T) {
 // TestBlockScanAVX2 runs the block scan tests with classifyAVX2 where the CPU would use
 // classifyAVX512.
 func TestBlockScanAVX2(t *testing.T) {
-	if !useAVX2 || !useAVX512 {
+	if !useBlocks || !useAVX512 {
 		t.Skip("the CPU has no AVX-512BW or no AVX2: the other tests already ran the classifier it uses")
 	}
 	useAVX512 = false

@@ -2,8 +2,8 @@
 
 package jsonscan
 
-// useAVX2 is false off amd64: strings are scanned by scanWords (tests may not turn it on).
-var useAVX2, useAVX512 = false, false
+// useBlocks is false off amd64: strings are scanned by scanWords (tests may not turn it on).
+var useBlocks, useAVX512 = false, false
 
 func classifyAVX2(b *[blockSize]byte, m *blockInfo)   { panic("jsonscan: no AVX2 off amd64") }
 func classifyAVX512(b *[blockSize]byte, m *blockInfo) { panic("jsonscan: no AVX-512 off amd64") }

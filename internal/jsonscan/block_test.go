@@ -46,7 +46,7 @@ func meaningful(m blockInfo) blockInfo {
 }
 
 func TestBlockMasks(t *testing.T) {
-	if !useAVX2 {
+	if !useBlocks {
 		t.Skip("this CPU has no AVX2: the block scan is not used, and TestWordScan* cover scanWords")
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -163,7 +163,7 @@ func scanBothAt(t *testing.T, doc []byte, at int) {
 	// A valid string with a whole block of input after it is the block scan's to settle: handing
 	// it to the careful scan would be right but slow, which the checks above cannot see.
 	// (The last bytes of the input are left to the careful scan.)
-	if useAVX2 && len(doc)-careful.Pos() >= blockSize {
+	if useBlocks && len(doc)-careful.Pos() >= blockSize {
 		if flags, end, ok := scanBlocks(doc, at+1); !ok || end != careful.Pos() || flags != carefulFlags {
 			t.Fatalf("%q at %d: the block scan did not settle a valid string (stopped at %d, want end %d)", doc, at, end, careful.Pos())
 		}
@@ -172,9 +172,13 @@ func scanBothAt(t *testing.T, doc []byte, at int) {
 
 // TestBlockScanAgreesWithCarefulScan puts every kind of special sequence, and pairs of them, at
 // every position around the first two block boundaries of long strings, with and without
-// bytes after the string (the last bytes of the input go to the careful scan).
+// bytes after the string (the last bytes of the input go to the careful scan), and without the
+// closing quote.
 func TestBlockScanAgreesWithCarefulScan(t *testing.T) {
-	specials := []string{"\\n", "\\u00e9", "\\\"", "\\\\", "\\\\\\", "\\\\\\\"", "\\ud800", "\\udfff", "\\u12G4", "\\u12", "\\x", "\\é",
+	specials := []string{
+		// A character cut short by the closing quote, on every bit around the block's end.
+		"\xe1\"", "\xf1\"", "\xf1\x80\"", "\xc3\"",
+		"\\n", "\\u00e9", "\\\"", "\\\\", "\\\\\\", "\\\\\\\"", "\\ud800", "\\udfff", "\\u12G4", "\\u12", "\\x", "\\é",
 		"\x01", "\x1f", "\x7f", "é", "東", "😀", "\U000a0000", "\xff", "\x80", "\xed\xa0\x80", "\xc0\xaf", "\xe6\x9d", "\xf0\x9f\x98", "\"", " "}
 	filler := bytes.Repeat([]byte("abcdefghij"), 20)
 	for _, n := range []int{60, 63, 64, 65, 70, 127, 128, 129, 140, 200} {
@@ -185,6 +189,7 @@ func TestBlockScanAgreesWithCarefulScan(t *testing.T) {
 			for _, sp := range specials {
 				for _, sp2 := range []string{"", "\\t", "ü", "\x02"} {
 					body := append(append(append(append([]byte{'"'}, filler[:pos]...), sp...), sp2...), filler[pos:n]...)
+					scanBoth(t, body) // the input ends inside the string
 					body = append(body, '"')
 					scanBoth(t, body)
 					scanBoth(t, append(body, bytes.Repeat([]byte(" "), 70)...))
@@ -223,19 +228,44 @@ func TestBlockScanCharacterAcrossBlocks(t *testing.T) {
 	}
 }
 
-// FuzzStringScan checks that the block scan and the careful scan agree on any bytes.
+// FuzzStringScan checks that every string scan this CPU can run (blocks classified with
+// AVX-512 or AVX2, and words) agrees with the careful scan on any bytes, for a string opening at
+// any offset against the input's blocks and followed by any number of spaces.
 func FuzzStringScan(f *testing.F) {
-	f.Add([]byte(`plain text that runs well past one block of sixty-four bytes, to the end"`), uint8(0))
-	f.Add([]byte(`escapes \n \t \" \\ \u00e9 \ud83d\ude00 across the block boundary of sixty-four bytes \"\\"`), uint8(3))
-	f.Add([]byte("non-ASCII ünïcödé 東京 😀 across the block boundary of sixty-four bytes, and on\""), uint8(60))
-	f.Add([]byte("a control \x01 character after a long run of plain text in the string ......\""), uint8(1))
-	f.Fuzz(func(t *testing.T, body []byte, pad uint8) {
-		at := int(pad) % blockSize // where the string opens, against the input's blocks
-		doc := append(bytes.Repeat([]byte{' '}, at), '"')
+	f.Add([]byte(`plain text that runs well past one block of sixty-four bytes, to the end"`), uint8(0), uint8(0))
+	f.Add([]byte(`escapes \n \t \" \\ \u00e9 \ud83d\ude00 across the block boundary of sixty-four bytes \"\\"`), uint8(3), uint8(70))
+	f.Add([]byte("non-ASCII ünïcödé 東京 😀 across the block boundary of sixty-four bytes, and on\""), uint8(60), uint8(64))
+	f.Add([]byte("a control \x01 character after a long run of plain text in the string ......\""), uint8(1), uint8(64))
+	f.Add([]byte(strings.Repeat("a", 62)+"\xe1\""), uint8(0), uint8(70))
+	f.Add([]byte("no closing quote, the input ends inside the string after more than a block of it ........"), uint8(5), uint8(0))
+	f.Fuzz(func(t *testing.T, body []byte, at, pad uint8) {
+		doc := append(bytes.Repeat([]byte{' '}, int(at)), '"')
 		doc = append(doc, body...)
 		doc = append(doc, bytes.Repeat([]byte{' '}, int(pad))...)
-		scanBothAt(t, doc, at)
+		forEachScan(func() { scanBothAt(t, doc, int(at)) })
 	})
+}
+
+// withWords runs f with the word scan, as CPUs without AVX2 do.
+func withWords(f func()) {
+	saved := useBlocks
+	defer func() { useBlocks = saved }()
+	useBlocks = false
+	f()
+}
+
+// forEachScan runs f once with each string scan this CPU can run.
+func forEachScan(f func()) {
+	saved512 := useAVX512
+	defer func() { useAVX512 = saved512 }()
+	if useBlocks {
+		f()
+		if useAVX512 {
+			useAVX512 = false
+			f()
+		}
+	}
+	withWords(f)
 }
 
 // TestBlockScanUTF8 compares the scans on random strings made of pieces of every kind of UTF-8,
@@ -267,7 +297,7 @@ func TestBlockScanUTF8(t *testing.T) {
 // TestBlockScanDocuments validates arrays of many strings with the block scan and with the word
 // scan, an independent implementation: they must agree on validity and on the error.
 func TestBlockScanDocuments(t *testing.T) {
-	if !useAVX2 {
+	if !useBlocks {
 		t.Skip("this CPU has no AVX2: the block scan is not used")
 	}
 	pieces := []string{"a", "bcdefgh", " ", "é", "東", "😀", "\\n", "\\\"", "\\\\", "\\u00e9", "\\ud83d\\ude00", "\\\\\\\"",
@@ -292,10 +322,10 @@ func TestBlockScanDocuments(t *testing.T) {
 		var blocks, words Scanner
 		blocks.Reset(doc, 10)
 		blocks.SkipValue()
-		useAVX2 = false
-		words.Reset(doc, 10)
-		words.SkipValue()
-		useAVX2 = true
+		withWords(func() {
+			words.Reset(doc, 10)
+			words.SkipValue()
+		})
 		if (blocks.Err() == nil) != (words.Err() == nil) || blocks.Err() != nil && *blocks.Err() != *words.Err() {
 			t.Fatalf("%q: block scan %v, word scan %v", doc, blocks.Err(), words.Err())
 		}

@@ -530,7 +530,7 @@ func (s *Scanner) scanString() (StrFlags, bool) {
 			}
 		}
 	}
-	if !useAVX2 {
+	if !useBlocks {
 		return s.scanWords(i)
 	}
 	flags, end, ok := scanBlocks(d, i)
