@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # Load benchmark: `normalizer serve` against a plain net/http server that echoes the body back
 # (the floor for any service answering with a record about the size of its input), with ~2 KB
-# and ~60 KB realistic results. Loopback only, bounded in time: ROUNDS (default 3) rounds per
-# body size, each a 1 s warm-up and DURATION (default 5s) of floor, then the same of normalizer,
-# so that both see the same noise on a shared machine; the median round of each is reported.
+# and ~60 KB realistic results. Loopback only, bounded in time: ROUNDS (default 5) rounds per
+# body size, each a 1 s warm-up and DURATION (default 3s) of floor, then the same of normalizer,
+# so that both see the same noise on a shared machine; the median round of each is reported,
+# and the median of the rounds' own ratios (each round's normalizer against the floor measured
+# just before it), which the machine's drifts between rounds disturb least.
 # The servers are pinned to CPU 0 and wrk to CPU 1. Besides requests per second, each round
 # records the server's CPU time per request (from /proc/PID/stat around the measured run): on a
 # shared machine it moves much less than req/s, and the floor's CPU per request over the
 # normalizer's is the same ratio when the server is CPU-bound, as it is here.
 #
-# Usage: scripts/loadbench.sh   (env: DURATION=5s ROUNDS=3 CONNECTIONS=32 SERVE_ARGS="--log-level warn")
+# Usage: scripts/loadbench.sh   (env: DURATION=3s ROUNDS=5 CONNECTIONS=32 SERVE_ARGS="--log-level warn")
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DURATION=${DURATION:-5s}
-ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-3s}
+ROUNDS=${ROUNDS:-5}
 CONNECTIONS=${CONNECTIONS:-32}
 PORT_FLOOR=${PORT_FLOOR:-18090}
 PORT_SERVE=${PORT_SERVE:-18091}
@@ -77,6 +79,16 @@ run() {
 
 # median ROUND_FILE -> the line with the median req/s
 median() { sort -n "$1" | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'; }
+# paired FLOOR_FILE SERVE_FILE: each round's ratios (req/s, and CPU per request) and their medians
+paired() {
+	paste -d' ' "$1" "$2" | awk '
+		function med(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		{ r[NR] = $5 / $1; c[NR] = $4 / $8; rs = rs sprintf(" %.2f", r[NR]); cs = cs sprintf(" %.2f", c[NR]) }
+		END { printf "  paired ratios, req/s:%s (median %.2f); CPU per request:%s (median %.2f)\n", rs, med(r, NR), cs, med(c, NR) }'
+}
 # median_cpu ROUND_FILE -> the median CPU µs per request
 median_cpu() { cut -d' ' -f4 "$1" | sort -n | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'; }
 
@@ -98,5 +110,6 @@ for size in small medium; do
 		"$(awk -v a="$s_rps" -v b="$f_rps" 'BEGIN{printf "%.2f", a/b}')" "$s_cpu" "$(awk -v a="$f_cpu" -v b="$s_cpu" 'BEGIN{printf "%.2f", a/b}')"
 	echo "  rounds floor: $(cut -d' ' -f1 "$work/floor.$size" | paste -sd' ')  normalizer: $(cut -d' ' -f1 "$work/serve.$size" | paste -sd' ')"
 	echo "  CPU µs/req floor: $(cut -d' ' -f4 "$work/floor.$size" | paste -sd' ')  normalizer: $(cut -d' ' -f4 "$work/serve.$size" | paste -sd' ')"
+	paired "$work/floor.$size" "$work/serve.$size"
 done
 echo "(median of $ROUNDS rounds of wrk -t1 -c$CONNECTIONS -d$DURATION; servers on CPU 0, wrk on CPU 1; $(go env GOVERSION); $(nproc) CPUs)"
