@@ -521,13 +521,15 @@ func plainTail(run []byte) bool {
 func (s *Scanner) scanString() (StrFlags, bool) {
 	d := s.data
 	i := s.pos + 1
-	// Most strings are keys and short values: one word settles them without a call.
-	if i+8 <= len(d) {
-		if m := special(binary.LittleEndian.Uint64(d[i : i+8])); m != 0 {
-			if k := i + bits.TrailingZeros64(m)>>3; d[k] == '"' {
+	// Most strings are keys and short values: up to four words (measured best against two and
+	// eight) settle them without a block.
+	for k := i; k < i+32 && k+8 <= len(d); k += 8 {
+		if m := special(binary.LittleEndian.Uint64(d[k : k+8])); m != 0 {
+			if k += bits.TrailingZeros64(m) >> 3; d[k] == '"' {
 				s.pos = k + 1
 				return 0, true
 			}
+			break
 		}
 	}
 	if !useBlocks {
