@@ -8,20 +8,21 @@ import (
 )
 
 // BenchmarkSkipValue validates whole documents with the scanner alone, the bulk of what the
-// normalizer does, with each string scan: blocks classified with AVX-512 or AVX2, and words
+// normalizer does, with each string scan: blocks classified with AVX512-VBMI, AVX-512 or AVX2, and words
 // (what CPUs without AVX2 use).
 func BenchmarkSkipValue(b *testing.B) {
 	for _, in := range []struct {
 		name string
 		doc  []byte
 	}{{"small", corpus.Small()}, {"medium", corpus.Medium()}, {"large", corpus.Large()}} {
-		for _, impl := range []string{"avx512", "avx2", "words"} {
+		for _, impl := range []string{"vbmi", "avx512", "avx2", "words"} {
 			b.Run("input="+in.name+"/impl="+impl, func(b *testing.B) {
-				saved, saved512 := useBlocks, useAVX512
-				defer func() { useBlocks, useAVX512 = saved, saved512 }()
-				useAVX512 = useAVX512 && impl == "avx512"
+				saved, saved512, savedVBMI := useBlocks, useAVX512, useVBMI
+				defer func() { useBlocks, useAVX512, useVBMI = saved, saved512, savedVBMI }()
+				useVBMI = useVBMI && impl == "vbmi"
+				useAVX512 = useAVX512 && (impl == "avx512" || impl == "vbmi")
 				useBlocks = useBlocks && impl != "words"
-				if impl == "avx512" && !useAVX512 || impl == "avx2" && !useBlocks {
+				if impl == "vbmi" && !useVBMI || impl == "avx512" && !useAVX512 || impl == "avx2" && !useBlocks {
 					b.Skip("the CPU cannot run it")
 				}
 				var s Scanner

@@ -23,7 +23,7 @@ type blockInfo struct {
 }
 
 // scanBlocks scans the content of the string that starts at d[i] (just past its opening quote)
-// 64 bytes at a time: classifyAVX512 or classifyAVX2 classifies the bytes and the rest is
+// 64 bytes at a time: classifyVBMI, classifyAVX512 or classifyAVX2 classifies the bytes and the rest is
 // arithmetic on the masks, so the closing quote, escapes, control characters and most UTF-8
 // cost no branch per byte. It returns where the string ends (just past the closing quote) and
 // ok, or, with ok false, the offset from which the careful scan must go on: anything wrong, and
@@ -33,9 +33,12 @@ type blockInfo struct {
 func scanBlocks(d []byte, i int) (flags StrFlags, end int, ok bool) {
 	var m blockInfo
 	for i+blockSize <= len(d) {
-		if b := (*[blockSize]byte)(d[i : i+blockSize]); useAVX512 {
+		switch b := (*[blockSize]byte)(d[i : i+blockSize]); {
+		case useVBMI:
+			classifyVBMI(b, &m)
+		case useAVX512:
 			classifyAVX512(b, &m)
-		} else {
+		default:
 			classifyAVX2(b, &m)
 		}
 		escaped, carry := escapedBy(m.bslash)

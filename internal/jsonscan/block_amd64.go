@@ -8,6 +8,7 @@ import "golang.org/x/sys/cpu"
 var (
 	useBlocks = cpu.X86.HasAVX2
 	useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+	useVBMI   = useAVX512 && cpu.X86.HasAVX512VBMI
 )
 
 // classifyAVX2 fills m for the 64 bytes of b, 32 bytes per instruction, and classifyAVX512 with
@@ -18,3 +19,8 @@ func classifyAVX2(b *[blockSize]byte, m *blockInfo)
 
 //go:noescape
 func classifyAVX512(b *[blockSize]byte, m *blockInfo)
+
+// classifyVBMI is classifyAVX512 with a table lookup for most of the classes.
+//
+//go:noescape
+func classifyVBMI(b *[blockSize]byte, m *blockInfo)

@@ -248,3 +248,76 @@ TEXT ·classifyAVX512(SB), NOSPLIT, $0-16
 
 	VZEROUPPER
 	RET
+
+// classes maps each byte, by its low seven bits, to what it is, one bit each: for a byte below
+// 0x80 (bit 0) a control character, (bit 1) a letter of a two-byte escape, (bit 2) u; for the
+// byte 0x80 higher (bit 3) from C0 on, (bit 4) from E0 on, (bit 5) from F0 on, (bit 6) an odd
+// lead byte (C0 C1 E0 ED F0 F4-FF). Generated from those definitions; TestBlockMasks checks it.
+DATA classes<>+0(SB)/8, $0x0101010101010101
+DATA classes<>+8(SB)/8, $0x0101010101010101
+DATA classes<>+16(SB)/8, $0x0101010101010101
+DATA classes<>+24(SB)/8, $0x0101010101010101
+DATA classes<>+32(SB)/8, $0x0000000000020000
+DATA classes<>+40(SB)/8, $0x0200000000000000
+DATA classes<>+48(SB)/8, $0x0000000000000000
+DATA classes<>+56(SB)/8, $0x0000000000000000
+DATA classes<>+64(SB)/8, $0x0808080808084848
+DATA classes<>+72(SB)/8, $0x0808080808080808
+DATA classes<>+80(SB)/8, $0x0808080808080808
+DATA classes<>+88(SB)/8, $0x0808080a08080808
+DATA classes<>+96(SB)/8, $0x181a1818181a1858
+DATA classes<>+104(SB)/8, $0x181a581818181818
+DATA classes<>+112(SB)/8, $0x78787c7a383a3878
+DATA classes<>+120(SB)/8, $0x7878787878787878
+GLOBL classes<>(SB), RODATA|NOPTR, $128
+
+BYTES64(bit0, 0x0101010101010101)
+BYTES64(bit1, 0x0202020202020202)
+BYTES64(bit2, 0x0404040404040404)
+BYTES64(bit3, 0x0808080808080808)
+BYTES64(bit4, 0x1010101010101010)
+BYTES64(bit5, 0x2020202020202020)
+BYTES64(bit6, 0x4040404040404040)
+
+// func classifyVBMI(b *[blockSize]byte, m *blockInfo)
+//
+// classifyAVX512 with one table lookup (AVX512-VBMI's VPERMI2B over the 128 bytes of classes)
+// in place of most of its compares: the lookup gives every byte its class bits, and a test per
+// bit turns them into masks. The classes meant for ASCII bytes are taken off the non-ASCII ones,
+// which share their low seven bits.
+TEXT ·classifyVBMI(SB), NOSPLIT, $0-16
+	MOVQ       b+0(FP), SI
+	MOVQ       m+8(FP), DI
+	PREFETCHT0 512(SI) // as in classifyAVX512
+	VMOVDQU64  (SI), Z0
+
+	VPCMPEQB z22<>(SB), Z0, K1
+	KMOVQ    K1, blockInfo_quote(DI)
+	VPCMPEQB z5c<>(SB), Z0, K1
+	KMOVQ    K1, blockInfo_bslash(DI)
+	VPMOVB2M Z0, K6
+	KMOVQ    K6, blockInfo_high(DI)
+
+	VMOVDQA64 Z0, Z1
+	VMOVDQU64 classes<>+0(SB), Z2
+	VPERMI2B  classes<>+64(SB), Z2, Z1 // Z1 = the class of each byte
+
+	VPTESTMB bit0<>(SB), Z1, K1
+	KANDNQ   K1, K6, K1
+	KMOVQ    K1, blockInfo_ctl(DI)
+	VPTESTMB bit1<>(SB), Z1, K1
+	KANDNQ   K1, K6, K1
+	KMOVQ    K1, blockInfo_escSimple(DI)
+	VPTESTMB bit2<>(SB), Z1, K1
+	KANDNQ   K1, K6, K1
+	KMOVQ    K1, blockInfo_escU(DI)
+	VPTESTMB bit3<>(SB), Z1, K1
+	KMOVQ    K1, blockInfo_geC0(DI)
+	VPTESTMB bit4<>(SB), Z1, K1
+	KMOVQ    K1, blockInfo_geE0(DI)
+	VPTESTMB bit5<>(SB), Z1, K1
+	KMOVQ    K1, blockInfo_geF0(DI)
+	VPTESTMB bit6<>(SB), Z1, K1
+	KMOVQ    K1, blockInfo_odd(DI)
+	VZEROUPPER
+	RET

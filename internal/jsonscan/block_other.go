@@ -3,7 +3,8 @@
 package jsonscan
 
 // useBlocks is false off amd64: strings are scanned by scanWords (tests may not turn it on).
-var useBlocks, useAVX512 = false, false
+var useBlocks, useAVX512, useVBMI = false, false, false
 
 func classifyAVX2(b *[blockSize]byte, m *blockInfo)   { panic("jsonscan: no AVX2 off amd64") }
 func classifyAVX512(b *[blockSize]byte, m *blockInfo) { panic("jsonscan: no AVX-512 off amd64") }
+func classifyVBMI(b *[blockSize]byte, m *blockInfo)   { panic("jsonscan: no AVX-512 off amd64") }

@@ -77,6 +77,11 @@ func TestBlockMasks(t *testing.T) {
 	} else {
 		t.Log("this CPU has no AVX-512BW: classifyAVX512 is not tested")
 	}
+	if useVBMI {
+		impls["classifyVBMI"] = classifyVBMI
+	} else {
+		t.Log("this CPU has no AVX512-VBMI: classifyVBMI is not tested")
+	}
 	for _, b := range blocks {
 		want := meaningful(naiveClassify(&b))
 		for name, classify := range impls {
@@ -256,10 +261,14 @@ func withWords(f func()) {
 
 // forEachScan runs f once with each string scan this CPU can run.
 func forEachScan(f func()) {
-	saved512 := useAVX512
-	defer func() { useAVX512 = saved512 }()
+	saved512, savedVBMI := useAVX512, useVBMI
+	defer func() { useAVX512, useVBMI = saved512, savedVBMI }()
 	if useBlocks {
 		f()
+		if useVBMI {
+			useVBMI = false
+			f()
+		}
 		if useAVX512 {
 			useAVX512 = false
 			f()
