@@ -8,8 +8,8 @@ import (
 )
 
 // BenchmarkSkipValue validates whole documents with the scanner alone, the bulk of what the
-// normalizer does, with each string scan: blocks classified with AVX512-VBMI, AVX-512 or AVX2, and words
-// (what CPUs without AVX2 use).
+// normalizer does, with each string scan: blocks classified with AVX512-VBMI, AVX-512 or
+// AVX2, and words (what CPUs without AVX2 use).
 func BenchmarkSkipValue(b *testing.B) {
 	for _, in := range []struct {
 		name string

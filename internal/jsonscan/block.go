@@ -25,11 +25,12 @@ type blockInfo struct {
 // scanBlocks scans the content of the string that starts at d[i] (just past its opening quote)
 // 64 bytes at a time: a classifier (classifyVBMI, classifyAVX512 or classifyAVX2, the best the
 // CPU runs) turns the bytes into masks, and the rest is arithmetic on them, so the closing
-// quote, escapes, control characters and most UTF-8 cost no branch per byte. It returns where the string ends (just past the closing quote) and
-// ok, or, with ok false, the offset from which the careful scan must go on: anything wrong, and
-// the last bytes of the input, are left to it, which says exactly what and where. That offset
-// is never inside a UTF-8 sequence nor just after a backslash (it may fall among the hex digits
-// of a \u escape, already checked, which read as plain ASCII).
+// quote, escapes, control characters and most UTF-8 cost no branch per byte. It returns where
+// the string ends (just past the closing quote) and ok, or, with ok false, the offset from
+// which the careful scan must go on: anything wrong, and the last bytes of the input, are left
+// to it, which says exactly what and where. That offset is never inside a UTF-8 sequence nor
+// just after a backslash (it may fall among the hex digits of a \u escape, already checked,
+// which read as plain ASCII).
 func scanBlocks(d []byte, i int) (flags StrFlags, end int, ok bool) {
 	var m blockInfo
 	for i+blockSize <= len(d) {
