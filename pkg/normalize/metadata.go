@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
@@ -173,7 +174,7 @@ func numberFacts(tok []byte) (negative, whole bool) {
 			i++
 		}
 		for ; i < len(tok); i++ {
-			if exp < 1<<40 {
+			if exp < math.MaxInt/16 { // past any length of digits an input can hold; no overflow
 				exp = exp*10 + int(tok[i]-'0')
 			}
 		}
