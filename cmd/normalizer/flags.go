@@ -45,6 +45,19 @@ func printHelp(stdout io.Writer, usage string, fs *flag.FlagSet) error {
 }
 
 // noOperands refuses operands for a subcommand that takes none.
+// parseNoOperands is parseFlags for a subcommand that takes no operands. With -h it prints the
+// help and reports done, for the subcommand to return at once.
+func parseNoOperands(fs *flag.FlagSet, args []string, usage string, stdout io.Writer) (done bool, err error) {
+	operands, err := parseFlags(fs, args)
+	if errors.Is(err, errHelp) {
+		return true, printHelp(stdout, usage, fs)
+	}
+	if err != nil {
+		return false, err
+	}
+	return false, noOperands(fs.Name(), operands)
+}
+
 func noOperands(name string, operands []string) error {
 	if len(operands) > 0 {
 		return usageErrorf("%s: found %q, expected no arguments", name, strings.Join(operands, " "))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,14 +25,7 @@ func runHealthcheck(ctx context.Context, args []string, getenv func(string) stri
 	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
 	url := fs.String("url", "", "URL to probe (default http://127.0.0.1:PORT/healthz)")
 	timeout := fs.Duration("timeout", 3*time.Second, "time to wait for the answer")
-	operands, err := parseFlags(fs, args)
-	if errors.Is(err, errHelp) {
-		return printHelp(stdout, healthcheckUsage, fs)
-	}
-	if err != nil {
-		return err
-	}
-	if err := noOperands("healthcheck", operands); err != nil {
+	if done, err := parseNoOperands(fs, args, healthcheckUsage, stdout); done || err != nil {
 		return err
 	}
 	if *url == "" {

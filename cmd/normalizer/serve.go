@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -130,14 +129,7 @@ func (f *serveFlags) check() error {
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var f serveFlags
 	fs := newServeFlagSet(&f)
-	operands, err := parseFlags(fs, args)
-	if errors.Is(err, errHelp) {
-		return printHelp(stdout, serveUsage, fs)
-	}
-	if err != nil {
-		return err
-	}
-	if err := noOperands("serve", operands); err != nil {
+	if done, err := parseNoOperands(fs, args, serveUsage, stdout); done || err != nil {
 		return err
 	}
 	origin := flagOrigins(fs) // before applyEnv, which sets flags too

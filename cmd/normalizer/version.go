@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,15 +22,7 @@ and platform it was built with.
 // runVersion is `normalizer version`.
 func runVersion(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	operands, err := parseFlags(fs, args)
-	if errors.Is(err, errHelp) {
-		fmt.Fprint(stdout, versionUsage)
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if err := noOperands("version", operands); err != nil {
+	if done, err := parseNoOperands(fs, args, versionUsage, stdout); done || err != nil {
 		return err
 	}
 	info, _ := debug.ReadBuildInfo()
