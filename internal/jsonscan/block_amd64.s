@@ -1,33 +1,46 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// Each constant is one byte repeated over 32: the bytes compared against.
-#define BYTES32(name, w) \
+// Each constant is one byte repeated over 64: AVX-512 compares take them straight from memory,
+// AVX2 loads their first 32 bytes.
+#define BYTES64(name, w) \
 	DATA name<>+0(SB)/8, $w; \
 	DATA name<>+8(SB)/8, $w; \
 	DATA name<>+16(SB)/8, $w; \
 	DATA name<>+24(SB)/8, $w; \
-	GLOBL name<>(SB), RODATA|NOPTR, $32
+	DATA name<>+32(SB)/8, $w; \
+	DATA name<>+40(SB)/8, $w; \
+	DATA name<>+48(SB)/8, $w; \
+	DATA name<>+56(SB)/8, $w; \
+	GLOBL name<>(SB), RODATA|NOPTR, $64
 
-BYTES32(quotes, 0x2222222222222222)
-BYTES32(bslashes, 0x5c5c5c5c5c5c5c5c)
-BYTES32(spaces, 0x2020202020202020)
-BYTES32(slashes, 0x2f2f2f2f2f2f2f2f)
-BYTES32(lowerb, 0x6262626262626262)
-BYTES32(lowerf, 0x6666666666666666)
-BYTES32(lowern, 0x6e6e6e6e6e6e6e6e)
-BYTES32(lowerr, 0x7272727272727272)
-BYTES32(lowert, 0x7474747474747474)
-BYTES32(loweru, 0x7575757575757575)
-BYTES32(xbf, 0xbfbfbfbfbfbfbfbf)
-BYTES32(xdf, 0xdfdfdfdfdfdfdfdf)
-BYTES32(xef, 0xefefefefefefefef)
-BYTES32(xf3, 0xf3f3f3f3f3f3f3f3)
-BYTES32(xfe, 0xfefefefefefefefe)
-BYTES32(xc0, 0xc0c0c0c0c0c0c0c0)
-BYTES32(xe0, 0xe0e0e0e0e0e0e0e0)
-BYTES32(xed, 0xedededededededed)
-BYTES32(xf0, 0xf0f0f0f0f0f0f0f0)
+BYTES64(z01, 0x0101010101010101)
+BYTES64(z02, 0x0202020202020202)
+BYTES64(z04, 0x0404040404040404)
+BYTES64(z08, 0x0808080808080808)
+BYTES64(z10, 0x1010101010101010)
+BYTES64(z20, 0x2020202020202020)
+BYTES64(z22, 0x2222222222222222)
+BYTES64(z2f, 0x2f2f2f2f2f2f2f2f)
+BYTES64(z40, 0x4040404040404040)
+BYTES64(z5c, 0x5c5c5c5c5c5c5c5c)
+BYTES64(z62, 0x6262626262626262)
+BYTES64(z66, 0x6666666666666666)
+BYTES64(z6e, 0x6e6e6e6e6e6e6e6e)
+BYTES64(z72, 0x7272727272727272)
+BYTES64(z74, 0x7474747474747474)
+BYTES64(z75, 0x7575757575757575)
+BYTES64(zbf, 0xbfbfbfbfbfbfbfbf)
+BYTES64(zc0, 0xc0c0c0c0c0c0c0c0)
+BYTES64(zc2, 0xc2c2c2c2c2c2c2c2)
+BYTES64(zdf, 0xdfdfdfdfdfdfdfdf)
+BYTES64(ze0, 0xe0e0e0e0e0e0e0e0)
+BYTES64(zed, 0xedededededededed)
+BYTES64(zef, 0xefefefefefefefef)
+BYTES64(zf0, 0xf0f0f0f0f0f0f0f0)
+BYTES64(zf3, 0xf3f3f3f3f3f3f3f3)
+BYTES64(zf4, 0xf4f4f4f4f4f4f4f4)
+BYTES64(zfe, 0xfefefefefefefefe)
 
 // MASK64 stores the top bits of the bytes of Y2 (low half) and Y3 (high half) as the uint64 at
 // off(DI).
@@ -64,12 +77,12 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	VMOVDQU (SI), Y0
 	VMOVDQU 32(SI), Y1
 
-	VMOVDQU  quotes<>(SB), Y4
+	VMOVDQU  z22<>(SB), Y4
 	VPCMPEQB Y4, Y0, Y2
 	VPCMPEQB Y4, Y1, Y3
 	MASK64(blockInfo_quote)
 
-	VMOVDQU  bslashes<>(SB), Y4
+	VMOVDQU  z5c<>(SB), Y4
 	VPCMPEQB Y4, Y0, Y2
 	VPCMPEQB Y4, Y1, Y3
 	MASK64(blockInfo_bslash)
@@ -77,18 +90,18 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	JZ       noescape
 
 	// The letters a backslash may stand before: " \ / b f n r t, and u.
-	VMOVDQU  quotes<>(SB), Y4
+	VMOVDQU  z22<>(SB), Y4
 	VPCMPEQB Y4, Y0, Y2
 	VPCMPEQB Y4, Y1, Y3
-	ESCOR(bslashes)
-	ESCOR(slashes)
-	ESCOR(lowerb)
-	ESCOR(lowerf)
-	ESCOR(lowern)
-	ESCOR(lowerr)
-	ESCOR(lowert)
+	ESCOR(z5c)
+	ESCOR(z2f)
+	ESCOR(z62)
+	ESCOR(z66)
+	ESCOR(z6e)
+	ESCOR(z72)
+	ESCOR(z74)
 	MASK64(blockInfo_escSimple)
-	VMOVDQU  loweru<>(SB), Y4
+	VMOVDQU  z75<>(SB), Y4
 	VPCMPEQB Y4, Y0, Y2
 	VPCMPEQB Y4, Y1, Y3
 	MASK64(blockInfo_escU)
@@ -101,7 +114,7 @@ noescape:
 	VMOVDQA   Y1, Y3
 	MASK64(blockInfo_high)
 	MOVQ      AX, R8
-	VMOVDQU   spaces<>(SB), Y4
+	VMOVDQU   z20<>(SB), Y4
 	VPCMPGTB  Y0, Y4, Y2
 	VPCMPGTB  Y1, Y4, Y3
 	VPMOVMSKB Y2, AX
@@ -116,33 +129,33 @@ noescape:
 	JZ        done
 
 	// Signed, ASCII is greater than all of these; the caller keeps the non-ASCII bits only.
-	CMPGT64(xbf, blockInfo_geC0)
-	CMPGT64(xdf, blockInfo_geE0)
-	CMPGT64(xef, blockInfo_geF0)
+	CMPGT64(zbf, blockInfo_geC0)
+	CMPGT64(zdf, blockInfo_geE0)
+	CMPGT64(zef, blockInfo_geF0)
 
 	// Lead bytes that need the second byte checked, or are never valid: C0 C1 E0 ED F0 F4-FF.
-	VMOVDQU  xf3<>(SB), Y4
+	VMOVDQU  zf3<>(SB), Y4
 	VPCMPGTB Y4, Y0, Y2
 	VPCMPGTB Y4, Y1, Y3
-	VMOVDQU  xfe<>(SB), Y4
+	VMOVDQU  zfe<>(SB), Y4
 	VPAND    Y4, Y0, Y5
 	VPAND    Y4, Y1, Y6
-	VMOVDQU  xc0<>(SB), Y4
+	VMOVDQU  zc0<>(SB), Y4
 	VPCMPEQB Y4, Y5, Y5
 	VPCMPEQB Y4, Y6, Y6
 	VPOR     Y5, Y2, Y2
 	VPOR     Y6, Y3, Y3
-	VMOVDQU  xe0<>(SB), Y4
+	VMOVDQU  ze0<>(SB), Y4
 	VPCMPEQB Y4, Y0, Y5
 	VPCMPEQB Y4, Y1, Y6
 	VPOR     Y5, Y2, Y2
 	VPOR     Y6, Y3, Y3
-	VMOVDQU  xed<>(SB), Y4
+	VMOVDQU  zed<>(SB), Y4
 	VPCMPEQB Y4, Y0, Y5
 	VPCMPEQB Y4, Y1, Y6
 	VPOR     Y5, Y2, Y2
 	VPOR     Y6, Y3, Y3
-	VMOVDQU  xf0<>(SB), Y4
+	VMOVDQU  zf0<>(SB), Y4
 	VPCMPEQB Y4, Y0, Y5
 	VPCMPEQB Y4, Y1, Y6
 	VPOR     Y5, Y2, Y2
@@ -153,34 +166,6 @@ done:
 	VZEROUPPER
 	RET
 
-// Each constant is one byte repeated over 64, for AVX-512 compares straight from memory.
-#define BYTES64(name, w) \
-	DATA name<>+0(SB)/8, $w; \
-	DATA name<>+8(SB)/8, $w; \
-	DATA name<>+16(SB)/8, $w; \
-	DATA name<>+24(SB)/8, $w; \
-	DATA name<>+32(SB)/8, $w; \
-	DATA name<>+40(SB)/8, $w; \
-	DATA name<>+48(SB)/8, $w; \
-	DATA name<>+56(SB)/8, $w; \
-	GLOBL name<>(SB), RODATA|NOPTR, $64
-
-BYTES64(z22, 0x2222222222222222)
-BYTES64(z5c, 0x5c5c5c5c5c5c5c5c)
-BYTES64(z20, 0x2020202020202020)
-BYTES64(z2f, 0x2f2f2f2f2f2f2f2f)
-BYTES64(z62, 0x6262626262626262)
-BYTES64(z66, 0x6666666666666666)
-BYTES64(z6e, 0x6e6e6e6e6e6e6e6e)
-BYTES64(z72, 0x7272727272727272)
-BYTES64(z74, 0x7474747474747474)
-BYTES64(z75, 0x7575757575757575)
-BYTES64(zc0, 0xc0c0c0c0c0c0c0c0)
-BYTES64(zc2, 0xc2c2c2c2c2c2c2c2)
-BYTES64(ze0, 0xe0e0e0e0e0e0e0e0)
-BYTES64(zed, 0xedededededededed)
-BYTES64(zf0, 0xf0f0f0f0f0f0f0f0)
-BYTES64(zf4, 0xf4f4f4f4f4f4f4f4)
 
 // func classifyAVX512(b *[blockSize]byte, m *blockInfo)
 //
@@ -271,13 +256,6 @@ DATA classes<>+112(SB)/8, $0x78787c7a383a3878
 DATA classes<>+120(SB)/8, $0x7878787878787878
 GLOBL classes<>(SB), RODATA|NOPTR, $128
 
-BYTES64(bit0, 0x0101010101010101)
-BYTES64(bit1, 0x0202020202020202)
-BYTES64(bit2, 0x0404040404040404)
-BYTES64(bit3, 0x0808080808080808)
-BYTES64(bit4, 0x1010101010101010)
-BYTES64(bit5, 0x2020202020202020)
-BYTES64(bit6, 0x4040404040404040)
 
 // func classifyVBMI(b *[blockSize]byte, m *blockInfo)
 //
@@ -302,22 +280,22 @@ TEXT ·classifyVBMI(SB), NOSPLIT, $0-16
 	VMOVDQU64 classes<>+0(SB), Z2
 	VPERMI2B  classes<>+64(SB), Z2, Z1 // Z1 = the class of each byte
 
-	VPTESTMB bit0<>(SB), Z1, K1
+	VPTESTMB z01<>(SB), Z1, K1
 	KANDNQ   K1, K6, K1
 	KMOVQ    K1, blockInfo_ctl(DI)
-	VPTESTMB bit1<>(SB), Z1, K1
+	VPTESTMB z02<>(SB), Z1, K1
 	KANDNQ   K1, K6, K1
 	KMOVQ    K1, blockInfo_escSimple(DI)
-	VPTESTMB bit2<>(SB), Z1, K1
+	VPTESTMB z04<>(SB), Z1, K1
 	KANDNQ   K1, K6, K1
 	KMOVQ    K1, blockInfo_escU(DI)
-	VPTESTMB bit3<>(SB), Z1, K1
+	VPTESTMB z08<>(SB), Z1, K1
 	KMOVQ    K1, blockInfo_geC0(DI)
-	VPTESTMB bit4<>(SB), Z1, K1
+	VPTESTMB z10<>(SB), Z1, K1
 	KMOVQ    K1, blockInfo_geE0(DI)
-	VPTESTMB bit5<>(SB), Z1, K1
+	VPTESTMB z20<>(SB), Z1, K1
 	KMOVQ    K1, blockInfo_geF0(DI)
-	VPTESTMB bit6<>(SB), Z1, K1
+	VPTESTMB z40<>(SB), Z1, K1
 	KMOVQ    K1, blockInfo_odd(DI)
 	VZEROUPPER
 	RET
