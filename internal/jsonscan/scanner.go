@@ -522,20 +522,26 @@ func (s *Scanner) scanString() (StrFlags, bool) {
 	d := s.data
 	i := s.pos + 1
 	// Most strings are keys and short values: up to four words (measured best against two and
-	// eight) settle them without a block.
+	// eight) settle them without a block. What they found plain is not scanned again: the rest
+	// starts at from, which is no escaped byte and no continuation byte, since none came before.
+	from := i
 	for k := i; k < i+32 && k+8 <= len(d); k += 8 {
-		if m := special(binary.LittleEndian.Uint64(d[k : k+8])); m != 0 {
-			if k += bits.TrailingZeros64(m) >> 3; d[k] == '"' {
-				s.pos = k + 1
-				return 0, true
-			}
-			break
+		m := special(binary.LittleEndian.Uint64(d[k : k+8]))
+		if m == 0 {
+			from = k + 8
+			continue
 		}
+		if k += bits.TrailingZeros64(m) >> 3; d[k] == '"' {
+			s.pos = k + 1
+			return 0, true
+		}
+		from = k
+		break
 	}
 	if !useBlocks {
-		return s.scanWords(i)
+		return s.scanWords(from)
 	}
-	flags, end, ok := scanBlocks(d, i)
+	flags, end, ok := scanBlocks(d, from)
 	if ok {
 		s.pos = end
 		return flags, true
