@@ -176,9 +176,9 @@ func scanBothAt(t *testing.T, doc []byte, at int) {
 }
 
 // TestBlockScanAgreesWithCarefulScan puts every kind of special sequence, and pairs of them, at
-// every position around the first two block boundaries of long strings, with and without
-// bytes after the string (the last bytes of the input go to the careful scan), and without the
-// closing quote.
+// every position of long strings (so across every block boundary, wherever the blocks start),
+// with and without bytes after the string (the last bytes of the input go to the careful scan),
+// and without the closing quote.
 func TestBlockScanAgreesWithCarefulScan(t *testing.T) {
 	specials := []string{
 		// A character cut short by the closing quote, on every bit around the block's end.
@@ -188,9 +188,6 @@ func TestBlockScanAgreesWithCarefulScan(t *testing.T) {
 	filler := bytes.Repeat([]byte("abcdefghij"), 20)
 	for _, n := range []int{60, 63, 64, 65, 70, 127, 128, 129, 140, 200} {
 		for pos := 0; pos <= n; pos++ {
-			if pos > 8 && pos < 54 || pos > 72 && pos < 118 || pos > 136 && pos < n-4 {
-				continue // far from the block boundaries of a string that starts at 1
-			}
 			for _, sp := range specials {
 				for _, sp2 := range []string{"", "\\t", "ü", "\x02"} {
 					body := append(append(append(append([]byte{'"'}, filler[:pos]...), sp...), sp2...), filler[pos:n]...)
@@ -275,6 +272,34 @@ func forEachScan(f func()) {
 		}
 	}
 	withWords(f)
+}
+
+// TestEveryScan runs the string scan tests once with each scan this CPU can run, the ones it
+// would not choose included: the AVX2 and AVX-512 classifiers on a CPU with VBMI, and the word
+// scan of CPUs without AVX2 and of other architectures.
+func TestEveryScan(t *testing.T) {
+	forEachScan(func() {
+		t.Run(scanName(), func(t *testing.T) {
+			t.Run("AgreesWithCarefulScan", TestBlockScanAgreesWithCarefulScan)
+			t.Run("BackslashRuns", TestBlockScanBackslashRuns)
+			t.Run("CharacterAcrossBlocks", TestBlockScanCharacterAcrossBlocks)
+			t.Run("UTF8", TestBlockScanUTF8)
+			t.Run("ShortStrings", TestStringScanAgreesWithCarefulScan)
+		})
+	})
+}
+
+// scanName names the string scan in use.
+func scanName() string {
+	switch {
+	case !useBlocks:
+		return "words"
+	case useVBMI:
+		return "vbmi"
+	case useAVX512:
+		return "avx512"
+	}
+	return "avx2"
 }
 
 // TestBlockScanUTF8 compares the scans on random strings made of pieces of every kind of UTF-8,
