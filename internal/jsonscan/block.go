@@ -7,8 +7,8 @@ const blockSize = 64
 
 // blockInfo is what the classifiers find in a block, bit k standing for byte k. The UTF-8 masks
 // need only be filled in when high is not zero, and may have bits set for ASCII bytes: only
-// their bits under high mean anything. The escape letters need only be filled in when bslash
-// is not zero.
+// their bits under high mean anything. The escape letters are always filled in: a block without
+// a backslash may still start with a byte the previous block's last backslash escapes.
 type blockInfo struct {
 	quote     uint64 // '"'
 	bslash    uint64 // '\\'
@@ -22,18 +22,42 @@ type blockInfo struct {
 	escU      uint64 // u: the start of a \uXXXX escape
 }
 
-// scanBlocks scans the content of the string that starts at d[i] (just past its opening quote)
-// 64 bytes at a time: a classifier (classifyVBMI, classifyAVX512 or classifyAVX2, the best the
-// CPU runs) turns the bytes into masks, and the rest is arithmetic on them, so the closing
-// quote, escapes, control characters and most UTF-8 cost no branch per byte. It returns where
-// the string ends (just past the closing quote) and ok, or, with ok false, the offset from
-// which the careful scan must go on: anything wrong, and the last bytes of the input, are left
-// to it, which says exactly what and where. That offset is never inside a UTF-8 sequence nor
-// just after a backslash (it may fall among the hex digits of a \u escape, already checked,
-// which read as plain ASCII).
-func scanBlocks(d []byte, i int) (flags StrFlags, end int, ok bool) {
+// scanBlocks scans the content of the string that starts at d[from] (just past its opening
+// quote, or where the short-string words stopped: no escaped byte, no continuation byte) 64
+// bytes at a time: a classifier (classifyVBMI, classifyAVX512 or classifyAVX2, the best the CPU
+// runs) turns the bytes into masks, and the rest is arithmetic on them. Prose has an escape or
+// a non-ASCII character in most blocks, but not in all, so a branch on either would often be
+// mispredicted: every block goes through the same arithmetic, which gathers whatever is wrong
+// into one mask, and branches only on what is rare (an error, a \u escape, an odd UTF-8 lead
+// byte, the closing quote). Blocks follow each other 64 bytes apart whatever they hold: what
+// one block leaves to the next (a backslash escaping its first byte, continuation bytes it
+// must start with) is carried in two words, so the next block's load never waits on this
+// block's arithmetic, and the processor overlaps them. With AVX512-VBMI, scanBlocksVBMI runs
+// this loop in assembly, with the masks in registers, and leaves only the rare blocks to it.
+//
+// It returns where the string ends (just past the closing quote) and ok, or, with ok false, the
+// offset from which the careful scan must go on: from itself when something is wrong (the
+// careful scan says exactly what and where), or, for the last bytes of the input, the start of
+// the last block that nothing was carried into (so never inside a UTF-8 sequence nor just after
+// a backslash; it may fall among the hex digits of a \u escape, already checked, which read as
+// plain ASCII).
+func scanBlocks(d []byte, from int) (flags StrFlags, end int, ok bool) {
 	var m blockInfo
-	for i+blockSize <= len(d) {
+	c := blockCarry{safe: from}
+	for i := from; i+blockSize <= len(d); i += blockSize {
+		if useVBMI {
+			// The blocks with nothing rare in them go by in assembly; the first one that has
+			// something is this loop's.
+			if i, end = scanBlocksVBMI(&d[0], i, len(d), &c); end != 0 {
+				return flags | c.flags(), end, true
+			}
+			if i+blockSize > len(d) {
+				break
+			}
+		}
+		if c.esc|c.need == 0 {
+			c.safe = i
+		}
 		switch b := (*[blockSize]byte)(d[i : i+blockSize]); {
 		case useVBMI:
 			classifyVBMI(b, &m)
@@ -42,64 +66,85 @@ func scanBlocks(d []byte, i int) (flags StrFlags, end int, ok bool) {
 		default:
 			classifyAVX2(b, &m)
 		}
-		escaped, carry := escapedBy(m.bslash)
-		inString := ^uint64(0) // the bytes of the block that belong to the string
+		var escaped uint64
+		escaped, c.esc = escapedBy(m.bslash, c.esc)
 		closing := m.quote &^ escaped
-		if closing != 0 {
-			inString = closing&-closing - 1
+		// The bytes of the block that belong to the string, and its closing quote: all of them
+		// when there is none (x ^ (x-1) is all ones for x = 0).
+		window := closing ^ (closing - 1)
+		esc := escaped & window
+		hi := m.high & window
+		var mismatch uint64
+		mismatch, c.need = utf8Mismatch(&m, hi, c.need)
+		if m.ctl&window|esc&^(m.escSimple|m.escU)|mismatch&window != 0 {
+			return flags, from, false // the careful scan says what is wrong, and where
 		}
-		if m.ctl&inString != 0 {
-			return flags, i, false // a control character, which needs the careful scan's message
-		}
-		if esc := escaped & inString; esc != 0 {
-			if esc&^(m.escSimple|m.escU) != 0 {
-				return flags, i, false // an invalid escape
-			}
-			flags |= Escaped
-			if u := esc & m.escU; u != 0 {
-				f, ok := checkUnicodeEscapes(d, i, u)
-				if !ok {
-					return flags, i, false
-				}
-				flags |= f
-			}
-		}
-		step := blockSize - int(carry) // a block never starts at an escaped byte
-		if m.high&inString != 0 {
-			n, ok := checkUTF8(d, i, &m, inString, closing != 0)
+		if u := esc & m.escU; u != 0 {
+			f, ok := checkUnicodeEscapes(d, i, u)
 			if !ok {
-				return flags, i, false
+				return flags, from, false
 			}
-			step = min(step, n)
+			flags |= f
 		}
+		if odd := m.odd & hi; odd != 0 && !checkUTF8Chars(d, i, odd) {
+			return flags, from, false
+		}
+		c.escapes |= esc
 		if closing != 0 {
-			return flags, i + bits.TrailingZeros64(closing) + 1, true
+			return flags | c.flags(), i + bits.TrailingZeros64(closing) + 1, true
 		}
-		i += step
 	}
-	return flags, i, false
+	return flags | c.flags(), c.safe, false
+}
+
+// blockCarry is what scanBlocks carries from one block to the next.
+type blockCarry struct {
+	esc     uint64 // 1 when the block's first byte is escaped by the last one before it
+	need    uint64 // the continuation bytes the block must start with (bits 0 to 2)
+	escapes uint64 // not zero once an escape was seen
+	safe    int    // the start of the last block that nothing was carried into
+}
+
+// flags says whether the blocks scanned so far had an escape.
+func (c *blockCarry) flags() StrFlags {
+	if c.escapes != 0 {
+		return Escaped
+	}
+	return 0
 }
 
 // escapedBy returns the mask of the bytes that a backslash escapes, given the mask of the
-// backslashes in a block that does not start at an escaped byte, and carry, 1 when the last
-// byte is a backslash that escapes the first byte of the next block. In a run of backslashes
-// every other one escapes the byte after it, counting from the start of the run: runs that
-// start on an odd bit are added to themselves, which carries them out to the byte after the
-// run, and the parity of where each run started then picks the escaped bytes (simdjson's
-// find_escaped, without the state carried between blocks).
-func escapedBy(bslash uint64) (escaped, carry uint64) {
-	if bslash == 0 {
-		return 0, 0
-	}
+// backslashes in a block and carryIn, 1 when the previous block's last byte is a backslash
+// that escapes this block's first byte; carry is the same for the next block. In a run of
+// backslashes every other one escapes the byte after it, counting from the start of the run:
+// runs that start on an odd bit are added to themselves, which carries them out to the byte
+// after the run, and the parity of where each run started then picks the escaped bytes
+// (simdjson's find_escaped). The addition carries out of the block exactly when the run that
+// ends the block started on an odd bit, so has an odd length, and escapes the next block's
+// first byte.
+func escapedBy(bslash, carryIn uint64) (escaped, carry uint64) {
 	const even = 0x5555555555555555
-	follows := bslash << 1
+	bslash &^= carryIn // an escaped backslash starts no run
+	follows := bslash<<1 | carryIn
 	oddStarts := bslash &^ even &^ follows
-	sum, _ := bits.Add64(oddStarts, bslash, 0)
+	sum, carry := bits.Add64(oddStarts, bslash, 0)
 	escaped = (even ^ sum<<1) & follows
-	// The run of backslashes that ends the block, if any, escapes the next block's first byte
-	// exactly when its length is odd (a run over the whole block starts at bit 0, unescaped).
-	carry = uint64(bits.LeadingZeros64(^bslash)) & 1
 	return escaped, carry
+}
+
+// utf8Mismatch checks the non-ASCII bytes hi of a block with its masks m, need being the
+// continuation bytes the previous block's last characters call for at this block's start: the
+// bytes are valid when the continuation bytes are exactly the ones the lead bytes call for,
+// one after every lead, a second after a lead from E0 on, a third after one from F0 on. It
+// returns the bytes where that fails (only those in the string and at its closing quote count:
+// a character cut short by the quote calls for the quote), and the continuation bytes this
+// block's last characters call for at the next one's start. The lead bytes for which that is
+// not enough (C0 C1 E0 ED F0 F4-FF: overlong forms, surrogates, past U+10FFFF) are rare, and
+// checked whole by checkUTF8Chars as well.
+func utf8Mismatch(m *blockInfo, hi, need uint64) (mismatch, next uint64) {
+	lead, lead3, lead4 := m.geC0&hi, m.geE0&hi, m.geF0&hi
+	called := lead<<1 | lead3<<2 | lead4<<3 | need
+	return called ^ hi&^lead, lead>>63 | lead3>>62 | lead4>>61
 }
 
 // checkUnicodeEscapes checks the \u escapes of the block at d[i:] whose u is at a bit set in u:
@@ -118,45 +163,13 @@ func checkUnicodeEscapes(d []byte, i int, u uint64) (StrFlags, bool) {
 	return flags, true
 }
 
-// checkUTF8 checks the non-ASCII bytes of the block at d[i:] that lie in the string (inString)
-// and returns where the next block must start: the block's end, or the start of a character
-// that runs past it, so that it is checked whole there. With the masks, a block is valid when
-// the continuation bytes are exactly the ones the lead bytes call for: one after every lead,
-// a second after a lead from E0 on, a third after one from F0 on. The lead bytes for which that
-// is not enough (C0 C1 E0 ED F0 F4-FF: overlong forms, surrogates, past U+10FFFF) are rare, and
-// send the block to a check a character at a time.
-func checkUTF8(d []byte, i int, m *blockInfo, inString uint64, closing bool) (next int, ok bool) {
-	hi := m.high & inString
-	if m.odd&hi != 0 {
-		return checkUTF8Chars(d, i, hi)
-	}
-	lead, lead3, lead4 := m.geC0&hi, m.geE0&hi, m.geF0&hi
-	cont := hi &^ lead
-	next, limit := blockSize, inString
-	// A lead byte whose sequence runs past the block's end.
-	if cross := lead&(1<<63) | lead3&(3<<62) | lead4&(7<<61); cross != 0 {
-		if closing {
-			return 0, false // its continuation bytes would be the closing quote or after it
+// checkUTF8Chars checks with utf8Len the characters of the block at d[i:] whose lead bytes
+// are at the bits of leads; they may end past the block.
+func checkUTF8Chars(d []byte, i int, leads uint64) bool {
+	for ; leads != 0; leads &= leads - 1 {
+		if utf8Len(d, i+bits.TrailingZeros64(leads)) == 0 {
+			return false
 		}
-		next = bits.TrailingZeros64(cross)
-		limit = 1<<next - 1
 	}
-	lead, lead3, lead4 = lead&limit, lead3&limit, lead4&limit
-	return next, lead<<1|lead3<<2|lead4<<3 == cont&limit
-}
-
-// checkUTF8Chars is checkUTF8 a character at a time, with utf8Len.
-func checkUTF8Chars(d []byte, i int, hi uint64) (next int, ok bool) {
-	for hi != 0 {
-		p := bits.TrailingZeros64(hi)
-		n := utf8Len(d, i+p)
-		if n == 0 {
-			return 0, false
-		}
-		if p+n > blockSize {
-			return p, true
-		}
-		hi &^= (1<<n - 1) << p
-	}
-	return blockSize, true
+	return true
 }

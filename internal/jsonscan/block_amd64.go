@@ -24,3 +24,8 @@ func classifyAVX512(b *[blockSize]byte, m *blockInfo)
 //
 //go:noescape
 func classifyVBMI(b *[blockSize]byte, m *blockInfo)
+
+// scanBlocksVBMI is scanBlocks' loop, in assembly, for the blocks in which nothing rare happens.
+//
+//go:noescape
+func scanBlocksVBMI(d *byte, i, n int, c *blockCarry) (next, end int)

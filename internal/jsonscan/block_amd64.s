@@ -69,7 +69,7 @@ BYTES64(zfe, 0xfefefefefefefefe)
 // func classifyAVX2(b *[blockSize]byte, m *blockInfo)
 //
 // The masks go to m's fields (offsets from go_asm.h). geC0 to odd are only written when high
-// is not zero, escSimple and escU when bslash is not zero.
+// is not zero.
 TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	MOVQ    b+0(FP), SI
 	MOVQ    m+8(FP), DI
@@ -86,8 +86,6 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	VPCMPEQB Y4, Y0, Y2
 	VPCMPEQB Y4, Y1, Y3
 	MASK64(blockInfo_bslash)
-	TESTQ    AX, AX
-	JZ       noescape
 
 	// The letters a backslash may stand before: " \ / b f n r t, and u.
 	VMOVDQU  z22<>(SB), Y4
@@ -105,8 +103,6 @@ TEXT ·classifyAVX2(SB), NOSPLIT, $0-16
 	VPCMPEQB Y4, Y0, Y2
 	VPCMPEQB Y4, Y1, Y3
 	MASK64(blockInfo_escU)
-
-noescape:
 
 	// 0x20 > x as signed bytes: a control character, or a byte from 0x80 on (negative), which
 	// the top bits (high, at 24) then take out.
@@ -297,5 +293,144 @@ TEXT ·classifyVBMI(SB), NOSPLIT, $0-16
 	KMOVQ    K1, blockInfo_geF0(DI)
 	VPTESTMB z40<>(SB), Z1, K1
 	KMOVQ    K1, blockInfo_odd(DI)
+	VZEROUPPER
+	RET
+
+DATA evenBits<>+0(SB)/8, $0x5555555555555555
+GLOBL evenBits<>(SB), RODATA|NOPTR, $8
+
+// func scanBlocksVBMI(d *byte, i, n int, c *blockCarry) (next, end int)
+//
+// scanBlocks' loop, with classifyVBMI's lookup, for the blocks of d[i:n] in which nothing rare
+// happens: the arithmetic is scanBlocks' (utf8Mismatch, escapedBy) on masks kept in registers,
+// no call and no store per block. When it reaches the closing quote with nothing rare before
+// it, it returns end, just past the quote. Otherwise end is 0 and next the offset of the first
+// block that holds a \u escape, an odd UTF-8 lead byte or anything wrong, for scanBlocks to
+// settle with c (what is carried into that block), or that runs past n.
+TEXT ·scanBlocksVBMI(SB), NOSPLIT, $0-48
+	MOVQ      d+0(FP), SI
+	MOVQ      i+8(FP), DX
+	MOVQ      n+16(FP), CX
+	MOVQ      c+24(FP), DI
+	MOVQ      blockCarry_esc(DI), R8
+	MOVQ      blockCarry_need(DI), R9
+	MOVQ      blockCarry_escapes(DI), R10
+	MOVQ      blockCarry_safe(DI), R11
+	VMOVDQU64 classes<>+0(SB), Z2
+	VMOVDQU64 classes<>+64(SB), Z3
+
+loop:
+	LEAQ    64(DX), AX
+	CMPQ    AX, CX
+	JGT     done
+	MOVQ    R8, AX
+	ORQ     R9, AX
+	CMOVQEQ DX, R11 // nothing carried into this block: the careful scan may start here
+
+	PREFETCHT0 512(SI)(DX*1) // as in classifyAVX512
+	VMOVDQU64  (SI)(DX*1), Z0
+	VPCMPEQB   z22<>(SB), Z0, K1 // quote
+	VPCMPEQB   z5c<>(SB), Z0, K2 // backslash
+	VPMOVB2M   Z0, K3            // high
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z3, Z2, Z1 // Z1 = the class of each byte
+
+	// utf8Mismatch: BX = the bytes where it fails, AX = the continuation bytes called for at
+	// the next block's start.
+	VPTESTMB z08<>(SB), Z1, K4
+	KANDQ    K3, K4, K4 // lead
+	VPTESTMB z10<>(SB), Z1, K5
+	KANDQ    K3, K5, K5 // lead3
+	VPTESTMB z20<>(SB), Z1, K6
+	KANDQ    K3, K6, K6 // lead4
+	VPTESTMB z40<>(SB), Z1, K7
+	KANDQ    K3, K7, K7 // the odd lead bytes, which scanBlocks checks
+	KMOVQ    K4, AX
+	KMOVQ    K3, BX
+	MOVQ     AX, R12
+	NOTQ     R12
+	ANDQ     R12, BX // the continuation bytes there are
+	LEAQ     (AX)(AX*1), R12 // the continuation bytes called for
+	SHRQ     $63, AX
+	KMOVQ    K5, R13
+	LEAQ     (R13*4), DI
+	ORQ      DI, R12
+	SHRQ     $62, R13
+	ORQ      R13, AX
+	KMOVQ    K6, R13
+	LEAQ     (R13*8), DI
+	ORQ      DI, R12
+	SHRQ     $61, R13
+	ORQ      R13, AX
+	ORQ      R9, R12
+	XORQ     R12, BX
+	KMOVQ    K7, R12
+	ORQ      R12, BX
+
+	// escapedBy: R13 = the escaped bytes, R12 = the carry into the next block.
+	KMOVQ K2, R12
+	MOVQ  R8, R13
+	NOTQ  R13
+	ANDQ  R13, R12 // an escaped backslash starts no run
+	LEAQ  (R12)(R12*1), DI
+	ORQ   R8, DI   // follows
+	MOVQ  $0x5555555555555555, R13
+	ORQ   DI, R13
+	NOTQ  R13
+	ANDQ  R12, R13 // runs that start on an odd bit
+	ADDQ  R12, R13
+	SBBQ  R12, R12
+	NEGQ  R12
+	SHLQ  $1, R13
+	XORQ  evenBits<>(SB), R13
+	ANDQ  DI, R13
+
+	KMOVQ    R13, K4
+	KANDNQ   K1, K4, K1 // the closing quote
+	VPTESTMB z02<>(SB), Z1, K5
+	KANDNQ   K5, K3, K5 // the letters of two-byte escapes
+	KANDNQ   K4, K5, K5 // escaped bytes that are not: \u (for scanBlocks) or wrong
+	VPTESTMB z01<>(SB), Z1, K6
+	KANDNQ   K6, K3, K6 // control characters
+	KORQ     K5, K6, K6
+	KMOVQ    K6, DI
+	ORQ      DI, BX
+	KMOVQ    K1, DI
+	TESTQ    DI, DI
+	JNZ      closed
+	TESTQ    BX, BX
+	JNZ      done
+
+	ORQ  R13, R10
+	MOVQ R12, R8
+	MOVQ AX, R9
+	ADDQ $64, DX
+	JMP  loop
+
+closed:
+	// Only the bytes up to the closing quote count.
+	LEAQ -1(DI), AX
+	XORQ DI, AX
+	ANDQ AX, BX
+	JNZ  done
+	ANDQ AX, R13
+	ORQ  R13, R10
+	TZCNTQ DI, DI
+	LEAQ 1(DX)(DI*1), AX
+	MOVQ c+24(FP), DI
+	MOVQ R10, blockCarry_escapes(DI)
+	MOVQ DX, next+32(FP)
+	MOVQ AX, end+40(FP)
+	VZEROUPPER
+	RET
+
+done:
+	MOVQ c+24(FP), DI
+	MOVQ R8, blockCarry_esc(DI)
+	MOVQ R9, blockCarry_need(DI)
+	MOVQ R10, blockCarry_escapes(DI)
+	MOVQ R11, blockCarry_safe(DI)
+	MOVQ DX, next+32(FP)
+	MOVQ $0, end+40(FP)
 	VZEROUPPER
 	RET

@@ -32,16 +32,13 @@ func naiveClassify(b *[blockSize]byte) blockInfo {
 	return m
 }
 
-// meaningful keeps what blockInfo promises: the UTF-8 masks only under high, the escape letters
-// only where there is a backslash.
+// meaningful keeps what blockInfo promises: the UTF-8 masks only under high (the escape letters
+// everywhere).
 func meaningful(m blockInfo) blockInfo {
 	m.geC0 &= m.high
 	m.geE0 &= m.high
 	m.geF0 &= m.high
 	m.odd &= m.high
-	if m.bslash == 0 {
-		m.escSimple, m.escU = 0, 0
-	}
 	return m
 }
 
@@ -128,10 +125,12 @@ func TestEscapedBy(t *testing.T) {
 		masks = append(masks, rng.Uint64()&rng.Uint64(), rng.Uint64(), rng.Uint64()|rng.Uint64())
 	}
 	for _, m := range masks {
-		e, c := escapedBy(m)
-		we, wc := naiveEscaped(m, 0) // blocks never start at an escaped byte
-		if e != we || c != wc {
-			t.Fatalf("escapedBy(%064b) = %064b carry %d, want %064b carry %d", m, e, c, we, wc)
+		for carryIn := range uint64(2) {
+			e, c := escapedBy(m, carryIn)
+			we, wc := naiveEscaped(m, carryIn)
+			if e != we || c != wc {
+				t.Fatalf("escapedBy(%064b, %d) = %064b carry %d, want %064b carry %d", m, carryIn, e, c, we, wc)
+			}
 		}
 	}
 }
@@ -184,6 +183,9 @@ func TestBlockScanAgreesWithCarefulScan(t *testing.T) {
 		// A character cut short by the closing quote, on every bit around the block's end.
 		"\xe1\"", "\xf1\"", "\xf1\x80\"", "\xc3\"",
 		"\\n", "\\u00e9", "\\\"", "\\\\", "\\\\\\", "\\\\\\\"", "\\ud800", "\\udfff", "\\u12G4", "\\u12", "\\x", "\\é",
+		// A backslash before non-ASCII bytes whose low seven bits are an escape letter's: ’ (E2) for
+		// b, ܐ (DC) for the backslash, U+10FFFF (F4) for t.
+		"\\’", "\\\xdc\x90", "\\\xf4\x8f\xbf\xbf",
 		"\x01", "\x1f", "\x7f", "é", "東", "😀", "\U000a0000", "\xff", "\x80", "\xed\xa0\x80", "\xc0\xaf", "\xe6\x9d", "\xf0\x9f\x98", "\"", " "}
 	filler := bytes.Repeat([]byte("abcdefghij"), 20)
 	for _, n := range []int{60, 63, 64, 65, 70, 127, 128, 129, 140, 200} {
@@ -226,6 +228,59 @@ func TestBlockScanCharacterAcrossBlocks(t *testing.T) {
 					scanBoth(t, doc)
 				}
 			}
+		}
+	}
+}
+
+// TestBlockScanLeavesLittleToCarefulScan runs strings to the end of the input (the careful scan
+// settles their last bytes, where no whole block is left) from every offset against the
+// blocks: the careful scan must take over from the last block, not from an earlier one, which
+// would be right but slow. The escapes and characters of the first blocks carry nothing into
+// the last ones.
+func TestBlockScanLeavesLittleToCarefulScan(t *testing.T) {
+	if !useBlocks {
+		t.Skip("the word scan has no blocks")
+	}
+	head := `escapes \n \" \\ \u00e9 and characters é 東 😀 `
+	for at := range blockSize {
+		for _, n := range []int{3 * blockSize, 5*blockSize + 17} {
+			doc := []byte(strings.Repeat(" ", at) + `"` + head + strings.Repeat("plain text ", n/11))
+			_, next, ok := scanBlocks(doc, at+1)
+			if ok || next <= len(doc)-2*blockSize {
+				t.Fatalf("%q from %d: scanBlocks = %d, %v; want the careful scan to take over in the last %d bytes", doc, at+1, next, ok, 2*blockSize)
+			}
+		}
+	}
+}
+
+// TestVBMISettlesProse checks that the assembly loop settles strings of what prose is made of
+// (ASCII, two-byte escapes, characters whose lead byte needs no second look) by itself, up to
+// and including the block of the closing quote, followed as in indented JSON by a newline:
+// handing such blocks to scanBlocks would be right but slow, which the other tests cannot see.
+func TestVBMISettlesProse(t *testing.T) {
+	if !useVBMI {
+		t.Skip("this CPU has no AVX512-VBMI")
+	}
+	pieces := []string{"a", "bc", " ", "é", "ü", "’", "ܐ", "東", "\U000a0000", "\\n", "\\\"", "\\\\", "\\t", "\\/"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		at := rng.IntN(blockSize)
+		var b strings.Builder
+		b.WriteString(strings.Repeat(" ", at) + `"`)
+		for n := rng.IntN(4 * blockSize); b.Len() < at+1+n; {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		b.WriteString("\"\n" + strings.Repeat(" ", blockSize))
+		doc := []byte(b.String())
+		var careful Scanner
+		careful.Reset(doc, 10)
+		careful.pos = at
+		if _, ok := careful.scanStringCareful(at + 1); !ok {
+			t.Fatalf("%q: %v", doc, careful.Err())
+		}
+		c := blockCarry{safe: at + 1}
+		if _, end := scanBlocksVBMI(&doc[0], at+1, len(doc), &c); end != careful.Pos() {
+			t.Fatalf("%q from %d: scanBlocksVBMI ended at %d, want %d", doc, at+1, end, careful.Pos())
 		}
 	}
 }
@@ -285,6 +340,7 @@ func TestEveryScan(t *testing.T) {
 			t.Run("CharacterAcrossBlocks", TestBlockScanCharacterAcrossBlocks)
 			t.Run("UTF8", TestBlockScanUTF8)
 			t.Run("ShortStrings", TestStringScanAgreesWithCarefulScan)
+			t.Run("LeavesLittleToCarefulScan", TestBlockScanLeavesLittleToCarefulScan)
 		})
 	})
 }
