@@ -25,7 +25,9 @@ func classifyAVX512(b *[blockSize]byte, m *blockInfo)
 //go:noescape
 func classifyVBMI(b *[blockSize]byte, m *blockInfo)
 
-// scanBlocksVBMI is scanBlocks' loop, in assembly, for the blocks in which nothing rare happens.
+// scanBlocksAVX512 is scanBlocks' loop, in assembly, for the blocks in which nothing rare
+// happens, classified by classifyVBMI's lookup when vbmi is set, else by classifyAVX512's
+// compares.
 //
 //go:noescape
-func scanBlocksVBMI(d *byte, i, n int, c *blockCarry) (next, end int)
+func scanBlocksAVX512(d *byte, i, n int, c *blockCarry, vbmi bool) (next, end int)

@@ -299,19 +299,25 @@ TEXT ·classifyVBMI(SB), NOSPLIT, $0-16
 DATA evenBits<>+0(SB)/8, $0x5555555555555555
 GLOBL evenBits<>(SB), RODATA|NOPTR, $8
 
-// func scanBlocksVBMI(d *byte, i, n int, c *blockCarry) (next, end int)
+// func scanBlocksAVX512(d *byte, i, n int, c *blockCarry, vbmi bool) (next, end int)
 //
-// scanBlocks' loop, with classifyVBMI's lookup, for the blocks of d[i:n] in which nothing rare
-// happens: the arithmetic is scanBlocks' (utf8Mismatch, escapedBy) on masks kept in registers,
-// no call and no store per block. When it reaches the closing quote with nothing rare before
-// it, it returns end, just past the quote. Otherwise end is 0 and next the offset of the first
-// block that holds a \u escape, an odd UTF-8 lead byte or anything wrong, for scanBlocks to
-// settle with c (what is carried into that block), or that runs past n.
-TEXT ·scanBlocksVBMI(SB), NOSPLIT, $0-48
+// scanBlocks' loop for the blocks of d[i:n] in which nothing rare happens, classified as
+// classifyVBMI does when vbmi is set and as classifyAVX512 does otherwise: the arithmetic is
+// scanBlocks' (utf8Mismatch, escapedBy) on masks kept in registers, no call and no store per
+// block. When it reaches the closing quote with nothing rare before it, it returns end, just
+// past the quote. Otherwise end is 0 and next the offset of the first block that holds a \u
+// escape, an odd UTF-8 lead byte or anything wrong, for scanBlocks to settle with c (what is
+// carried into that block), or that runs past n.
+//
+// Registers: SI d, DX the block's offset, CX n, R8 to R11 c's fields, R14 vbmi (R14, g's
+// register in Go's own calling convention, is free in assembly called with the stack-based
+// one, whose callers restore it).
+TEXT ·scanBlocksAVX512(SB), NOSPLIT, $0-56
 	MOVQ      d+0(FP), SI
 	MOVQ      i+8(FP), DX
 	MOVQ      n+16(FP), CX
 	MOVQ      c+24(FP), DI
+	MOVBQZX   vbmi+32(FP), R14
 	MOVQ      blockCarry_esc(DI), R8
 	MOVQ      blockCarry_need(DI), R9
 	MOVQ      blockCarry_escapes(DI), R10
@@ -332,40 +338,67 @@ loop:
 	VPCMPEQB   z22<>(SB), Z0, K1 // quote
 	VPCMPEQB   z5c<>(SB), Z0, K2 // backslash
 	VPMOVB2M   Z0, K3            // high
-	VMOVDQA64  Z0, Z1
-	VPERMI2B   Z3, Z2, Z1 // Z1 = the class of each byte
 
+	// K4 lead bytes, K5 those from E0 on, K6 those from F0 on, K7 the odd ones.
+	TESTQ R14, R14
+	JZ    leadsByCompare
+	VMOVDQA64 Z0, Z1
+	VPERMI2B  Z3, Z2, Z1 // Z1 = the class of each byte
+	VPTESTMB  z08<>(SB), Z1, K4
+	KANDQ     K3, K4, K4
+	VPTESTMB  z10<>(SB), Z1, K5
+	KANDQ     K3, K5, K5
+	VPTESTMB  z20<>(SB), Z1, K6
+	KANDQ     K3, K6, K6
+	VPTESTMB  z40<>(SB), Z1, K7
+	KANDQ     K3, K7, K7
+	JMP       utf8
+
+leadsByCompare:
+	VPCMPUB  $5, zc0<>(SB), Z0, K4
+	VPCMPUB  $5, ze0<>(SB), Z0, K5
+	VPCMPUB  $5, zf0<>(SB), Z0, K6
+	VPCMPUB  $5, zc2<>(SB), Z0, K7
+	KANDNQ   K4, K7, K7 // C0 C1
+	KMOVQ    K7, AX
+	VPCMPEQB ze0<>(SB), Z0, K7
+	KMOVQ    K7, BX
+	ORQ      BX, AX
+	VPCMPEQB zed<>(SB), Z0, K7
+	KMOVQ    K7, BX
+	ORQ      BX, AX
+	VPCMPEQB zf0<>(SB), Z0, K7
+	KMOVQ    K7, BX
+	ORQ      BX, AX
+	VPCMPUB  $5, zf4<>(SB), Z0, K7
+	KMOVQ    K7, BX
+	ORQ      BX, AX
+	KMOVQ    AX, K7
+
+utf8:
 	// utf8Mismatch: BX = the bytes where it fails, AX = the continuation bytes called for at
 	// the next block's start.
-	VPTESTMB z08<>(SB), Z1, K4
-	KANDQ    K3, K4, K4 // lead
-	VPTESTMB z10<>(SB), Z1, K5
-	KANDQ    K3, K5, K5 // lead3
-	VPTESTMB z20<>(SB), Z1, K6
-	KANDQ    K3, K6, K6 // lead4
-	VPTESTMB z40<>(SB), Z1, K7
-	KANDQ    K3, K7, K7 // the odd lead bytes, which scanBlocks checks
-	KMOVQ    K4, AX
-	KMOVQ    K3, BX
-	MOVQ     AX, R12
-	NOTQ     R12
-	ANDQ     R12, BX // the continuation bytes there are
-	LEAQ     (AX)(AX*1), R12 // the continuation bytes called for
-	SHRQ     $63, AX
-	KMOVQ    K5, R13
-	LEAQ     (R13*4), DI
-	ORQ      DI, R12
-	SHRQ     $62, R13
-	ORQ      R13, AX
-	KMOVQ    K6, R13
-	LEAQ     (R13*8), DI
-	ORQ      DI, R12
-	SHRQ     $61, R13
-	ORQ      R13, AX
-	ORQ      R9, R12
-	XORQ     R12, BX
-	KMOVQ    K7, R12
-	ORQ      R12, BX
+	KMOVQ K4, AX
+	KMOVQ K3, BX
+	MOVQ  AX, R12
+	NOTQ  R12
+	ANDQ  R12, BX            // the continuation bytes there are
+	LEAQ  (AX)(AX*1), R12    // the continuation bytes called for
+	SHRQ  $63, AX
+	KMOVQ K5, R13
+	LEAQ  (R13*4), DI
+	ORQ   DI, R12
+	SHRQ  $62, R13
+	ORQ   R13, AX
+	KMOVQ K6, R13
+	LEAQ  (R13*8), DI
+	ORQ   DI, R12
+	SHRQ  $61, R13
+	ORQ   R13, AX
+	ORQ   R9, R12
+	XORQ  R12, BX
+	KMOVQ K7, R12
+	ORQ   R12, BX            // the odd lead bytes, which scanBlocks checks
 
 	// escapedBy: R13 = the escaped bytes, R12 = the carry into the next block.
 	KMOVQ K2, R12
@@ -385,21 +418,46 @@ loop:
 	XORQ  evenBits<>(SB), R13
 	ANDQ  DI, R13
 
-	KMOVQ    R13, K4
-	KANDNQ   K1, K4, K1 // the closing quote
+	KMOVQ  R13, K4
+	KANDNQ K1, K4, K1 // the closing quote
+
+	// K5 the letters of two-byte escapes, K6 control characters.
+	TESTQ R14, R14
+	JZ    lettersByCompare
 	VPTESTMB z02<>(SB), Z1, K5
-	KANDNQ   K5, K3, K5 // the letters of two-byte escapes
-	KANDNQ   K4, K5, K5 // escaped bytes that are not: \u (for scanBlocks) or wrong
+	KANDNQ   K5, K3, K5
 	VPTESTMB z01<>(SB), Z1, K6
-	KANDNQ   K6, K3, K6 // control characters
-	KORQ     K5, K6, K6
-	KMOVQ    K6, DI
-	ORQ      DI, BX
-	KMOVQ    K1, DI
-	TESTQ    DI, DI
-	JNZ      closed
-	TESTQ    BX, BX
-	JNZ      done
+	KANDNQ   K6, K3, K6
+	JMP      escapes
+
+lettersByCompare:
+	VPCMPEQB z22<>(SB), Z0, K5
+	VPCMPEQB z5c<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPEQB z2f<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPEQB z62<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPEQB z66<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPEQB z6e<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPEQB z72<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPEQB z74<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPUB  $1, z20<>(SB), Z0, K6
+
+escapes:
+	KANDNQ K4, K5, K5 // escaped bytes that are no such letter: \u (for scanBlocks) or wrong
+	KORQ   K5, K6, K6
+	KMOVQ  K6, DI
+	ORQ    DI, BX
+	KMOVQ  K1, DI
+	TESTQ  DI, DI
+	JNZ    closed
+	TESTQ  BX, BX
+	JNZ    done
 
 	ORQ  R13, R10
 	MOVQ R12, R8
@@ -409,18 +467,18 @@ loop:
 
 closed:
 	// Only the bytes up to the closing quote count.
-	LEAQ -1(DI), AX
-	XORQ DI, AX
-	ANDQ AX, BX
-	JNZ  done
-	ANDQ AX, R13
-	ORQ  R13, R10
+	LEAQ   -1(DI), AX
+	XORQ   DI, AX
+	ANDQ   AX, BX
+	JNZ    done
+	ANDQ   AX, R13
+	ORQ    R13, R10
 	TZCNTQ DI, DI
-	LEAQ 1(DX)(DI*1), AX
-	MOVQ c+24(FP), DI
-	MOVQ R10, blockCarry_escapes(DI)
-	MOVQ DX, next+32(FP)
-	MOVQ AX, end+40(FP)
+	LEAQ   1(DX)(DI*1), AX
+	MOVQ   c+24(FP), DI
+	MOVQ   R10, blockCarry_escapes(DI)
+	MOVQ   DX, next+40(FP)
+	MOVQ   AX, end+48(FP)
 	VZEROUPPER
 	RET
 
@@ -430,7 +488,7 @@ done:
 	MOVQ R9, blockCarry_need(DI)
 	MOVQ R10, blockCarry_escapes(DI)
 	MOVQ R11, blockCarry_safe(DI)
-	MOVQ DX, next+32(FP)
-	MOVQ $0, end+40(FP)
+	MOVQ DX, next+40(FP)
+	MOVQ $0, end+48(FP)
 	VZEROUPPER
 	RET

@@ -8,6 +8,6 @@ var useBlocks, useAVX512, useVBMI = false, false, false
 func classifyAVX2(b *[blockSize]byte, m *blockInfo)   { panic("jsonscan: no AVX2 off amd64") }
 func classifyAVX512(b *[blockSize]byte, m *blockInfo) { panic("jsonscan: no AVX-512 off amd64") }
 func classifyVBMI(b *[blockSize]byte, m *blockInfo)   { panic("jsonscan: no AVX-512 off amd64") }
-func scanBlocksVBMI(d *byte, i, n int, c *blockCarry) (next, end int) {
+func scanBlocksAVX512(d *byte, i, n int, c *blockCarry, vbmi bool) (next, end int) {
 	panic("jsonscan: no AVX-512 off amd64")
 }

@@ -253,34 +253,40 @@ func TestBlockScanLeavesLittleToCarefulScan(t *testing.T) {
 	}
 }
 
-// TestVBMISettlesProse checks that the assembly loop settles strings of what prose is made of
-// (ASCII, two-byte escapes, characters whose lead byte needs no second look) by itself, up to
-// and including the block of the closing quote, followed as in indented JSON by a newline:
-// handing such blocks to scanBlocks would be right but slow, which the other tests cannot see.
-func TestVBMISettlesProse(t *testing.T) {
-	if !useVBMI {
-		t.Skip("this CPU has no AVX512-VBMI")
+// TestAssemblySettlesProse checks that the assembly loop, with each classifier this CPU runs,
+// settles strings of what prose is made of (ASCII, two-byte escapes, characters whose lead byte
+// needs no second look) by itself, up to and including the block of the closing quote, followed
+// as in indented JSON by a newline: handing such blocks to scanBlocks would be right but slow,
+// which the other tests cannot see.
+func TestAssemblySettlesProse(t *testing.T) {
+	if !useAVX512 {
+		t.Skip("this CPU has no AVX-512")
 	}
 	pieces := []string{"a", "bc", " ", "é", "ü", "’", "ܐ", "東", "\U000a0000", "\\n", "\\\"", "\\\\", "\\t", "\\/"}
-	rng := rand.New(rand.NewPCG(7, 8))
-	for range 20000 {
-		at := rng.IntN(blockSize)
-		var b strings.Builder
-		b.WriteString(strings.Repeat(" ", at) + `"`)
-		for n := rng.IntN(4 * blockSize); b.Len() < at+1+n; {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
+	for _, vbmi := range []bool{false, true} {
+		if vbmi && !useVBMI {
+			continue
 		}
-		b.WriteString("\"\n" + strings.Repeat(" ", blockSize))
-		doc := []byte(b.String())
-		var careful Scanner
-		careful.Reset(doc, 10)
-		careful.pos = at
-		if _, ok := careful.scanStringCareful(at + 1); !ok {
-			t.Fatalf("%q: %v", doc, careful.Err())
-		}
-		c := blockCarry{safe: at + 1}
-		if _, end := scanBlocksVBMI(&doc[0], at+1, len(doc), &c); end != careful.Pos() {
-			t.Fatalf("%q from %d: scanBlocksVBMI ended at %d, want %d", doc, at+1, end, careful.Pos())
+		rng := rand.New(rand.NewPCG(7, 8))
+		for range 20000 {
+			at := rng.IntN(blockSize)
+			var b strings.Builder
+			b.WriteString(strings.Repeat(" ", at) + `"`)
+			for n := rng.IntN(4 * blockSize); b.Len() < at+1+n; {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			b.WriteString("\"\n" + strings.Repeat(" ", blockSize))
+			doc := []byte(b.String())
+			var careful Scanner
+			careful.Reset(doc, 10)
+			careful.pos = at
+			if _, ok := careful.scanStringCareful(at + 1); !ok {
+				t.Fatalf("%q: %v", doc, careful.Err())
+			}
+			c := blockCarry{safe: at + 1}
+			if _, end := scanBlocksAVX512(&doc[0], at+1, len(doc), &c, vbmi); end != careful.Pos() {
+				t.Fatalf("%q from %d: scanBlocksAVX512(vbmi %v) ended at %d, want %d", doc, at+1, vbmi, end, careful.Pos())
+			}
 		}
 	}
 }
