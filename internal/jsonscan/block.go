@@ -32,8 +32,8 @@ type blockInfo struct {
 // byte, the closing quote). Blocks follow each other 64 bytes apart whatever they hold: what
 // one block leaves to the next (a backslash escaping its first byte, continuation bytes it
 // must start with) is carried in two words, so the next block's load never waits on this
-// block's arithmetic, and the processor overlaps them. With AVX-512, scanBlocksAVX512 runs this
-// loop in assembly, with the masks in registers, and leaves only the rare blocks to it.
+// block's arithmetic, and the processor overlaps them. scanBlocksAVX512 or scanBlocksAVX2 runs
+// this loop in assembly, with the masks in registers, and leaves only the rare blocks to it.
 //
 // It returns where the string ends (just past the closing quote) and ok, or, with ok false, the
 // offset from which the careful scan must go on: from itself when something is wrong (the
@@ -45,15 +45,18 @@ func scanBlocks(d []byte, from int) (flags StrFlags, end int, ok bool) {
 	var m blockInfo
 	c := blockCarry{safe: from}
 	for i := from; i+blockSize <= len(d); i += blockSize {
+		// The blocks with nothing rare in them go by in assembly; the first one that has
+		// something is this loop's.
 		if useAVX512 {
-			// The blocks with nothing rare in them go by in assembly; the first one that has
-			// something is this loop's.
-			if i, end = scanBlocksAVX512(&d[0], i, len(d), &c, useVBMI); end != 0 {
-				return flags | c.flags(), end, true
-			}
-			if i+blockSize > len(d) {
-				break
-			}
+			i, end = scanBlocksAVX512(&d[0], i, len(d), &c, useVBMI)
+		} else {
+			i, end = scanBlocksAVX2(&d[0], i, len(d), &c)
+		}
+		if end != 0 {
+			return flags | c.flags(), end, true
+		}
+		if i+blockSize > len(d) {
+			break
 		}
 		if c.esc|c.need == 0 {
 			c.safe = i

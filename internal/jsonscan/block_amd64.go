@@ -31,3 +31,8 @@ func classifyVBMI(b *[blockSize]byte, m *blockInfo)
 //
 //go:noescape
 func scanBlocksAVX512(d *byte, i, n int, c *blockCarry, vbmi bool) (next, end int)
+
+// scanBlocksAVX2 is scanBlocksAVX512 with AVX2.
+//
+//go:noescape
+func scanBlocksAVX2(d *byte, i, n int, c *blockCarry) (next, end int)

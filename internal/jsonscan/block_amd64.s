@@ -492,3 +492,197 @@ done:
 	MOVQ $0, end+48(FP)
 	VZEROUPPER
 	RET
+
+// MASKTO puts the top bits of the bytes of Y2 (low half) and Y3 (high half) in dst, with tmp.
+#define MASKTO(dst, tmp) \
+	VPMOVMSKB Y2, dst; \
+	VPMOVMSKB Y3, tmp; \
+	SHLQ      $32, tmp; \
+	ORQ       tmp, dst
+
+// CMPEQ2 puts the bytes equal to const (a memory operand or a register) in Y2 and Y3.
+#define CMPEQ2(const) \
+	VPCMPEQB const, Y0, Y2; \
+	VPCMPEQB const, Y1, Y3
+
+// OREQ2 ORs the bytes equal to const into Y2 and Y3.
+#define OREQ2(const) \
+	VPCMPEQB const, Y0, Y5; \
+	VPCMPEQB const, Y1, Y6; \
+	VPOR     Y5, Y2, Y2; \
+	VPOR     Y6, Y3, Y3
+
+// func scanBlocksAVX2(d *byte, i, n int, c *blockCarry) (next, end int)
+//
+// scanBlocksAVX512 with AVX2: each mask from two 32-byte halves (as classifyAVX2 makes them),
+// in general-purpose registers, used as soon as it is made. Registers as there, R14 being free
+// for the masks; Y8 to Y13 hold constants.
+TEXT ·scanBlocksAVX2(SB), NOSPLIT, $0-48
+	MOVQ    d+0(FP), SI
+	MOVQ    i+8(FP), DX
+	MOVQ    n+16(FP), CX
+	MOVQ    c+24(FP), DI
+	MOVQ    blockCarry_esc(DI), R8
+	MOVQ    blockCarry_need(DI), R9
+	MOVQ    blockCarry_escapes(DI), R10
+	MOVQ    blockCarry_safe(DI), R11
+	VMOVDQU z22<>(SB), Y8
+	VMOVDQU z5c<>(SB), Y9
+	VMOVDQU zbf<>(SB), Y10
+	VMOVDQU zdf<>(SB), Y11
+	VMOVDQU zef<>(SB), Y12
+	VMOVDQU z20<>(SB), Y13
+
+loop:
+	LEAQ    64(DX), AX
+	CMPQ    AX, CX
+	JGT     done
+	MOVQ    R8, AX
+	ORQ     R9, AX
+	CMOVQEQ DX, R11 // nothing carried into this block: the careful scan may start here
+
+	PREFETCHT0 512(SI)(DX*1)
+	VMOVDQU    (SI)(DX*1), Y0
+	VMOVDQU    32(SI)(DX*1), Y1
+	VPMOVMSKB  Y0, R14
+	VPMOVMSKB  Y1, DI
+	SHLQ       $32, DI
+	ORQ        DI, R14 // high
+
+	// utf8Mismatch: BX = the bytes where it fails, AX = the continuation bytes called for at
+	// the next block's start. As signed bytes, ASCII is greater than each bound: the lead
+	// masks keep the non-ASCII bits only.
+	VPCMPGTB Y10, Y0, Y2
+	VPCMPGTB Y10, Y1, Y3
+	MASKTO(AX, DI)
+	ANDQ     R14, AX // lead
+	MOVQ     AX, R12
+	NOTQ     R12
+	MOVQ     R14, BX
+	ANDQ     R12, BX // the continuation bytes there are
+	LEAQ     (AX)(AX*1), R12 // the continuation bytes called for
+	SHRQ     $63, AX
+	VPCMPGTB Y11, Y0, Y2
+	VPCMPGTB Y11, Y1, Y3
+	MASKTO(R13, DI)
+	ANDQ     R14, R13 // lead3
+	LEAQ     (R13*4), DI
+	ORQ      DI, R12
+	SHRQ     $62, R13
+	ORQ      R13, AX
+	VPCMPGTB Y12, Y0, Y2
+	VPCMPGTB Y12, Y1, Y3
+	MASKTO(R13, DI)
+	ANDQ     R14, R13 // lead4
+	LEAQ     (R13*8), DI
+	ORQ      DI, R12
+	SHRQ     $61, R13
+	ORQ      R13, AX
+	ORQ      R9, R12
+	XORQ     R12, BX
+
+	// The odd lead bytes (C0 C1 E0 ED F0 F4-FF), which scanBlocks checks.
+	VMOVDQU  zf3<>(SB), Y4
+	VPCMPGTB Y4, Y0, Y2
+	VPCMPGTB Y4, Y1, Y3
+	VMOVDQU  zfe<>(SB), Y4
+	VPAND    Y4, Y0, Y5
+	VPAND    Y4, Y1, Y6
+	VMOVDQU  zc0<>(SB), Y4
+	VPCMPEQB Y4, Y5, Y5
+	VPCMPEQB Y4, Y6, Y6
+	VPOR     Y5, Y2, Y2
+	VPOR     Y6, Y3, Y3
+	OREQ2(ze0<>(SB))
+	OREQ2(zed<>(SB))
+	OREQ2(zf0<>(SB))
+	MASKTO(R12, DI)
+	ANDQ     R14, R12
+	ORQ      R12, BX
+
+	// Control characters: 0x20 > x as signed bytes, which the non-ASCII bytes are too.
+	VPCMPGTB Y0, Y13, Y2
+	VPCMPGTB Y1, Y13, Y3
+	MASKTO(R12, DI)
+	MOVQ     R14, DI
+	NOTQ     DI
+	ANDQ     DI, R12
+	ORQ      R12, BX
+
+	// escapedBy: R13 = the escaped bytes, R12 = the carry into the next block.
+	CMPEQ2(Y9)
+	MASKTO(R12, DI)
+	MOVQ  R8, R13
+	NOTQ  R13
+	ANDQ  R13, R12 // an escaped backslash starts no run
+	LEAQ  (R12)(R12*1), DI
+	ORQ   R8, DI   // follows
+	MOVQ  $0x5555555555555555, R13
+	ORQ   DI, R13
+	NOTQ  R13
+	ANDQ  R12, R13 // runs that start on an odd bit
+	ADDQ  R12, R13
+	SBBQ  R12, R12
+	NEGQ  R12
+	SHLQ  $1, R13
+	XORQ  evenBits<>(SB), R13
+	ANDQ  DI, R13
+
+	// Escaped bytes that are no letter of a two-byte escape: \u (for scanBlocks) or wrong.
+	CMPEQ2(Y8)
+	OREQ2(Y9)
+	OREQ2(z2f<>(SB))
+	OREQ2(z62<>(SB))
+	OREQ2(z66<>(SB))
+	OREQ2(z6e<>(SB))
+	OREQ2(z72<>(SB))
+	OREQ2(z74<>(SB))
+	MASKTO(R14, DI)
+	NOTQ  R14
+	ANDQ  R13, R14
+	ORQ   R14, BX
+
+	// The closing quote, in DI.
+	CMPEQ2(Y8)
+	MASKTO(R14, DI)
+	MOVQ  R13, DI
+	NOTQ  DI
+	ANDQ  R14, DI
+	TESTQ DI, DI
+	JNZ   closed
+	TESTQ BX, BX
+	JNZ   done
+
+	ORQ  R13, R10
+	MOVQ R12, R8
+	MOVQ AX, R9
+	ADDQ $64, DX
+	JMP  loop
+
+closed:
+	// Only the bytes up to the closing quote count.
+	LEAQ   -1(DI), AX
+	XORQ   DI, AX
+	ANDQ   AX, BX
+	JNZ    done
+	ANDQ   AX, R13
+	ORQ    R13, R10
+	TZCNTQ DI, DI
+	LEAQ   1(DX)(DI*1), AX
+	MOVQ   c+24(FP), DI
+	MOVQ   R10, blockCarry_escapes(DI)
+	MOVQ   DX, next+32(FP)
+	MOVQ   AX, end+40(FP)
+	VZEROUPPER
+	RET
+
+done:
+	MOVQ c+24(FP), DI
+	MOVQ R8, blockCarry_esc(DI)
+	MOVQ R9, blockCarry_need(DI)
+	MOVQ R10, blockCarry_escapes(DI)
+	MOVQ R11, blockCarry_safe(DI)
+	MOVQ DX, next+32(FP)
+	MOVQ $0, end+40(FP)
+	VZEROUPPER
+	RET

@@ -11,3 +11,6 @@ func classifyVBMI(b *[blockSize]byte, m *blockInfo)   { panic("jsonscan: no AVX-
 func scanBlocksAVX512(d *byte, i, n int, c *blockCarry, vbmi bool) (next, end int) {
 	panic("jsonscan: no AVX-512 off amd64")
 }
+func scanBlocksAVX2(d *byte, i, n int, c *blockCarry) (next, end int) {
+	panic("jsonscan: no AVX2 off amd64")
+}

@@ -253,18 +253,27 @@ func TestBlockScanLeavesLittleToCarefulScan(t *testing.T) {
 	}
 }
 
-// TestAssemblySettlesProse checks that the assembly loop, with each classifier this CPU runs,
-// settles strings of what prose is made of (ASCII, two-byte escapes, characters whose lead byte
-// needs no second look) by itself, up to and including the block of the closing quote, followed
-// as in indented JSON by a newline: handing such blocks to scanBlocks would be right but slow,
-// which the other tests cannot see.
+// TestAssemblySettlesProse checks that each assembly loop this CPU runs settles strings of
+// what prose is made of (ASCII, two-byte escapes, characters whose lead byte needs no second
+// look) by itself, up to and including the block of the closing quote, followed as in indented
+// JSON by a newline: handing such blocks to scanBlocks would be right but slow, which the other
+// tests cannot see.
 func TestAssemblySettlesProse(t *testing.T) {
-	if !useAVX512 {
-		t.Skip("this CPU has no AVX-512")
+	if !useBlocks {
+		t.Skip("this CPU has no AVX2")
 	}
 	pieces := []string{"a", "bc", " ", "é", "ü", "’", "ܐ", "東", "\U000a0000", "\\n", "\\\"", "\\\\", "\\t", "\\/"}
-	for _, vbmi := range []bool{false, true} {
-		if vbmi && !useVBMI {
+	loops := map[string]func(d *byte, i, n int, c *blockCarry) (next, end int){
+		"avx2": scanBlocksAVX2,
+		"avx512": func(d *byte, i, n int, c *blockCarry) (next, end int) {
+			return scanBlocksAVX512(d, i, n, c, false)
+		},
+		"vbmi": func(d *byte, i, n int, c *blockCarry) (next, end int) {
+			return scanBlocksAVX512(d, i, n, c, true)
+		},
+	}
+	for name, loop := range loops {
+		if name == "avx512" && !useAVX512 || name == "vbmi" && !useVBMI {
 			continue
 		}
 		rng := rand.New(rand.NewPCG(7, 8))
@@ -284,8 +293,8 @@ func TestAssemblySettlesProse(t *testing.T) {
 				t.Fatalf("%q: %v", doc, careful.Err())
 			}
 			c := blockCarry{safe: at + 1}
-			if _, end := scanBlocksAVX512(&doc[0], at+1, len(doc), &c, vbmi); end != careful.Pos() {
-				t.Fatalf("%q from %d: scanBlocksAVX512(vbmi %v) ended at %d, want %d", doc, at+1, vbmi, end, careful.Pos())
+			if _, end := loop(&doc[0], at+1, len(doc), &c); end != careful.Pos() {
+				t.Fatalf("%q from %d: the %s loop ended at %d, want %d", doc, at+1, name, end, careful.Pos())
 			}
 		}
 	}
