@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Small is about 2 KB: a short transcript with flat tool calls.
@@ -24,6 +26,50 @@ func Large() []byte {
 // Dirty is about 60 KB with one message in five invalid in one of the ways agents get wrong.
 func Dirty() []byte {
 	return build(spec{messages: 60, answer: 2000, nested: true, dirty: 5, seed: 4}, 60<<10)
+}
+
+// MediumPython is Medium as Python's json.dumps writes it by default, the way an agent's handler
+// result often arrives: a space after every ',' and ':', and every non-ASCII character escaped as
+// \uXXXX (a surrogate pair past U+FFFF), so about 66 KB.
+func MediumPython() []byte { return PythonStyle(Medium()) }
+
+// PythonStyle rewrites the compact JSON doc as Python's json.dumps does by default
+// (ensure_ascii, separators ", " and ": "); the value is the same.
+func PythonStyle(doc []byte) []byte {
+	out := make([]byte, 0, len(doc)+len(doc)/4)
+	for i := 0; i < len(doc); {
+		c := doc[i]
+		switch {
+		case c == '"':
+			out = append(out, c)
+			for i++; doc[i] != '"'; {
+				switch r, n := utf8.DecodeRune(doc[i:]); {
+				case doc[i] == '\\':
+					out = append(out, doc[i:i+2]...)
+					i += 2
+				case r >= utf8.RuneSelf:
+					if hi, lo := utf16.EncodeRune(r); hi != utf8.RuneError {
+						out = fmt.Appendf(out, "\\u%04x\\u%04x", hi, lo)
+					} else {
+						out = fmt.Appendf(out, "\\u%04x", r)
+					}
+					i += n
+				default:
+					out = append(out, doc[i])
+					i++
+				}
+			}
+			out = append(out, '"')
+			i++
+		case c == ',' || c == ':':
+			out = append(out, c, ' ')
+			i++
+		default:
+			out = append(out, c)
+			i++
+		}
+	}
+	return out
 }
 
 // Sized returns a result of about n bytes (n at least 1 KB), for sweeps.

@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"unicode/utf8"
 )
 
@@ -54,7 +55,9 @@ func AppendUnescaped(dst, content []byte) []byte {
 }
 
 // AppendCompact appends the validated JSON value src to dst without the whitespace between its
-// tokens; strings are copied unchanged.
+// tokens; strings are copied unchanged. Values with whitespace are common (Python's json.dumps
+// puts a space after every ',' and ':'), so strings are skipped with bytes.IndexByte, not a byte
+// at a time.
 func AppendCompact(dst, src []byte) []byte {
 	for i := 0; i < len(src); {
 		c := src[i]
@@ -62,13 +65,7 @@ func AppendCompact(dst, src []byte) []byte {
 		case ' ', '\t', '\n', '\r':
 			i++
 		case '"':
-			j := i + 1
-			for src[j] != '"' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
+			j := closingQuote(src, i+1)
 			dst = append(dst, src[i:j+1]...)
 			i = j + 1
 		default:
@@ -81,6 +78,22 @@ func AppendCompact(dst, src []byte) []byte {
 		}
 	}
 	return dst
+}
+
+// closingQuote returns the offset of the quote that closes the valid string whose content
+// starts at src[start]: the first quote that no odd run of backslashes comes right before.
+func closingQuote(src []byte, start int) int {
+	for i := start; ; {
+		q := i + bytes.IndexByte(src[i:], '"')
+		k := q
+		for k > start && src[k-1] == '\\' {
+			k--
+		}
+		if (q-k)%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
 }
 
 func isStructuralBreak(c byte) bool {

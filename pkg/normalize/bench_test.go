@@ -16,6 +16,7 @@ var benchInputs = []struct {
 	{"medium", corpus.Medium()},
 	{"large", corpus.Large()},
 	{"dirty", corpus.Dirty()},
+	{"medium-python", corpus.MediumPython()},
 }
 
 // BenchmarkNormalize measures the normalizer against the straightforward encoding/json one on

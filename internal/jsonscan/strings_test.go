@@ -1,0 +1,67 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/dystopic/normalizer/internal/corpus"
+)
+
+// compactWant is AppendCompact's definition: encoding/json's Compact, which elides the same
+// whitespace and copies strings unchanged.
+func compactWant(t testing.TB, src []byte) []byte {
+	t.Helper()
+	var want bytes.Buffer
+	if err := json.Compact(&want, src); err != nil {
+		t.Fatalf("json.Compact(%q): %v", src, err)
+	}
+	return want.Bytes()
+}
+
+func TestAppendCompactAgreesWithStdlib(t *testing.T) {
+	docs := map[string][]byte{
+		"escaped quotes and backslash runs": []byte(`{ "a" : "x\"y\\" , "b\\\"" : [ "\\\\\"", "\"\\\\", "" , "\\" ] }`),
+		"every kind of value":               []byte("[\n\t1 ,\r\n-2.5e+3, true , false , null , { } , [ ] , \"s p a c e s\" ]"),
+		"no whitespace":                     []byte(`{"a":[1,"2",{"b":null}]}`),
+		"scalar":                            []byte(` "just a string with \" and \\ inside " `),
+	}
+	for _, name := range []string{"small", "medium"} {
+		doc := corpus.Small()
+		if name == "medium" {
+			doc = corpus.Medium()
+		}
+		var pretty bytes.Buffer
+		if err := json.Indent(&pretty, doc, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		docs[name+" corpus, indented"] = pretty.Bytes()
+	}
+	// Runs of backslashes of every length before quotes, at every distance.
+	for run := range 9 {
+		s := `"` + strings.Repeat(`\\`, run) + `\"` + strings.Repeat("x", run) + `"`
+		docs["run of "+strings.Repeat("\\", run)] = []byte(`[ ` + s + ` , ` + s + ` ]`)
+	}
+	for name, doc := range docs {
+		t.Run(name, func(t *testing.T) {
+			if got, want := AppendCompact([]byte("prefix"), doc), append([]byte("prefix"), compactWant(t, doc)...); !bytes.Equal(got, want) {
+				t.Fatalf("AppendCompact(%q)\n got %q\nwant %q", doc, got, want)
+			}
+		})
+	}
+}
+
+// FuzzAppendCompact checks AppendCompact against encoding/json's Compact on any valid JSON.
+func FuzzAppendCompact(f *testing.F) {
+	f.Add([]byte(`{ "a" : "x\"y\\" , "b" : [ 1 , true , "\\\"" ] }`))
+	f.Add([]byte("[\n  \"\\\\\\\\\\\"\",\n  null\n]"))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if !json.Valid(doc) {
+			return
+		}
+		if got, want := AppendCompact(nil, doc), compactWant(t, doc); !bytes.Equal(got, want) {
+			t.Fatalf("AppendCompact(%q)\n got %q\nwant %q", doc, got, want)
+		}
+	})
+}
