@@ -155,6 +155,9 @@ func scanBothAt(t *testing.T, doc []byte, at int) {
 	if fastOK != carefulOK {
 		t.Fatalf("%q at %d: scanString ok=%v (%v), careful scan ok=%v (%v)", doc, at, fastOK, fast.Err(), carefulOK, careful.Err())
 	}
+	if useBlocks {
+		checkRestart(t, doc, at, &careful, carefulFlags, carefulOK)
+	}
 	if !fastOK {
 		if *fast.Err() != *careful.Err() {
 			t.Fatalf("%q at %d: scanString error %v, careful scan error %v", doc, at, fast.Err(), careful.Err())
@@ -171,6 +174,29 @@ func scanBothAt(t *testing.T, doc []byte, at int) {
 		if flags, end, ok := scanBlocks(doc, at+1); !ok || end != careful.Pos() || flags != carefulFlags {
 			t.Fatalf("%q at %d: the block scan did not settle a valid string (stopped at %d, want end %d)", doc, at, end, careful.Pos())
 		}
+	}
+}
+
+// checkRestart checks where scanBlocks hands the string that opens at doc[at] to the careful
+// scan, when it does: carrying on from there must find what the careful scan found from the
+// start (a restart just after a backslash or inside a character would not), and the bytes
+// before it must be the string's.
+func checkRestart(t *testing.T, doc []byte, at int, careful *Scanner, carefulFlags StrFlags, carefulOK bool) {
+	t.Helper()
+	flags, next, ok := scanBlocks(doc, at+1)
+	if ok {
+		return
+	}
+	if next < at+1 || carefulOK && next >= careful.Pos() || !carefulOK && next > careful.Err().Offset {
+		t.Fatalf("%q at %d: scanBlocks hands over at %d, outside the string (careful: end %d, %v)", doc, at, next, careful.Pos(), careful.Err())
+	}
+	var rest Scanner
+	rest.Reset(doc, 10)
+	rest.pos = at
+	more, restOK := rest.scanStringCareful(next)
+	if restOK != carefulOK || !restOK && *rest.Err() != *careful.Err() || restOK && (rest.Pos() != careful.Pos() || flags|more != carefulFlags) {
+		t.Fatalf("%q at %d: the careful scan from scanBlocks' hand-over at %d gives ok=%v end %d flags %b (%v); from the start ok=%v end %d flags %b (%v)",
+			doc, at, next, restOK, rest.Pos(), flags|more, rest.Err(), carefulOK, careful.Pos(), carefulFlags, careful.Err())
 	}
 }
 
