@@ -77,8 +77,13 @@ func scanBlocks(d []byte, from int) (flags StrFlags, end int, ok bool) {
 		window := closing ^ (closing - 1)
 		esc := escaped & window
 		hi := m.high & window
+		// The assembly may carry, from bit 8 of need, the hex digits of a \u escape it checked.
+		hexNeed := c.need >> 8
 		var mismatch uint64
-		mismatch, c.need = utf8Mismatch(&m, hi, c.need)
+		mismatch, c.need = utf8Mismatch(&m, hi, c.need&7)
+		if hexNeed != 0 && !hexDigitsAt(d, i, hexNeed) {
+			return flags, from, false
+		}
 		if m.ctl&window|esc&^(m.escSimple|m.escU)|mismatch&window != 0 {
 			return flags, from, false // the careful scan says what is wrong, and where
 		}
@@ -100,10 +105,22 @@ func scanBlocks(d []byte, from int) (flags StrFlags, end int, ok bool) {
 	return flags | c.flags(), c.safe, false
 }
 
+// hexDigitsAt reports whether the bytes of the block at d[i:] at the bits of at are hex digits.
+func hexDigitsAt(d []byte, i int, at uint64) bool {
+	for ; at != 0; at &= at - 1 {
+		switch c := d[i+bits.TrailingZeros64(at)]; {
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // blockCarry is what scanBlocks carries from one block to the next.
 type blockCarry struct {
 	esc     uint64 // 1 when the block's first byte is escaped by the last one before it
-	need    uint64 // the continuation bytes the block must start with (bits 0 to 2)
+	need    uint64 // the continuation bytes the block must start with (bits 0 to 2), and the hex digits (8 to 11)
 	escapes uint64 // not zero once an escape was seen
 	safe    int    // the start of the last block that nothing was carried into
 }

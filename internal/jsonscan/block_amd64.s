@@ -16,15 +16,21 @@
 
 BYTES64(z01, 0x0101010101010101)
 BYTES64(z02, 0x0202020202020202)
+BYTES64(z06, 0x0606060606060606)
 BYTES64(z04, 0x0404040404040404)
 BYTES64(z08, 0x0808080808080808)
 BYTES64(z10, 0x1010101010101010)
 BYTES64(z20, 0x2020202020202020)
 BYTES64(z22, 0x2222222222222222)
 BYTES64(z2f, 0x2f2f2f2f2f2f2f2f)
+BYTES64(z30, 0x3030303030303030)
+BYTES64(z38, 0x3838383838383838)
+BYTES64(z39, 0x3939393939393939)
 BYTES64(z40, 0x4040404040404040)
 BYTES64(z5c, 0x5c5c5c5c5c5c5c5c)
+BYTES64(z61, 0x6161616161616161)
 BYTES64(z62, 0x6262626262626262)
+BYTES64(z64, 0x6464646464646464)
 BYTES64(z66, 0x6666666666666666)
 BYTES64(z6e, 0x6e6e6e6e6e6e6e6e)
 BYTES64(z72, 0x7272727272727272)
@@ -395,7 +401,9 @@ utf8:
 	ORQ   DI, R12
 	SHRQ  $61, R13
 	ORQ   R13, AX
-	ORQ   R9, R12
+	MOVQ  R9, DI
+	ANDQ  $7, DI // the continuation bytes called for by the last block (R9 from bit 8: hex digits)
+	ORQ   DI, R12
 	XORQ  R12, BX
 	KMOVQ K7, R12
 	ORQ   R12, BX            // the odd lead bytes, which scanBlocks checks
@@ -424,7 +432,7 @@ utf8:
 	// K5 the letters of two-byte escapes, K6 control characters.
 	TESTQ R14, R14
 	JZ    lettersByCompare
-	VPTESTMB z02<>(SB), Z1, K5
+	VPTESTMB z06<>(SB), Z1, K5
 	KANDNQ   K5, K3, K5
 	VPTESTMB z01<>(SB), Z1, K6
 	KANDNQ   K6, K3, K6
@@ -446,13 +454,76 @@ lettersByCompare:
 	KORQ     K6, K5, K5
 	VPCMPEQB z74<>(SB), Z0, K6
 	KORQ     K6, K5, K5
+	VPCMPEQB z75<>(SB), Z0, K6
+	KORQ     K6, K5, K5
 	VPCMPUB  $1, z20<>(SB), Z0, K6
 
 escapes:
-	KANDNQ K4, K5, K5 // escaped bytes that are no such letter: \u (for scanBlocks) or wrong
+	KANDNQ K4, K5, K5 // escaped bytes that are no such letter (or u): wrong
 	KORQ   K5, K6, K6
 	KMOVQ  K6, DI
 	ORQ    DI, BX
+
+	// \u escapes (K5): their four hex digits must follow, those the last block called for
+	// included (R9 from bit 8), and those past this block are called for in the next (AX from
+	// bit 8). One in the surrogate range (D800-DFFF, for which scanBlocks sets SurrogateEscape)
+	// or in the block's last two bytes (its first two digits, which tell, in the next block) is
+	// scanBlocks'.
+	VPCMPEQB z75<>(SB), Z0, K5
+	KANDQ    K4, K5, K5
+	MOVQ     R9, DI
+	SHRQ     $8, DI
+	KMOVQ    DI, K6
+	KORTESTQ K5, K6
+	JZ       noHex
+	KSHIFTLQ $1, K5, K7
+	KORQ     K7, K6, K6
+	KSHIFTLQ $2, K5, K7
+	KORQ     K7, K6, K6
+	KSHIFTLQ $3, K5, K7
+	KORQ     K7, K6, K6
+	KSHIFTLQ $4, K5, K7
+	KORQ     K7, K6, K6 // the hex digits called for
+	VPORQ    z20<>(SB), Z0, Z4 // letters in lower case
+	VPCMPUB  $5, z30<>(SB), Z0, K7
+	VPCMPUB  $2, z39<>(SB), Z0, K2
+	KANDQ    K2, K7, K7 // 0-9
+	VPCMPUB  $5, z61<>(SB), Z4, K2
+	VPCMPUB  $2, z66<>(SB), Z4, K4
+	KANDQ    K4, K2, K2 // a-f A-F
+	KORQ     K2, K7, K7
+	KANDNQ   K6, K7, K6 // called for, and no hex digit
+	KMOVQ    K6, DI
+	ORQ      DI, BX
+	VPCMPEQB z64<>(SB), Z4, K6 // d D
+	KSHIFTLQ $1, K5, K7
+	KANDQ    K6, K7, K7
+	KSHIFTLQ $1, K7, K7 // the second digits of \ud escapes
+	VPCMPUB  $5, z38<>(SB), Z4, K6
+	VPCMPUB  $2, z39<>(SB), Z4, K2
+	KANDQ    K2, K6, K6 // 8 9 (with a-f below: D800-DFFF)
+	VPCMPUB  $5, z61<>(SB), Z4, K2
+	VPCMPUB  $2, z66<>(SB), Z4, K4
+	KANDQ    K4, K2, K2 // a-f A-F
+	KORQ     K2, K6, K6
+	KANDQ    K6, K7, K7 // surrogates
+	KMOVQ    K7, DI
+	ORQ      DI, BX
+	KMOVQ    K5, DI
+	SHRQ     $62, DI // a \u in the last two bytes
+	ORQ      DI, BX
+	KSHIFTRQ $60, K5, K6
+	KSHIFTRQ $61, K5, K7
+	KORQ     K7, K6, K6
+	KSHIFTRQ $62, K5, K7
+	KORQ     K7, K6, K6
+	KSHIFTRQ $63, K5, K7
+	KORQ     K7, K6, K6
+	KMOVQ    K6, DI
+	SHLQ     $8, DI
+	ORQ      DI, AX
+
+noHex:
 	KMOVQ  K1, DI
 	TESTQ  DI, DI
 	JNZ    closed
