@@ -2,6 +2,8 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -83,6 +85,17 @@ func AppendCompact(dst, src []byte) []byte {
 // closingQuote returns the offset of the quote that closes the valid string whose content
 // starts at src[start]: the first quote that no odd run of backslashes comes right before.
 func closingQuote(src []byte, start int) int {
+	// Most strings are short (keys, roles, ids): up to four words find their end without a
+	// call. Only a quote as the first special byte ends the string here; anything else (an
+	// escape, a non-ASCII byte) goes to the search below.
+	for k := start; k < start+32 && k+8 <= len(src); k += 8 {
+		if m := special(binary.LittleEndian.Uint64(src[k:])); m != 0 {
+			if k += bits.TrailingZeros64(m) >> 3; src[k] == '"' {
+				return k
+			}
+			break
+		}
+	}
 	for i := start; ; {
 		q := i + bytes.IndexByte(src[i:], '"')
 		k := q
