@@ -14,7 +14,7 @@ func BenchmarkSkipValue(b *testing.B) {
 	for _, in := range []struct {
 		name string
 		doc  []byte
-	}{{"small", corpus.Small()}, {"medium", corpus.Medium()}, {"large", corpus.Large()}} {
+	}{{"small", corpus.Small()}, {"medium", corpus.Medium()}, {"medium-python", corpus.MediumPython()}, {"large", corpus.Large()}} {
 		for _, impl := range []string{"vbmi", "avx512", "avx2", "words"} {
 			b.Run("input="+in.name+"/impl="+impl, func(b *testing.B) {
 				saved, saved512, savedVBMI := useBlocks, useAVX512, useVBMI

@@ -24,14 +24,18 @@ BYTES64(z20, 0x2020202020202020)
 BYTES64(z22, 0x2222222222222222)
 BYTES64(z2f, 0x2f2f2f2f2f2f2f2f)
 BYTES64(z30, 0x3030303030303030)
+BYTES64(z37, 0x3737373737373737)
 BYTES64(z38, 0x3838383838383838)
 BYTES64(z39, 0x3939393939393939)
 BYTES64(z40, 0x4040404040404040)
+BYTES64(z3a, 0x3a3a3a3a3a3a3a3a)
 BYTES64(z5c, 0x5c5c5c5c5c5c5c5c)
+BYTES64(z60, 0x6060606060606060)
 BYTES64(z61, 0x6161616161616161)
 BYTES64(z62, 0x6262626262626262)
 BYTES64(z64, 0x6464646464646464)
 BYTES64(z66, 0x6666666666666666)
+BYTES64(z67, 0x6767676767676767)
 BYTES64(z6e, 0x6e6e6e6e6e6e6e6e)
 BYTES64(z72, 0x7272727272727272)
 BYTES64(z74, 0x7474747474747474)
@@ -588,7 +592,7 @@ done:
 // scanBlocksAVX512 with AVX2: each mask from two 32-byte halves (as classifyAVX2 makes them),
 // in general-purpose registers, used as soon as it is made. Registers as there, R14 being free
 // for the masks; Y8 to Y13 hold constants.
-TEXT ·scanBlocksAVX2(SB), NOSPLIT, $0-48
+TEXT ·scanBlocksAVX2(SB), NOSPLIT, $16-48
 	MOVQ    d+0(FP), SI
 	MOVQ    i+8(FP), DX
 	MOVQ    n+16(FP), CX
@@ -649,7 +653,9 @@ loop:
 	ORQ      DI, R12
 	SHRQ     $61, R13
 	ORQ      R13, AX
-	ORQ      R9, R12
+	MOVQ     R9, DI
+	ANDQ     $7, DI // the continuation bytes called for by the last block (R9 from bit 8: hex digits)
+	ORQ      DI, R12
 	XORQ     R12, BX
 
 	// The odd lead bytes (C0 C1 E0 ED F0 F4-FF), which scanBlocks checks.
@@ -699,7 +705,7 @@ loop:
 	XORQ  evenBits<>(SB), R13
 	ANDQ  DI, R13
 
-	// Escaped bytes that are no letter of a two-byte escape: \u (for scanBlocks) or wrong.
+	// Escaped bytes that are no letter of a two-byte escape (nor u): wrong.
 	CMPEQ2(Y8)
 	OREQ2(Y9)
 	OREQ2(z2f<>(SB))
@@ -708,10 +714,105 @@ loop:
 	OREQ2(z6e<>(SB))
 	OREQ2(z72<>(SB))
 	OREQ2(z74<>(SB))
+	OREQ2(z75<>(SB))
 	MASKTO(R14, DI)
 	NOTQ  R14
 	ANDQ  R13, R14
 	ORQ   R14, BX
+
+	// \u escapes (R14), as scanBlocksAVX512 checks them: their hex digits, those the last
+	// block called for included, and those past this one called for in the next (AX from bit
+	// 8); surrogates and a u in the block's last two bytes are scanBlocks'. R12 and R13 wait on
+	// the stack meanwhile.
+	CMPEQ2(z75<>(SB))
+	MASKTO(R14, DI)
+	ANDQ  R13, R14
+	MOVQ  R9, DI
+	SHRQ  $8, DI
+	TESTQ R14, R14
+	JNZ   hexDigits
+	TESTQ DI, DI
+	JZ    noHex
+
+hexDigits:
+	MOVQ  R12, 0(SP)
+	MOVQ  R13, 8(SP)
+	LEAQ  (R14)(R14*1), R12
+	ORQ   R12, DI
+	LEAQ  (R14*4), R12
+	ORQ   R12, DI
+	LEAQ  (R14*8), R12
+	ORQ   R12, DI
+	MOVQ  R14, R12
+	SHLQ  $4, R12
+	ORQ   R12, DI // the hex digits called for
+	VPCMPGTB z2f<>(SB), Y0, Y2
+	VMOVDQU  z3a<>(SB), Y4
+	VPCMPGTB Y0, Y4, Y5
+	VPAND    Y5, Y2, Y2 // 0-9
+	VPCMPGTB z2f<>(SB), Y1, Y3
+	VPCMPGTB Y1, Y4, Y6
+	VPAND    Y6, Y3, Y3
+	VPOR     z20<>(SB), Y0, Y14 // letters in lower case, kept for the surrogates
+	VPOR     z20<>(SB), Y1, Y15
+	VMOVDQU  z67<>(SB), Y4
+	VPCMPGTB z60<>(SB), Y14, Y5
+	VPCMPGTB Y14, Y4, Y6
+	VPAND    Y6, Y5, Y5 // a-f A-F
+	VPOR     Y5, Y2, Y2
+	VPCMPGTB z60<>(SB), Y15, Y5
+	VPCMPGTB Y15, Y4, Y6
+	VPAND    Y6, Y5, Y5
+	VPOR     Y5, Y3, Y3
+	MASKTO(R12, R13)
+	NOTQ  R12
+	ANDQ  DI, R12 // called for, and no hex digit
+	ORQ   R12, BX
+	VPCMPEQB z64<>(SB), Y14, Y2 // d D
+	VPCMPEQB z64<>(SB), Y15, Y3
+	MASKTO(R12, R13)
+	LEAQ  (R14)(R14*1), DI
+	ANDQ  DI, R12
+	SHLQ  $1, R12 // the second digits of \ud escapes
+	VPCMPGTB z37<>(SB), Y14, Y2
+	VMOVDQU  z3a<>(SB), Y4
+	VPCMPGTB Y14, Y4, Y5
+	VPAND    Y5, Y2, Y2 // 8 9
+	VPCMPGTB z37<>(SB), Y15, Y3
+	VPCMPGTB Y15, Y4, Y6
+	VPAND    Y6, Y3, Y3
+	VMOVDQU  z67<>(SB), Y4
+	VPCMPGTB z60<>(SB), Y14, Y5
+	VPCMPGTB Y14, Y4, Y6
+	VPAND    Y6, Y5, Y5 // a-f A-F: with 8 9, D800-DFFF
+	VPOR     Y5, Y2, Y2
+	VPCMPGTB z60<>(SB), Y15, Y5
+	VPCMPGTB Y15, Y4, Y6
+	VPAND    Y6, Y5, Y5
+	VPOR     Y5, Y3, Y3
+	MASKTO(R13, DI)
+	ANDQ  R13, R12 // surrogates
+	ORQ   R12, BX
+	MOVQ  R14, R12
+	SHRQ  $62, R12 // a \u in the last two bytes
+	ORQ   R12, BX
+	MOVQ  R14, R12
+	SHRQ  $60, R12
+	MOVQ  R14, R13
+	SHRQ  $61, R13
+	ORQ   R13, R12
+	MOVQ  R14, R13
+	SHRQ  $62, R13
+	ORQ   R13, R12
+	MOVQ  R14, R13
+	SHRQ  $63, R13
+	ORQ   R13, R12
+	SHLQ  $8, R12
+	ORQ   R12, AX
+	MOVQ  0(SP), R12
+	MOVQ  8(SP), R13
+
+noHex:
 
 	// The closing quote, in DI.
 	CMPEQ2(Y8)
