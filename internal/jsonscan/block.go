@@ -119,8 +119,10 @@ func hexDigitsAt(d []byte, i int, at uint64) bool {
 
 // blockCarry is what scanBlocks carries from one block to the next.
 type blockCarry struct {
-	esc     uint64 // 1 when the block's first byte is escaped by the last one before it
-	need    uint64 // the continuation bytes the block must start with (bits 0 to 2), and the hex digits (8 to 11)
+	esc uint64 // 1 when the block's first byte is escaped by the last one before it
+	// need marks the continuation bytes the block must start with (bits 0 to 2) and the hex
+	// digits of a \u escape that the assembly checked before the block (bits 8 to 11).
+	need    uint64
 	escapes uint64 // not zero once an escape was seen
 	safe    int    // the start of the last block that nothing was carried into
 }
