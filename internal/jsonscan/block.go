@@ -77,11 +77,12 @@ func scanBlocks(d []byte, from int) (flags StrFlags, end int, ok bool) {
 		window := closing ^ (closing - 1)
 		esc := escaped & window
 		hi := m.high & window
-		// The assembly may carry, from bit 8 of need, the hex digits of a \u escape it checked.
-		hexNeed := c.need >> 8
+		// The assembly may carry, in need's upper bits, a second byte to test and the hex
+		// digits of a \u escape.
+		hexNeed, second := c.need>>8, c.need>>4&15
 		var mismatch uint64
 		mismatch, c.need = utf8Mismatch(&m, hi, c.need&7)
-		if hexNeed != 0 && !hexDigitsAt(d, i, hexNeed) {
+		if hexNeed != 0 && !hexDigitsAt(d, i, hexNeed) || second != 0 && !secondByteFits(d[i], second) {
 			return flags, from, false
 		}
 		if m.ctl&window|esc&^(m.escSimple|m.escU)|mismatch&window != 0 {
@@ -117,11 +118,26 @@ func hexDigitsAt(d []byte, i int, at uint64) bool {
 	return true
 }
 
+// secondByteFits reports whether c may follow the lead byte that lead stands for (bit 0 E0,
+// 1 ED, 2 F0, 3 F4), as the second byte of a valid character.
+func secondByteFits(c byte, lead uint64) bool {
+	switch {
+	case lead&1 != 0:
+		return c >= 0xA0
+	case lead&2 != 0:
+		return c < 0xA0
+	case lead&4 != 0:
+		return c >= 0x90
+	}
+	return c < 0x90
+}
+
 // blockCarry is what scanBlocks carries from one block to the next.
 type blockCarry struct {
 	esc uint64 // 1 when the block's first byte is escaped by the last one before it
-	// need marks the continuation bytes the block must start with (bits 0 to 2) and the hex
-	// digits of a \u escape that the assembly checked before the block (bits 8 to 11).
+	// need marks the continuation bytes the block must start with (bits 0 to 2), and, from the
+	// assembly, the lead byte E0, ED, F0 or F4 (bits 4 to 7) whose second byte starts the block
+	// and the hex digits of a \u escape it checked before the block (bits 8 to 11).
 	need    uint64
 	escapes uint64 // not zero once an escape was seen
 	safe    int    // the start of the last block that nothing was carried into

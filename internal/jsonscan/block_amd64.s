@@ -40,6 +40,8 @@ BYTES64(z6e, 0x6e6e6e6e6e6e6e6e)
 BYTES64(z72, 0x7272727272727272)
 BYTES64(z74, 0x7474747474747474)
 BYTES64(z75, 0x7575757575757575)
+BYTES64(z90, 0x9090909090909090)
+BYTES64(za0, 0xa0a0a0a0a0a0a0a0)
 BYTES64(zbf, 0xbfbfbfbfbfbfbfbf)
 BYTES64(zc0, 0xc0c0c0c0c0c0c0c0)
 BYTES64(zc2, 0xc2c2c2c2c2c2c2c2)
@@ -50,6 +52,7 @@ BYTES64(zef, 0xefefefefefefefef)
 BYTES64(zf0, 0xf0f0f0f0f0f0f0f0)
 BYTES64(zf3, 0xf3f3f3f3f3f3f3f3)
 BYTES64(zf4, 0xf4f4f4f4f4f4f4f4)
+BYTES64(zf5, 0xf5f5f5f5f5f5f5f5)
 BYTES64(zfe, 0xfefefefefefefefe)
 
 // MASK64 stores the top bits of the bytes of Y2 (low half) and Y3 (high half) as the uint64 at
@@ -309,6 +312,30 @@ TEXT ·classifyVBMI(SB), NOSPLIT, $0-16
 DATA evenBits<>+0(SB)/8, $0x5555555555555555
 GLOBL evenBits<>(SB), RODATA|NOPTR, $8
 
+// ODDLEAD tests the second bytes of the lead bytes equal to lead (those of the block, and at
+// its first byte the one the last block's last byte carried in DI's bit): bad when second,
+// the mask of the second bytes that do not fit, holds them. Leads in the block's last byte are
+// carried in AX's bit 4+bit. R12 and R13 are scratch.
+#define ODDLEAD(lead, bit, second) \
+	VPCMPEQB lead<>(SB), Z0, K6; \
+	KMOVQ    K6, R12; \
+	MOVQ     R12, R13; \
+	SHRQ     $63, R13; \
+	SHLQ     $(4+bit), R13; \
+	ORQ      R13, AX; \
+	ADDQ     R12, R12; \
+	MOVQ     DI, R13; \
+	SHRQ     $bit, R13; \
+	ANDQ     $1, R13; \
+	ORQ      R13, R12; \
+	second; \
+	ANDQ     R13, R12; \
+	ORQ      R12, BX
+
+// BELOW puts in R13 the bytes below the bound K (a mask register); FROM those from it on.
+#define BELOW(K) KMOVQ K, R13
+#define FROM(K) KMOVQ K, R13; NOTQ R13
+
 // func scanBlocksAVX512(d *byte, i, n int, c *blockCarry, vbmi bool) (next, end int)
 //
 // scanBlocks' loop for the blocks of d[i:n] in which nothing rare happens, classified as
@@ -409,8 +436,34 @@ utf8:
 	ANDQ  $7, DI // the continuation bytes called for by the last block (R9 from bit 8: hex digits)
 	ORQ   DI, R12
 	XORQ  R12, BX
-	KMOVQ K7, R12
-	ORQ   R12, BX            // the odd lead bytes, which scanBlocks checks
+
+	// The odd lead bytes (K7): C0 C1 and F5-FF are never valid, and the second byte after E0,
+	// ED, F0 and F4 must be from A0 on, below A0, from 90 on and below 90. A lead in the
+	// block's last byte has its second byte tested in the next block (need's bits 4 to 7).
+	MOVQ     R9, DI
+	SHRQ     $4, DI
+	ANDQ     $15, DI
+	KORTESTQ K7, K7
+	JNZ      oddLeads
+	TESTQ    DI, DI
+	JZ       oddDone
+
+oddLeads:
+	VPCMPUB $5, zc0<>(SB), Z0, K4
+	VPCMPUB $1, zc2<>(SB), Z0, K5
+	KANDQ   K5, K4, K4
+	VPCMPUB $5, zf5<>(SB), Z0, K5
+	KORQ    K5, K4, K4
+	KMOVQ   K4, R12
+	ORQ     R12, BX // never valid
+	VPCMPUB $1, za0<>(SB), Z0, K4
+	VPCMPUB $1, z90<>(SB), Z0, K5
+	ODDLEAD(ze0, 0, BELOW(K4))
+	ODDLEAD(zed, 1, FROM(K4))
+	ODDLEAD(zf0, 2, BELOW(K5))
+	ODDLEAD(zf4, 3, FROM(K5))
+
+oddDone:
 
 	// escapedBy: R13 = the escaped bytes, R12 = the carry into the next block.
 	KMOVQ K2, R12
@@ -516,12 +569,8 @@ escapes:
 	KMOVQ    K5, DI
 	SHRQ     $62, DI // a \u in the last two bytes
 	ORQ      DI, BX
-	KSHIFTRQ $60, K5, K6
+	KSHIFTRQ $60, K5, K6 // a u at bit 60 or 61 (62 and 63 went to scanBlocks above)
 	KSHIFTRQ $61, K5, K7
-	KORQ     K7, K6, K6
-	KSHIFTRQ $62, K5, K7
-	KORQ     K7, K6, K6
-	KSHIFTRQ $63, K5, K7
 	KORQ     K7, K6, K6
 	KMOVQ    K6, DI
 	SHLQ     $8, DI
@@ -797,15 +846,9 @@ hexDigits:
 	SHRQ  $62, R12 // a \u in the last two bytes
 	ORQ   R12, BX
 	MOVQ  R14, R12
-	SHRQ  $60, R12
+	SHRQ  $60, R12 // a u at bit 60 or 61 (62 and 63 went to scanBlocks above)
 	MOVQ  R14, R13
 	SHRQ  $61, R13
-	ORQ   R13, R12
-	MOVQ  R14, R13
-	SHRQ  $62, R13
-	ORQ   R13, R12
-	MOVQ  R14, R13
-	SHRQ  $63, R13
 	ORQ   R13, R12
 	SHLQ  $8, R12
 	ORQ   R12, AX

@@ -97,7 +97,11 @@ func closingQuote(src []byte, start int) int {
 		}
 	}
 	for i := start; ; {
-		q := i + bytes.IndexByte(src[i:], '"')
+		q := bytes.IndexByte(src[i:], '"')
+		if q < 0 {
+			return len(src) - 1 // not a valid string after all: copy to the end rather than loop
+		}
+		q += i
 		k := q
 		for k > start && src[k-1] == '\\' {
 			k--

@@ -65,3 +65,14 @@ func FuzzAppendCompact(f *testing.F) {
 		}
 	})
 }
+
+// TestAppendCompactEndsOnInvalidInput: AppendCompact is for validated values, but a string
+// without its closing quote must still end the call, not loop.
+func TestAppendCompactEndsOnInvalidInput(t *testing.T) {
+	for _, doc := range []string{`"a\"`, `"a`, `["x\\\"`, `"`} {
+		got := AppendCompact(nil, []byte(doc))
+		if string(got) != doc {
+			t.Errorf("AppendCompact(%q) = %q, want the input copied", doc, got)
+		}
+	}
+}
