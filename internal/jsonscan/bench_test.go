@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/dystopic/normalizer/internal/benchcpu"
@@ -31,6 +32,39 @@ func BenchmarkSkipValue(b *testing.B) {
 				defer benchcpu.Measure(b)()
 				for b.Loop() {
 					s.Reset(in.doc, 1000)
+					if s.SkipValue(); s.Err() != nil {
+						b.Fatal(s.Err())
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkStringScripts scans one 60 KB string of each script with each string scan: the
+// lead bytes of Thai and Devanagari (E0), Hangul (ED) and emoji (F0) need their second byte
+// looked at, which Chinese, Japanese and accented Latin do not.
+func BenchmarkStringScripts(b *testing.B) {
+	for _, w := range []struct{ name, word string }{
+		{"latin", "café naïve "}, {"cjk", "東京都の天気 "}, {"thai", "ภาษาไทย "},
+		{"devanagari", "हिन्दी भाषा "}, {"hangul", "한국어 텍스트 "}, {"emoji", "ok 😀 fine "},
+	} {
+		doc := []byte(`"` + strings.Repeat(w.word, 60000/len(w.word)) + `"` + strings.Repeat(" ", blockSize))
+		for _, impl := range []string{"vbmi", "avx512", "avx2", "words"} {
+			b.Run("script="+w.name+"/impl="+impl, func(b *testing.B) {
+				saved, saved512, savedVBMI := useBlocks, useAVX512, useVBMI
+				defer func() { useBlocks, useAVX512, useVBMI = saved, saved512, savedVBMI }()
+				useVBMI = useVBMI && impl == "vbmi"
+				useAVX512 = useAVX512 && (impl == "avx512" || impl == "vbmi")
+				useBlocks = useBlocks && impl != "words"
+				if impl == "vbmi" && !useVBMI || impl == "avx512" && !useAVX512 || impl == "avx2" && !useBlocks {
+					b.Skip("the CPU cannot run it")
+				}
+				var s Scanner
+				b.SetBytes(int64(len(doc)))
+				defer benchcpu.Measure(b)()
+				for b.Loop() {
+					s.Reset(doc, 10)
 					if s.SkipValue(); s.Err() != nil {
 						b.Fatal(s.Err())
 					}

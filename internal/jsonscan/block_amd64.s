@@ -636,6 +636,27 @@ done:
 	VPOR     Y5, Y2, Y2; \
 	VPOR     Y6, Y3, Y3
 
+// ODDLEAD2 is ODDLEAD for scanBlocksAVX2: the carried leads in R14, second's mask on the stack.
+#define ODDLEAD2(lead, bit, second) \
+	CMPEQ2(lead<>(SB)); \
+	MASKTO(R12, DI); \
+	MOVQ     R12, R13; \
+	SHRQ     $63, R13; \
+	SHLQ     $(4+bit), R13; \
+	ORQ      R13, AX; \
+	ADDQ     R12, R12; \
+	MOVQ     R14, R13; \
+	SHRQ     $bit, R13; \
+	ANDQ     $1, R13; \
+	ORQ      R13, R12; \
+	second; \
+	ANDQ     R13, R12; \
+	ORQ      R12, BX
+
+// BELOW2 puts in R13 the bytes below a bound, from off(SP); FROM2 those from it on.
+#define BELOW2(off) MOVQ off(SP), R13
+#define FROM2(off) MOVQ off(SP), R13; NOTQ R13
+
 // func scanBlocksAVX2(d *byte, i, n int, c *blockCarry) (next, end int)
 //
 // scanBlocksAVX512 with AVX2: each mask from two 32-byte halves (as classifyAVX2 makes them),
@@ -707,7 +728,19 @@ loop:
 	ORQ      DI, R12
 	XORQ     R12, BX
 
-	// The odd lead bytes (C0 C1 E0 ED F0 F4-FF), which scanBlocks checks.
+	// Control characters: 0x20 > x as signed bytes, which the non-ASCII bytes are too.
+	VPCMPGTB Y0, Y13, Y2
+	VPCMPGTB Y1, Y13, Y3
+	MASKTO(R13, DI)
+	MOVQ     R14, DI
+	NOTQ     DI
+	ANDQ     DI, R13
+	ORQ      R13, BX
+
+	// The odd lead bytes (C0 C1 E0 ED F0 F4-FF), in R12, and as scanBlocksAVX512 tests them:
+	// C0 C1 and F5-FF never valid, the second byte after E0, ED, F0 and F4 from A0 on, below
+	// A0, from 90 on and below 90; a lead in the block's last byte carried in need's bits 4-7
+	// (R14 here).
 	VMOVDQU  zf3<>(SB), Y4
 	VPCMPGTB Y4, Y0, Y2
 	VPCMPGTB Y4, Y1, Y3
@@ -724,17 +757,43 @@ loop:
 	OREQ2(zf0<>(SB))
 	MASKTO(R12, DI)
 	ANDQ     R14, R12
-	ORQ      R12, BX
-
-	// Control characters: 0x20 > x as signed bytes, which the non-ASCII bytes are too.
-	VPCMPGTB Y0, Y13, Y2
-	VPCMPGTB Y1, Y13, Y3
+	MOVQ     R9, R14
+	SHRQ     $4, R14
+	ANDQ     $15, R14
+	MOVQ     R12, R13
+	ORQ      R14, R13
+	JZ       oddDone
+	VMOVDQU  zfe<>(SB), Y4
+	VPAND    Y4, Y0, Y2
+	VPAND    Y4, Y1, Y3
+	VMOVDQU  zc0<>(SB), Y4
+	VPCMPEQB Y4, Y2, Y2
+	VPCMPEQB Y4, Y3, Y3 // C0 C1
+	VMOVDQU  zf5<>(SB), Y4
+	VPMAXUB  Y4, Y0, Y5
+	VPCMPEQB Y5, Y0, Y5
+	VPMAXUB  Y4, Y1, Y6
+	VPCMPEQB Y6, Y1, Y6 // F5-FF
+	VPOR     Y5, Y2, Y2
+	VPOR     Y6, Y3, Y3
 	MASKTO(R12, DI)
-	MOVQ     R14, DI
-	NOTQ     DI
-	ANDQ     DI, R12
-	ORQ      R12, BX
+	ORQ      R12, BX // never valid
+	VMOVDQU  za0<>(SB), Y4 // second bytes below A0 (as signed bytes: among the non-ASCII ones)
+	VPCMPGTB Y0, Y4, Y2
+	VPCMPGTB Y1, Y4, Y3
+	MASKTO(R12, DI)
+	MOVQ     R12, 0(SP)
+	VMOVDQU  z90<>(SB), Y4 // below 90
+	VPCMPGTB Y0, Y4, Y2
+	VPCMPGTB Y1, Y4, Y3
+	MASKTO(R12, DI)
+	MOVQ     R12, 8(SP)
+	ODDLEAD2(ze0, 0, BELOW2(0))
+	ODDLEAD2(zed, 1, FROM2(0))
+	ODDLEAD2(zf0, 2, BELOW2(8))
+	ODDLEAD2(zf4, 3, FROM2(8))
 
+oddDone:
 	// escapedBy: R13 = the escaped bytes, R12 = the carry into the next block.
 	CMPEQ2(Y9)
 	MASKTO(R12, DI)
