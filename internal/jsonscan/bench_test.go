@@ -8,35 +8,42 @@ import (
 	"github.com/dystopic/normalizer/internal/corpus"
 )
 
+// scans names the string scans the benchmarks compare: blocks classified with AVX512-VBMI,
+// AVX-512 or AVX2, and words (what CPUs without AVX2 use).
+var scans = []string{"vbmi", "avx512", "avx2", "words"}
+
+// benchSkipValue validates doc with the scanner alone and the string scan impl (one of scans),
+// reporting bytes per second and CPU per operation, or skips when the CPU cannot run impl.
+func benchSkipValue(b *testing.B, doc []byte, impl string) {
+	saved, saved512, savedVBMI := useBlocks, useAVX512, useVBMI
+	defer func() { useBlocks, useAVX512, useVBMI = saved, saved512, savedVBMI }()
+	useVBMI = useVBMI && impl == "vbmi"
+	useAVX512 = useAVX512 && (impl == "avx512" || impl == "vbmi")
+	useBlocks = useBlocks && impl != "words"
+	if impl == "vbmi" && !useVBMI || impl == "avx512" && !useAVX512 || impl == "avx2" && !useBlocks {
+		b.Skip("the CPU cannot run it")
+	}
+	var s Scanner
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	defer benchcpu.Measure(b)()
+	for b.Loop() {
+		s.Reset(doc, 1000)
+		if s.SkipValue(); s.Err() != nil {
+			b.Fatal(s.Err())
+		}
+	}
+}
+
 // BenchmarkSkipValue validates whole documents with the scanner alone, the bulk of what the
-// normalizer does, with each string scan: blocks classified with AVX512-VBMI, AVX-512 or
-// AVX2, and words (what CPUs without AVX2 use).
+// normalizer does, with each string scan.
 func BenchmarkSkipValue(b *testing.B) {
 	for _, in := range []struct {
 		name string
 		doc  []byte
 	}{{"small", corpus.Small()}, {"medium", corpus.Medium()}, {"medium-python", corpus.MediumPython()}, {"large", corpus.Large()}} {
-		for _, impl := range []string{"vbmi", "avx512", "avx2", "words"} {
-			b.Run("input="+in.name+"/impl="+impl, func(b *testing.B) {
-				saved, saved512, savedVBMI := useBlocks, useAVX512, useVBMI
-				defer func() { useBlocks, useAVX512, useVBMI = saved, saved512, savedVBMI }()
-				useVBMI = useVBMI && impl == "vbmi"
-				useAVX512 = useAVX512 && (impl == "avx512" || impl == "vbmi")
-				useBlocks = useBlocks && impl != "words"
-				if impl == "vbmi" && !useVBMI || impl == "avx512" && !useAVX512 || impl == "avx2" && !useBlocks {
-					b.Skip("the CPU cannot run it")
-				}
-				var s Scanner
-				b.SetBytes(int64(len(in.doc)))
-				b.ReportAllocs()
-				defer benchcpu.Measure(b)()
-				for b.Loop() {
-					s.Reset(in.doc, 1000)
-					if s.SkipValue(); s.Err() != nil {
-						b.Fatal(s.Err())
-					}
-				}
-			})
+		for _, impl := range scans {
+			b.Run("input="+in.name+"/impl="+impl, func(b *testing.B) { benchSkipValue(b, in.doc, impl) })
 		}
 	}
 }
@@ -50,26 +57,8 @@ func BenchmarkStringScripts(b *testing.B) {
 		{"devanagari", "हिन्दी भाषा "}, {"hangul", "한국어 텍스트 "}, {"emoji", "ok 😀 fine "},
 	} {
 		doc := []byte(`"` + strings.Repeat(w.word, 60000/len(w.word)) + `"` + strings.Repeat(" ", blockSize))
-		for _, impl := range []string{"vbmi", "avx512", "avx2", "words"} {
-			b.Run("script="+w.name+"/impl="+impl, func(b *testing.B) {
-				saved, saved512, savedVBMI := useBlocks, useAVX512, useVBMI
-				defer func() { useBlocks, useAVX512, useVBMI = saved, saved512, savedVBMI }()
-				useVBMI = useVBMI && impl == "vbmi"
-				useAVX512 = useAVX512 && (impl == "avx512" || impl == "vbmi")
-				useBlocks = useBlocks && impl != "words"
-				if impl == "vbmi" && !useVBMI || impl == "avx512" && !useAVX512 || impl == "avx2" && !useBlocks {
-					b.Skip("the CPU cannot run it")
-				}
-				var s Scanner
-				b.SetBytes(int64(len(doc)))
-				defer benchcpu.Measure(b)()
-				for b.Loop() {
-					s.Reset(doc, 10)
-					if s.SkipValue(); s.Err() != nil {
-						b.Fatal(s.Err())
-					}
-				}
-			})
+		for _, impl := range scans {
+			b.Run("script="+w.name+"/impl="+impl, func(b *testing.B) { benchSkipValue(b, doc, impl) })
 		}
 	}
 }

@@ -312,6 +312,25 @@ TEXT ·classifyVBMI(SB), NOSPLIT, $0-16
 DATA evenBits<>+0(SB)/8, $0x5555555555555555
 GLOBL evenBits<>(SB), RODATA|NOPTR, $8
 
+// ESCAPEDBY is escapedBy: from the backslashes in R12 and the carry in R8, the escaped bytes
+// in R13 and the carry out in R12; DI is scratch.
+#define ESCAPEDBY \
+	MOVQ R8, R13; \
+	NOTQ R13; \
+	ANDQ R13, R12; \
+	LEAQ (R12)(R12*1), DI; \
+	ORQ  R8, DI; \
+	MOVQ $0x5555555555555555, R13; \
+	ORQ  DI, R13; \
+	NOTQ R13; \
+	ANDQ R12, R13; \
+	ADDQ R12, R13; \
+	SBBQ R12, R12; \
+	NEGQ R12; \
+	SHLQ $1, R13; \
+	XORQ evenBits<>(SB), R13; \
+	ANDQ DI, R13
+
 // ODDLEAD tests the second bytes of the lead bytes equal to lead (those of the block, and at
 // its first byte the one the last block's last byte carried in DI's bit): bad when second,
 // the mask of the second bytes that do not fit, holds them. Leads in the block's last byte are
@@ -467,21 +486,7 @@ oddDone:
 
 	// escapedBy: R13 = the escaped bytes, R12 = the carry into the next block.
 	KMOVQ K2, R12
-	MOVQ  R8, R13
-	NOTQ  R13
-	ANDQ  R13, R12 // an escaped backslash starts no run
-	LEAQ  (R12)(R12*1), DI
-	ORQ   R8, DI   // follows
-	MOVQ  $0x5555555555555555, R13
-	ORQ   DI, R13
-	NOTQ  R13
-	ANDQ  R12, R13 // runs that start on an odd bit
-	ADDQ  R12, R13
-	SBBQ  R12, R12
-	NEGQ  R12
-	SHLQ  $1, R13
-	XORQ  evenBits<>(SB), R13
-	ANDQ  DI, R13
+	ESCAPEDBY
 
 	KMOVQ  R13, K4
 	KANDNQ K1, K4, K1 // the closing quote
@@ -797,21 +802,7 @@ oddDone:
 	// escapedBy: R13 = the escaped bytes, R12 = the carry into the next block.
 	CMPEQ2(Y9)
 	MASKTO(R12, DI)
-	MOVQ  R8, R13
-	NOTQ  R13
-	ANDQ  R13, R12 // an escaped backslash starts no run
-	LEAQ  (R12)(R12*1), DI
-	ORQ   R8, DI   // follows
-	MOVQ  $0x5555555555555555, R13
-	ORQ   DI, R13
-	NOTQ  R13
-	ANDQ  R12, R13 // runs that start on an odd bit
-	ADDQ  R12, R13
-	SBBQ  R12, R12
-	NEGQ  R12
-	SHLQ  $1, R13
-	XORQ  evenBits<>(SB), R13
-	ANDQ  DI, R13
+	ESCAPEDBY
 
 	// Escaped bytes that are no letter of a two-byte escape (nor u): wrong.
 	CMPEQ2(Y8)
