@@ -157,6 +157,7 @@ func scanBothAt(t *testing.T, doc []byte, at int) {
 	}
 	if useBlocks {
 		checkRestart(t, doc, at, &careful, carefulFlags, carefulOK)
+		checkHandOver(t, doc, at+1)
 	}
 	if !fastOK {
 		if *fast.Err() != *careful.Err() {
@@ -198,6 +199,101 @@ func checkRestart(t *testing.T, doc []byte, at int, careful *Scanner, carefulFla
 		t.Fatalf("%q at %d: the careful scan from scanBlocks' hand-over at %d gives ok=%v end %d flags %b (%v); from the start ok=%v end %d flags %b (%v)",
 			doc, at, next, restOK, rest.Pos(), flags|more, rest.Err(), carefulOK, careful.Pos(), carefulFlags, careful.Err())
 	}
+}
+
+// checkHandOver runs each assembly loop this CPU has on the string content that starts at
+// doc[from] and, where a loop hands a block to scanBlocks' Go loop, checks what it carries
+// into that block against refCarry: a wrong carry that happened not to change the result
+// would go unseen by the other checks.
+func checkHandOver(t *testing.T, doc []byte, from int) {
+	t.Helper()
+	loops := map[string]func(c *blockCarry) (next, end int){
+		"avx2": func(c *blockCarry) (int, int) { return scanBlocksAVX2(&doc[0], from, len(doc), c) },
+	}
+	if useAVX512 {
+		loops["avx512"] = func(c *blockCarry) (int, int) { return scanBlocksAVX512(&doc[0], from, len(doc), c, false) }
+	}
+	if useVBMI {
+		loops["vbmi"] = func(c *blockCarry) (int, int) { return scanBlocksAVX512(&doc[0], from, len(doc), c, true) }
+	}
+	for name, loop := range loops {
+		c := blockCarry{safe: from}
+		next, end := loop(&c)
+		if end != 0 || next+blockSize > len(doc) {
+			continue // settled, or at the input's last bytes: the other checks cover these
+		}
+		want := refCarry(doc, from, next)
+		if c.esc != want.esc || c.need != want.need || (c.escapes != 0) != (want.escapes != 0) || c.safe != want.safe {
+			t.Fatalf("%q from %d: the %s loop hands over at %d carrying esc %d need %#x escapes %v safe %d; want esc %d need %#x escapes %v safe %d",
+				doc, from, name, next, c.esc, c.need, c.escapes != 0, c.safe, want.esc, want.need, want.escapes != 0, want.safe)
+		}
+	}
+}
+
+// refCarry walks the valid string content doc[from:next] a character or an escape at a time and
+// returns what the assembly loops carry into the block at next: whether its first byte is
+// escaped, the continuation bytes it must start with (need's bits 0-2), the lead byte E0, ED, F0
+// or F4 just before it (bits 4-7), the hex digits of a \u escape that it holds (bits 8-11),
+// whether an escape came before, and the last block start with nothing carried into it.
+func refCarry(doc []byte, from, next int) blockCarry {
+	carryAt := func(j int) blockCarry {
+		var c blockCarry
+		for i := from; i < j; {
+			n := 1
+			switch b := doc[i]; {
+			case b == '\\':
+				if i+1 < j { // the loops count an escape in the block of the byte it escapes
+					c.escapes = 1
+				}
+				n = 2
+				if doc[i+1] == 'u' {
+					n = 6
+				}
+				if i+1 == j {
+					c.esc = 1
+				}
+				for k := i + 2; n == 6 && i+1 < j && k < i+6; k++ { // digits of a u before j
+					if k >= j {
+						c.need |= 1 << (8 + k - j)
+					}
+				}
+			case b >= 0xF0:
+				n = 4
+			case b >= 0xE0:
+				n = 3
+			case b >= 0xC0:
+				n = 2
+			}
+			if b := doc[i]; b >= 0xC0 {
+				for k := i + 1; k < i+n; k++ {
+					if k >= j {
+						c.need |= 1 << (k - j)
+					}
+				}
+				if i == j-1 {
+					switch b {
+					case 0xE0:
+						c.need |= 1 << 4
+					case 0xED:
+						c.need |= 1 << 5
+					case 0xF0:
+						c.need |= 1 << 6
+					case 0xF4:
+						c.need |= 1 << 7
+					}
+				}
+			}
+			i += n
+		}
+		return c
+	}
+	want := carryAt(next)
+	for j := from; j <= next; j += blockSize {
+		if c := carryAt(j); c.esc|c.need == 0 {
+			want.safe = j
+		}
+	}
+	return want
 }
 
 // TestBlockScanAgreesWithCarefulScan puts every kind of special sequence, and pairs of them, at
