@@ -9,7 +9,9 @@
 # The servers are pinned to CPU 0 and wrk to CPU 1. Besides requests per second, each round
 # records the server's CPU time per request (from /proc/PID/stat around the measured run): on a
 # shared machine it moves much less than req/s, and the floor's CPU per request over the
-# normalizer's is the same ratio when the server is CPU-bound, as it is here.
+# normalizer's is the same ratio when the server is CPU-bound, as it is here. Before each round
+# it also times the core alone (Normalize of the 60 KB body, on CPU 0): that tells a slow phase
+# of the machine from a slow server.
 #
 # Usage: scripts/loadbench.sh   (env: DURATION=3s ROUNDS=5 CONNECTIONS=32 SERVE_ARGS="--log-level warn")
 set -euo pipefail
@@ -37,6 +39,7 @@ cleanup() {
 trap cleanup EXIT
 
 go build -o "$work/floor" ./internal/httpapi/loadbench/floor
+go test -c -o "$work/normalize.test" ./pkg/normalize
 go run ./internal/httpapi/loadbench/bodies "$work"
 scripts/build-static.sh "$work/normalizer" >/dev/null
 
@@ -77,6 +80,14 @@ run() {
 		END { printf "%.0f %.2f %.2f %.1f\n", rps, p50, p99, ticks / hz * 1e6 / n }' "$work/out"
 }
 
+# core_us -> the core's speed at this moment: µs of CPU per Normalize of the 60 KB body
+# (BenchmarkNormalize medium, 2000 iterations on the servers' CPU while they are idle). The
+# machine's slow phases show here first: the ratio on 60 KB follows it.
+core_us() {
+	taskset -c 0 "$work/normalize.test" -test.run '^$' -test.bench 'BenchmarkNormalize/^input=medium$/impl=normalizer$' \
+		-test.benchtime 2000x | awk '/cpu-ns\/op/ { for (i = 1; i < NF; i++) if ($(i+1) == "cpu-ns/op") printf "%.1f\n", $i / 1000 }'
+}
+
 # median ROUND_FILE -> the line with the median req/s
 median() { sort -n "$1" | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'; }
 # paired FLOOR_FILE SERVE_FILE: each round's ratios (req/s, and CPU per request) and their medians
@@ -96,7 +107,9 @@ printf "%-13s %-10s %10s %9s %9s %7s %11s %9s\n" body server "req/s" "p50 ms" "p
 for size in small medium; do
 	body="$work/$size.json"
 	: >"$work/floor.$size"; : >"$work/serve.$size"
+	cores=()
 	for _ in $(seq "$ROUNDS"); do
+		cores+=("$(core_us)")
 		run "http://127.0.0.1:$PORT_FLOOR/" "$body" "$pid_floor" >>"$work/floor.$size"
 		run "http://127.0.0.1:$PORT_SERVE/v1/normalize" "$body" "$pid_serve" >>"$work/serve.$size"
 	done
@@ -111,5 +124,6 @@ for size in small medium; do
 	echo "  rounds floor: $(cut -d' ' -f1 "$work/floor.$size" | paste -sd' ')  normalizer: $(cut -d' ' -f1 "$work/serve.$size" | paste -sd' ')"
 	echo "  CPU µs/req floor: $(cut -d' ' -f4 "$work/floor.$size" | paste -sd' ')  normalizer: $(cut -d' ' -f4 "$work/serve.$size" | paste -sd' ')"
 	paired "$work/floor.$size" "$work/serve.$size"
+	echo "  core before each round, µs per Normalize of the 60 KB body: ${cores[*]}"
 done
 echo "(median of $ROUNDS rounds of wrk -t1 -c$CONNECTIONS -d$DURATION; servers on CPU 0, wrk on CPU 1; $(go env GOVERSION); $(nproc) CPUs)"
