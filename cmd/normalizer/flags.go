@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // parseFlags parses args with fs, letting flags and operands mix in any order
@@ -22,7 +23,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, errHelp
 			}
-			return nil, usageErrorf("%s: %v; run 'normalizer %s -h'", fs.Name(), err, fs.Name())
+			return nil, usageErrorf("%s: %v%s; run 'normalizer %s -h'", fs.Name(), err, expectedForm(failedFlag(fs, err)), fs.Name())
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -34,6 +35,42 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		operands = append(operands, rest[0])
 		args = rest[1:]
 	}
+}
+
+// expectedForm says what a flag's value should look like, for errors: the flag package's own
+// error for a number or a duration is a bare "parse error". Empty for other flags and nil.
+func expectedForm(f *flag.Flag) string {
+	if f == nil {
+		return ""
+	}
+	if _, ok := f.Value.(*byteSize); ok {
+		return "" // parseByteSize's errors say it
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return ""
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return "; expected a duration with its unit, such as 500ms, 30s or 2m"
+	case int, int64, uint, uint64:
+		return "; expected a whole number"
+	case float64:
+		return "; expected a number such as 0.9"
+	case bool:
+		return "; expected true or false"
+	}
+	return ""
+}
+
+// failedFlag finds the flag a parse error names ("invalid value ... for flag -name: ...").
+func failedFlag(fs *flag.FlagSet, err error) *flag.Flag {
+	_, rest, ok := strings.Cut(err.Error(), " for flag -")
+	if !ok {
+		return nil
+	}
+	name, _, _ := strings.Cut(rest, ":")
+	return fs.Lookup(strings.TrimPrefix(name, "-"))
 }
 
 // printHelp answers -h: the subcommand's usage text, then its flags with their defaults.

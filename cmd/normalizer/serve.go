@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -38,6 +40,7 @@ type serveFlags struct {
 	headerBytes byteSize
 	logLevel    string
 	logFormat   string
+	addrFrom    string // where addr came from, for the listen error
 	memLimit    byteSize
 	memRatio    float64
 }
@@ -79,7 +82,7 @@ func applyEnv(fs *flag.FlagSet, getenv func(string) string) error {
 			return
 		}
 		if e := fs.Set(f.Name, v); e != nil {
-			err = usageErrorf("%s: %s=%q: %v", fs.Name(), name, v, e)
+			err = usageErrorf("%s: %s=%q: %v%s", fs.Name(), name, v, e, expectedForm(f))
 		}
 	})
 	return err
@@ -104,8 +107,10 @@ func envName(flagName string) string {
 
 func (f *serveFlags) check() error {
 	switch {
-	case f.bodyLimit <= 0:
-		return usageErrorf("serve: --body-limit is %d; expected a positive size such as 20MiB", f.bodyLimit)
+	case f.bodyLimit <= 0 || f.bodyLimit > httpapi.MaxBodyLimit:
+		return usageErrorf("serve: --body-limit is %d; expected a positive size such as 20MiB, at most %d (2GiB-1)", f.bodyLimit, httpapi.MaxBodyLimit)
+	case f.retryAfter < time.Second:
+		return usageErrorf("serve: --retry-after is %s; expected 1s or more (it is sent in whole seconds)", f.retryAfter)
 	case f.maxDepth <= 0:
 		return usageErrorf("serve: --max-depth is %d; expected 1 or more", f.maxDepth)
 	case f.maxInFlight <= 0:
@@ -139,6 +144,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := f.check(); err != nil {
 		return err
 	}
+	f.addrFrom = origin("addr")
+	inFlightGiven := false
+	fs.Visit(func(fl *flag.Flag) { inFlightGiven = inFlightGiven || fl.Name == "max-in-flight" }) // by flag or environment
 	mem, err := memlimit.Resolve(memlimit.Config{GOMEMLIMIT: getenv("GOMEMLIMIT"),
 		Limit: int64(f.memLimit), LimitFrom: origin("memory-limit"),
 		Ratio: f.memRatio, RatioFrom: origin("memory-limit-ratio"), Detect: memlimit.Cgroup})
@@ -148,13 +156,26 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// Log lines are batched (one write per 100 ms, not one per request) and flushed on exit.
 	logOut := httpapi.NewLogWriter(stderr, 100*time.Millisecond)
 	defer logOut.Close()
-	logger, err := newLogger(f.logLevel, f.logFormat, logOut)
+	logger, err := newLogger(f.logLevel, f.logFormat, logOut, isTerminal(stderr))
 	if err != nil {
 		return err
 	}
 	defer mem.Apply()()
-	mem.Log(logger.With().Str("component", "serve").Logger())
+	log := logger.With().Str("component", "serve").Logger()
+	mem.Log(log)
+	if soft := debug.SetMemoryLimit(-1); !inFlightGiven && soft != math.MaxInt64 {
+		f.maxInFlight = inFlightFor(soft, int64(f.bodyLimit))
+		log.Info().Int("max_in_flight", f.maxInFlight).Int64("soft_limit", soft).Int64("body_limit", int64(f.bodyLimit)).
+			Msg("requests in flight capped to fit the memory limit at 3 x body limit each; --max-in-flight overrides")
+	}
 	return serve(ctx, &f, logger)
+}
+
+// inFlightFor is the cap on requests in flight that keeps their worst case, about three times
+// the body limit each (body, record, scratch), within the soft memory limit: at least one, at
+// most the default.
+func inFlightFor(softLimit, bodyLimit int64) int {
+	return int(min(max(softLimit/(3*bodyLimit), 1), httpapi.DefaultMaxInFlight))
 }
 
 func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
@@ -171,7 +192,7 @@ func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
 	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return fmt.Errorf("serve: listen on %s: %w", f.addr, err)
+		return fmt.Errorf("serve: listen on %s (from %s): %w", f.addr, f.addrFrom, err)
 	}
 	f.timeouts.MaxHeaderBytes = int(f.headerBytes)
 	if err := srv.Serve(ctx, ln, f.timeouts); err != nil {
@@ -181,10 +202,20 @@ func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
 	return nil
 }
 
-// newLogger builds the one logger of the process; packages get sub-loggers of it.
-func newLogger(level, format string, stderr io.Writer) (zerolog.Logger, error) {
-	lvl, err := zerolog.ParseLevel(strings.ToLower(level))
-	if err != nil || level == "" {
+// newLogger builds the one logger of the process; packages get sub-loggers of it. The console
+// format is coloured only on a terminal: escape codes in a file or a pipe are noise.
+func newLogger(level, format string, stderr io.Writer, terminal bool) (zerolog.Logger, error) {
+	var lvl zerolog.Level
+	switch strings.ToLower(level) {
+	case "debug":
+		lvl = zerolog.DebugLevel
+	case "info":
+		lvl = zerolog.InfoLevel
+	case "warn":
+		lvl = zerolog.WarnLevel
+	case "error":
+		lvl = zerolog.ErrorLevel
+	default: // zerolog knows more (trace, fatal, panic, disabled, numbers); one that hides errors is a trap
 		return zerolog.Logger{}, usageErrorf("serve: --log-level is %q; expected debug, info, warn or error", level)
 	}
 	var w io.Writer
@@ -192,7 +223,7 @@ func newLogger(level, format string, stderr io.Writer) (zerolog.Logger, error) {
 	case "json":
 		w = stderr
 	case "console":
-		w = zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.RFC3339}
+		w = zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.RFC3339, NoColor: !terminal}
 	default:
 		return zerolog.Logger{}, usageErrorf("serve: --log-format is %q; expected json or console", format)
 	}

@@ -19,6 +19,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/internal/httpapi"
 )
 
 // lockedBuffer is stderr for a server running in the test's process.
@@ -223,6 +225,21 @@ func TestServeFlagsAndEnv(t *testing.T) {
 		{name: "zero-in-flight", args: []string{"--max-in-flight", "0"}, wantErr: "--max-in-flight"},
 		{name: "negative-timeout", args: []string{"--write-timeout", "-1s"}, wantErr: "--write-timeout"},
 		{name: "unknown-flag", args: []string{"--nope"}, wantErr: "nope"},
+		{name: "body-limit-over-the-maximum", args: []string{"--body-limit", "2GiB"}, wantErr: "at most 2147483647"},
+		{name: "body-limit-int64-max", args: []string{"--body-limit", "9223372036854775807"}, wantErr: "--body-limit"},
+		{name: "body-limit-maximum", args: []string{"--body-limit", "2147483647"}, check: func(t *testing.T, f *serveFlags) {
+			assert.Equal(t, byteSize(httpapi.MaxBodyLimit), f.bodyLimit)
+		}},
+		{name: "retry-after-negative", env: map[string]string{"NORMALIZER_RETRY_AFTER": "-5s"}, wantErr: "--retry-after is -5s; expected 1s or more"},
+		{name: "retry-after-zero", args: []string{"--retry-after", "0"}, wantErr: "--retry-after"},
+		{name: "retry-after-below-a-second", args: []string{"--retry-after", "500ms"}, wantErr: "--retry-after"},
+		{name: "duration-env-without-unit", env: map[string]string{"NORMALIZER_READ_TIMEOUT": "5"},
+			wantErr: `NORMALIZER_READ_TIMEOUT="5": parse error; expected a duration with its unit, such as 500ms, 30s or 2m`},
+		{name: "duration-flag-without-unit", args: []string{"--read-timeout", "5"},
+			wantErr: "expected a duration with its unit"},
+		{name: "integer-env", env: map[string]string{"NORMALIZER_MAX_IN_FLIGHT": "many"},
+			wantErr: `NORMALIZER_MAX_IN_FLIGHT="many": parse error; expected a whole number`},
+		{name: "integer-flag", args: []string{"--max-depth", "1.5"}, wantErr: "expected a whole number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,6 +271,12 @@ func TestServeUsageErrors(t *testing.T) {
 		want string
 	}{
 		{name: "log-level", args: []string{"serve", "--log-level", "loud"}, want: "--log-level"},
+		{name: "log-level-disabled", args: []string{"serve"}, env: map[string]string{"NORMALIZER_LOG_LEVEL": "disabled"},
+			want: `--log-level is "disabled"; expected debug, info, warn or error`},
+		{name: "log-level-number", args: []string{"serve", "--log-level", "5"}, want: "expected debug, info, warn or error"},
+		{name: "log-level-trace", args: []string{"serve", "--log-level", "trace"}, want: "expected debug, info, warn or error"},
+		{name: "listen-names-the-variable", args: []string{"serve"}, env: map[string]string{"NORMALIZER_ADDR": "256.0.0.1:0"},
+			want: "listen on 256.0.0.1:0 (from NORMALIZER_ADDR)"},
 		{name: "log-format", args: []string{"serve", "--log-format", "xml"}, want: "--log-format"},
 		{name: "operand", args: []string{"serve", "extra"}, want: "expected no arguments"},
 		{name: "listen", args: []string{"serve", "--addr", "256.0.0.1:0"}, want: "listen"},
@@ -287,20 +310,30 @@ func TestServeMemoryLimit(t *testing.T) {
 		env      map[string]string
 		wantSoft int64 // the runtime's limit while serving
 		wantLine map[string]any
+		// the cap on requests in flight: sized to the soft limit unless given
+		wantInFlight int
 	}{
 		{name: "from the Deployment's env, default ratio", env: map[string]string{"NORMALIZER_MEMORY_LIMIT": "1073741824"},
 			wantSoft: 966367641,
 			wantLine: map[string]any{"source": "NORMALIZER_MEMORY_LIMIT", "container_limit": float64(1 << 30), "ratio": 0.9,
-				"soft_limit": float64(966367641), "message": "go soft memory limit set"}},
+				"soft_limit": float64(966367641), "message": "go soft memory limit set"},
+			wantInFlight: 15}, // 966367641 / (3 x 20 MiB)
+		{name: "max in flight given", env: map[string]string{"NORMALIZER_MEMORY_LIMIT": "1073741824", "NORMALIZER_MAX_IN_FLIGHT": "40"},
+			wantSoft: 966367641,
+			wantLine: map[string]any{"source": "NORMALIZER_MEMORY_LIMIT", "container_limit": float64(1 << 30), "ratio": 0.9,
+				"soft_limit": float64(966367641), "message": "go soft memory limit set"},
+			wantInFlight: 40},
 		{name: "flag wins over env, ratio from env", args: []string{"--memory-limit", "2GiB"},
 			env:      map[string]string{"NORMALIZER_MEMORY_LIMIT": "1073741824", "NORMALIZER_MEMORY_LIMIT_RATIO": "0.75"},
 			wantSoft: 3 << 29,
 			wantLine: map[string]any{"source": "--memory-limit", "container_limit": float64(2 << 30), "ratio": 0.75,
-				"soft_limit": float64(3 << 29), "message": "go soft memory limit set"}},
+				"soft_limit": float64(3 << 29), "message": "go soft memory limit set"},
+			wantInFlight: 25}, // 1.5 GiB / (3 x 20 MiB)
 		{name: "GOMEMLIMIT wins", env: map[string]string{"GOMEMLIMIT": "900MiB", "NORMALIZER_MEMORY_LIMIT": "1073741824"},
 			wantSoft: prev, // this test's process was not started with it: serve leaves the runtime alone
 			wantLine: map[string]any{"source": "GOMEMLIMIT", "gomemlimit": "900MiB", "soft_limit": float64(prev),
-				"message": "go soft memory limit from GOMEMLIMIT, applied by the Go runtime; --memory-limit and its ratio are not used"}},
+				"message": "go soft memory limit from GOMEMLIMIT, applied by the Go runtime; --memory-limit and its ratio are not used"},
+			wantInFlight: httpapi.DefaultMaxInFlight}, // this process has no soft limit
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -323,14 +356,19 @@ func TestServeMemoryLimit(t *testing.T) {
 			assert.Equal(t, prev, debug.SetMemoryLimit(-1), "serve puts the previous limit back on return")
 
 			var lines []map[string]any
+			inFlight := -1
 			sc := bufio.NewScanner(strings.NewReader(logs.String()))
 			for sc.Scan() {
 				var l map[string]any
 				require.NoError(t, json.Unmarshal(sc.Bytes(), &l), sc.Text())
-				if strings.Contains(l["message"].(string), "memory limit") {
+				if strings.HasPrefix(l["message"].(string), "go soft memory limit") {
 					lines = append(lines, l)
 				}
+				if l["message"] == "listening" {
+					inFlight = int(l["max_in_flight"].(float64))
+				}
 			}
+			assert.Equal(t, tt.wantInFlight, inFlight, "max_in_flight on the listening line")
 			require.Len(t, lines, 1, "one start-up line about the memory limit:\n%s", logs.String())
 			got := lines[0]
 			assert.Equal(t, "info", got["level"])
@@ -348,4 +386,34 @@ func TestServeHelp(t *testing.T) {
 	require.NoError(t, run(context.Background(), []string{"serve", "-h"}, envOf(nil), nil, &out, io.Discard))
 	assert.Contains(t, out.String(), "-max-in-flight")
 	assert.Contains(t, out.String(), "NORMALIZER_")
+}
+
+func TestInFlightFor(t *testing.T) {
+	tests := []struct {
+		name            string
+		soft, bodyLimit int64
+		want            int
+	}{
+		{"a 1 GiB container at 0.9", 966367641, 20 << 20, 15},
+		{"exactly three bodies", 3 * (20 << 20), 20 << 20, 1},
+		{"less than one request's worth: still one", 32 << 20, 20 << 20, 1},
+		{"a large machine: the default at most", 64 << 30, 20 << 20, httpapi.DefaultMaxInFlight},
+		{"small bodies", 1 << 30, 1 << 20, httpapi.DefaultMaxInFlight},
+		{"the largest body limit", 8 << 30, httpapi.MaxBodyLimit, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, inFlightFor(tt.soft, tt.bodyLimit))
+		})
+	}
+}
+
+func TestConsoleLogsAreColouredOnlyOnATerminal(t *testing.T) {
+	for _, terminal := range []bool{false, true} {
+		var buf bytes.Buffer
+		logger, err := newLogger("info", "console", &buf, terminal)
+		require.NoError(t, err)
+		logger.Info().Str("k", "v").Msg("hello")
+		assert.Equal(t, terminal, strings.Contains(buf.String(), "\x1b["), "escape codes in %q", buf.String())
+	}
 }

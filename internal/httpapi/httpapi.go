@@ -21,6 +21,7 @@ package httpapi
 import (
 	"fmt"
 	"io/fs"
+	"math"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -38,6 +39,8 @@ const (
 	DefaultMaxDepth    = normalize.DefaultMaxDepth
 	DefaultMaxInFlight = 64
 	DefaultRetryAfter  = time.Second
+	// MaxBodyLimit is the largest body limit: the normalizer keeps offsets in 32 bits.
+	MaxBodyLimit = math.MaxInt32
 )
 
 // Config is what a Server needs. The zero value of a limit means its default.
@@ -85,13 +88,20 @@ type Server struct {
 	explain  *normalize.Normalizer
 	schemas  *schemaSet
 	ready    atomic.Bool
+	stopping atomic.Bool // shutdown has begun: a body cut off now is not the client's fault
 	inFlight atomic.Int64
+	// writeTimeout is the http.Server's, which Serve sets; 0 when the Handler is served
+	// some other way.
+	writeTimeout time.Duration
 }
 
 // New builds the server and its routes. It is not ready (GET /readyz answers 503) until Serve
 // runs or SetReady(true) is called.
 func New(cfg Config) (*Server, error) {
 	cfg.setDefaults()
+	if cfg.BodyLimit > MaxBodyLimit {
+		return nil, fmt.Errorf("body limit %d is over %d, the largest body the normalizer takes", cfg.BodyLimit, int64(MaxBodyLimit))
+	}
 	s := &Server{
 		cfg:    cfg,
 		log:    cfg.Logger.With().Str("component", "http").Logger(),

@@ -3,8 +3,10 @@ package httpapi
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"runtime"
 	"strconv"
 	"sync"
@@ -22,13 +24,28 @@ import (
 // nothing per request but a generated request id.
 type exchange struct {
 	http.ResponseWriter
-	id       string
-	route    string // route pattern; set by the route's handler or the error handler
-	status   int    // 0 until the header is written
-	bytesOut int64
-	bytesIn  int64
-	warnings int
-	class    string // error class, "" on success
+	id        string
+	route     string // route pattern; set by the route's handler or the error handler
+	status    int    // 0 until the header is written
+	start     time.Time
+	bytesOut  int64
+	bytesIn   int64 // decoded
+	bytesWire int64 // as sent, when the body was gzip
+	warnings  int
+	class     string // error class, "" on success
+	writeErr  string // why the answer did not reach the client, when it did not
+}
+
+// noteWrite records a failed write of the answer: its status was committed, so the client
+// cannot be told, but the log line and the metrics can.
+func (x *exchange) noteWrite(err error) {
+	switch {
+	case err == nil:
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		x.writeErr = "write timeout"
+	default:
+		x.writeErr = "connection lost"
+	}
 }
 
 func (x *exchange) WriteHeader(code int) {
@@ -70,7 +87,7 @@ func requestIDOf(c echo.Context) string { return exchangeOf(c).id }
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	x := exchangePool.Get().(*exchange)
-	*x = exchange{ResponseWriter: w}
+	*x = exchange{ResponseWriter: w, start: start}
 	setRequestID(x, r, w.Header())
 	s.dispatch(x, asGet(r))
 	s.logRequest(x, r.Method, time.Since(start))
@@ -181,6 +198,9 @@ func (s *Server) logRequest(x *exchange, method string, d time.Duration) {
 		status = http.StatusOK // nothing written: net/http sends 200
 	}
 	s.metrics.observeRequest(route, method, status, d, x.class)
+	if x.writeErr != "" {
+		s.metrics.writeFailures.Inc()
+	}
 	var ev *zerolog.Event
 	if status >= 500 {
 		ev = s.reqLog.Error()
@@ -191,7 +211,7 @@ func (s *Server) logRequest(x *exchange, method string, d time.Duration) {
 		return
 	}
 	var ms [24]byte
-	ev = ev.Str("method", method).
+	ev = ev.Str("method", loggedMethod(method)).
 		Str("route", route).
 		Int("status", status).
 		RawJSON("duration_ms", appendMillis(ms[:0], d)).
@@ -199,10 +219,26 @@ func (s *Server) logRequest(x *exchange, method string, d time.Duration) {
 		Int64("bytes_out", x.bytesOut).
 		Int("warnings", x.warnings).
 		Str("request_id", x.id)
+	if x.bytesWire != 0 {
+		ev = ev.Int64("bytes_wire", x.bytesWire)
+	}
 	if x.class != "" {
 		ev = ev.Str("error_class", x.class)
 	}
+	if x.writeErr != "" {
+		ev = ev.Str("write_error", x.writeErr)
+	}
 	ev.Msg("request")
+}
+
+// loggedMethod is the method as the log line shows it: net/http lets any token through as a
+// method, of any length up to the header limit, and a log line should not grow with it.
+func loggedMethod(m string) string {
+	const most = 32
+	if len(m) > most {
+		return m[:most] + "..."
+	}
+	return m
 }
 
 // appendMillis appends d in milliseconds with three decimals (microseconds), as a JSON number:

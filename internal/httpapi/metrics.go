@@ -25,6 +25,9 @@ type metrics struct {
 	rejections  *prometheus.CounterVec // class
 	truncations prometheus.Counter
 	inFlight    prometheus.Gauge
+	// unlisted counts warnings past a record's cap on listed ones, whose codes are not known.
+	unlisted      prometheus.Counter
+	writeFailures prometheus.Counter
 
 	requestsBy   *children[requestKey, prometheus.Counter]
 	durationBy   *children[string, prometheus.Observer]
@@ -56,8 +59,13 @@ func newMetrics(reg *prometheus.Registry) (*metrics, error) {
 			Help: "Records whose final_response was cut at 50,000 characters."}),
 		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "http_requests_in_flight",
 			Help: "HTTP requests being served now."}),
+		unlisted: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "warnings_unlisted_total",
+			Help: "Soft warnings past a record's cap on listed warnings (one warnings_limited warning stands for them), so not counted by code."}),
+		writeFailures: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "http_write_failures_total",
+			Help: "Answers to POST /v1/normalize that did not reach the client (write timeout, connection lost) after their status was committed."}),
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.bytesIn, m.warnings, m.rejections, m.truncations, m.inFlight} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.bytesIn, m.warnings, m.rejections, m.truncations, m.inFlight,
+		m.unlisted, m.writeFailures} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -92,6 +100,9 @@ func (m *metrics) observeRequest(route, method string, status int, d time.Durati
 func (m *metrics) observeResult(res *normalize.Result) {
 	for _, w := range res.Warnings() {
 		m.warningsBy.get(string(w.Code)).Inc()
+	}
+	if n := res.WarningsNotListed(); n > 0 {
+		m.unlisted.Add(float64(n))
 	}
 	if res.Truncated() {
 		m.truncations.Inc()

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -29,12 +30,13 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.rearmWriteDeadline(x)
 	res, err := n.Normalize(in.b)
 	if err != nil {
 		return err // the error handler renders it with normalize.AppendError
 	}
 	s.metrics.observeResult(res)
-	x.warnings = len(res.Warnings())
+	x.warnings = warningCount(res)
 	out := getBuffer()
 	defer putBuffer(out)
 	if hint := res.SizeHint(); cap(out.b) < hint {
@@ -47,10 +49,48 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	h[echo.HeaderContentType] = jsonContentType
 	h[echo.HeaderContentLength] = []string{strconv.Itoa(len(out.b))}
 	w.WriteHeader(http.StatusOK)
-	// A failed write means the client went away after the answer was committed: nothing to
-	// tell it, and not a server error to count.
-	_, _ = w.Write(out.b)
+	// The record is flushed here rather than by net/http after the handler, so that a failed
+	// write (the client went away, or the write deadline passed) is seen: the status was
+	// committed, so nothing can be told to the client, but the log line and the metrics say
+	// the answer did not arrive. Flushing here costs no extra system call.
+	if _, err := w.Write(out.b); err == nil {
+		err = flush(x.ResponseWriter)
+		x.noteWrite(err)
+	} else {
+		x.noteWrite(err)
+	}
 	return nil
+}
+
+// flush sends what net/http buffered of the response, and says whether that worked.
+func flush(w http.ResponseWriter) error {
+	if f, ok := w.(interface{ FlushError() error }); ok {
+		return f.FlushError()
+	}
+	return nil
+}
+
+// warningCount is the number of problems the record reports: those listed, plus those past
+// the list's cap, which one warnings_limited warning stands for.
+func warningCount(res *normalize.Result) int {
+	n := len(res.Warnings())
+	if more := res.WarningsNotListed(); more > 0 {
+		n += more - 1
+	}
+	return n
+}
+
+// rearmWriteDeadline gives the answer the whole write timeout again once a slow body has been
+// read: net/http starts the write deadline when the headers end, so an upload that took most
+// of it would leave the answer too little time, and the client would get nothing for a
+// request that succeeded. Fast bodies, nearly all of them, skip the extra deadline update.
+func (s *Server) rearmWriteDeadline(x *exchange) {
+	if s.writeTimeout <= 0 {
+		return
+	}
+	if now := time.Now(); now.Sub(x.start) > s.writeTimeout/8 {
+		_ = http.NewResponseController(x.ResponseWriter).SetWriteDeadline(now.Add(s.writeTimeout))
+	}
 }
 
 // normalizerFor picks the plain or the explaining normalizer from ?explain=.
@@ -77,62 +117,142 @@ func (s *Server) normalizerFor(req *http.Request) (*normalize.Normalizer, error)
 func (s *Server) readBody(req *http.Request, dst []byte, x *exchange) ([]byte, error) {
 	limit := s.cfg.BodyLimit
 	var r io.Reader = req.Body
-	switch enc := contentEncoding(req.Header); {
-	case enc == "" || strings.EqualFold(enc, "identity"):
+	known := int64(-1) // the body's length, when the client said it
+	var wire *countingReader
+	gzipped, err := gzipEncoded(req.Header)
+	switch {
+	case err != nil:
+		return dst, err
+	case !gzipped:
 		if req.ContentLength > limit {
 			return dst, &normalize.PayloadTooLargeError{Size: req.ContentLength, Limit: limit}
 		}
-		if req.ContentLength > 0 && int64(cap(dst)) < req.ContentLength+1 {
-			dst = make([]byte, 0, req.ContentLength+1) // +1: room to see EOF without growing
+		if req.ContentLength >= 0 {
+			known = req.ContentLength
 		}
-	case strings.EqualFold(enc, "gzip") || strings.EqualFold(enc, "x-gzip"):
-		zr, err := getGzip(req.Body)
+		// +1: room to see EOF without growing. A length past upfrontLimit is not taken on
+		// trust: the buffer grows with the bytes that actually come.
+		if want := min(known+1, upfrontLimit); want > int64(cap(dst)) {
+			dst = make([]byte, 0, want)
+		}
+	default:
+		// The limit is on the decoded bytes; the compressed ones are bounded too, so that a
+		// stream of empty gzip members cannot keep a request reading without end.
+		wire = &countingReader{r: req.Body, limit: gzipWireLimit(limit)}
+		zr, err := getGzip(wire)
 		if zr != nil {
 			defer gzipPool.Put(zr)
 		}
 		if err != nil {
-			return dst, bodyError(err, "gzip body")
+			return dst, s.bodyError(err, "gzip body", wire)
 		}
 		r = zr
-	default:
-		return dst, &apiError{class: ClassUnsupportedMediaType,
-			msg: "Content-Encoding " + strconv.Quote(enc) + " is not supported; send the body as is or with gzip"}
 	}
-	b, n, err := readLimited(r, dst, limit)
+	b, n, err := readLimited(r, dst, limit, known)
 	x.bytesIn = n
+	if wire != nil {
+		x.bytesWire = wire.n
+	}
 	s.metrics.bytesIn.Add(float64(n))
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
 			return dst, &normalize.PayloadTooLargeError{Size: n, Limit: limit, AtLeast: true}
 		}
-		return dst, bodyError(err, "request body")
+		return dst, s.bodyError(err, "request body", wire)
 	}
 	return b, nil
 }
 
-// contentEncoding is the request's Content-Encoding, trimmed. net/http canonicalizes header
-// keys, so a map lookup does what Header.Get does without canonicalizing the key each time.
-func contentEncoding(h http.Header) string {
-	if v := h[echo.HeaderContentEncoding]; len(v) > 0 {
-		return strings.TrimSpace(v[0])
+// gzipEncoded reads Content-Encoding, all its header lines and comma-separated codings:
+// none or identity is the body as is, a single gzip (or x-gzip) is gzip, anything else is 415.
+// net/http canonicalizes header keys, so a map lookup does what Header.Get does without
+// canonicalizing the key each time.
+func gzipEncoded(h http.Header) (bool, error) {
+	lines := h[echo.HeaderContentEncoding]
+	if len(lines) == 0 {
+		return false, nil
 	}
-	return ""
+	gzips := 0
+	for _, line := range lines {
+		for coding := range strings.SplitSeq(line, ",") {
+			switch coding = strings.TrimSpace(coding); {
+			case coding == "" || strings.EqualFold(coding, "identity"):
+			case strings.EqualFold(coding, "gzip") || strings.EqualFold(coding, "x-gzip"):
+				gzips++
+			default:
+				return false, unsupportedEncoding(strings.Join(lines, ", "))
+			}
+		}
+	}
+	if gzips > 1 {
+		return false, unsupportedEncoding(strings.Join(lines, ", "))
+	}
+	return gzips == 1, nil
+}
+
+func unsupportedEncoding(enc string) error {
+	return &apiError{class: ClassUnsupportedMediaType,
+		msg: "Content-Encoding " + strconv.Quote(enc) + " is not supported; send the body as is or with gzip, once"}
+}
+
+// upfrontLimit is the most a body's buffer is given before its bytes arrive: a client's
+// Content-Length is a claim, and a large claim must not reserve memory for bytes never sent.
+const upfrontLimit = 1 << 20
+
+// gzipWireLimit bounds the compressed bytes of a gzip body whose decoded limit is limit:
+// deflate adds at most 5 bytes per 64 KiB stored block and gzip 18 per member, so an honest
+// body never comes near it.
+func gzipWireLimit(limit int64) int64 { return limit + limit/1024 + 64<<10 }
+
+// countingReader counts the bytes read through it and fails with errWireTooLarge past limit.
+type countingReader struct {
+	r        io.Reader
+	n, limit int64
+}
+
+var errWireTooLarge = errors.New("compressed body over its limit")
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	if c.n > c.limit {
+		return 0, errWireTooLarge
+	}
+	if left := c.limit + 1 - c.n; int64(len(p)) > left {
+		p = p[:left]
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.n > c.limit {
+		return n, errWireTooLarge
+	}
+	return n, err
 }
 
 var errTooLarge = errors.New("body over the limit")
 
 // readLimited reads r to EOF into dst, failing with errTooLarge once more than limit bytes
 // came; the reads are sized so that at most limit+1 bytes are ever taken from r. It returns
-// the body and how many bytes were read. A body that outgrows dst (its length was not known:
-// chunked or gzip) is read in chunks and copied once into a buffer of its exact size: growing
-// one buffer by copying leaves garbage of several times the body behind (a 20 MiB gzip body
-// read that way peaked at 3.5 times its size), and a rejected body is never copied at all.
-func readLimited(r io.Reader, dst []byte, limit int64) ([]byte, int64, error) {
+// the body and how many bytes were read. known is the body's length when the client gave it,
+// else -1.
+//
+// A body of known length that outgrows dst grows eightfold at a time up to its length (+1 to
+// see EOF): a client must send an eighth of what it claims before it is given room for the
+// rest, and an honest large body is copied at most once in all (1/8 + 1/64 + ...). A body of
+// unknown length (chunked or gzip) is read in chunks and copied once into a buffer of its
+// exact size: growing one buffer by copying leaves garbage of several times the body behind
+// (a 20 MiB gzip body read that way peaked at 3.5 times its size), and a rejected body is
+// never copied at all.
+func readLimited(r io.Reader, dst []byte, limit, known int64) ([]byte, int64, error) {
 	var chunks [][]byte // full chunks before buf, in order
 	buf := dst
 	total := int64(len(dst))
 	for {
-		if len(buf) == cap(buf) {
+		switch {
+		case len(buf) < cap(buf):
+		case known >= 0 && int64(cap(buf)) <= known:
+			grown := make([]byte, len(buf), min(8*int64(max(cap(buf), initialBuffer)), known+1))
+			copy(grown, buf)
+			buf = grown
+		default:
 			chunks = append(chunks, buf)
 			buf = make([]byte, 0, min(max(2*cap(buf), initialBuffer), maxChunk))
 		}
@@ -169,10 +289,19 @@ func join(chunks [][]byte, last []byte, total int64) []byte {
 	return append(out, last...)
 }
 
-// bodyError classes a failure to read or decode the body: a timeout is 408, the rest 400.
-func bodyError(err error, what string) error {
-	if errors.Is(err, os.ErrDeadlineExceeded) {
+// bodyError classes a failure to read or decode the body: compressed bytes past their bound
+// are 413, a timeout is 408, a body cut off because the server is shutting down 503, and the
+// rest 400.
+func (s *Server) bodyError(err error, what string, wire *countingReader) error {
+	switch {
+	case errors.Is(err, errWireTooLarge):
+		return &apiError{class: string(normalize.ClassPayloadTooLarge), msg: what + ": more than " +
+			strconv.FormatInt(wire.limit, 10) + " compressed bytes; expected at most that for a body limit of " +
+			strconv.FormatInt(s.cfg.BodyLimit, 10) + " decoded bytes"}
+	case errors.Is(err, os.ErrDeadlineExceeded):
 		return &apiError{class: ClassRequestTimeout, msg: what + ": not received within the read timeout"}
+	case s.stopping.Load():
+		return &apiError{class: ClassUnavailable, msg: what + ": cut off because the server is shutting down; retry"}
 	}
 	return &apiError{class: ClassBadRequest, msg: what + ": " + err.Error()}
 }

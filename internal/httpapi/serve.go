@@ -59,6 +59,7 @@ func (t *Timeouts) setDefaults() {
 // still running when the grace period ended.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 	t.setDefaults()
+	s.writeTimeout = t.Write
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: t.ReadHeader,
@@ -84,6 +85,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 
 func (s *Server) shutdown(srv *http.Server, served <-chan error, t Timeouts) error {
 	s.SetReady(false)
+	s.stopping.Store(true)
 	s.log.Info().Dur("drain_delay", t.DrainDelay).Dur("grace", t.Grace).Msg("shutting down: not ready")
 	time.Sleep(t.DrainDelay) // let load balancers see /readyz fail before the listener closes
 	ctx, cancel := context.WithTimeout(context.Background(), t.Grace)

@@ -51,6 +51,10 @@ func (r *Result) FinalResponse() string {
 // Warnings are the soft warnings, in the order found.
 func (r *Result) Warnings() []softwarn.Warning { return r.warn.Warnings() }
 
+// WarningsNotListed is how many warnings were found past the cap on listed ones: the last
+// listed warning, warnings_limited, stands for them. Zero when every warning is listed.
+func (r *Result) WarningsNotListed() int { return r.warn.Skipped() }
+
 // SoftWarnings are the warnings as the record's soft_warnings strings.
 func (r *Result) SoftWarnings() []string { return softwarn.Strings(r.warn.Warnings()) }
 
