@@ -1,6 +1,8 @@
 package kubernetes
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +16,8 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/stretchr/testify/assert"
@@ -22,29 +26,62 @@ import (
 	"github.com/dystopic/normalizer/internal/memlimit"
 )
 
-// decodeStrict decodes a manifest into v; an unknown or misspelt field is an error.
+// decodeStrict decodes a manifest into v; an unknown, misspelt or duplicated field is an error.
 func decodeStrict(t *testing.T, file string, v any, wantKind string) {
 	t.Helper()
 	b, err := os.ReadFile(file)
 	require.NoError(t, err)
-	require.NoError(t, yaml.UnmarshalStrict(b, v), file)
+	require.NoError(t, unmarshalStrict(b, v), file)
 	var tm metav1.TypeMeta
 	require.NoError(t, yaml.Unmarshal(b, &tm))
 	assert.Equal(t, wantKind, tm.Kind, file)
 }
 
+// unmarshalStrict decodes YAML as the API server's strict field validation does: field names
+// match case-sensitively (sigs.k8s.io/json; yaml.UnmarshalStrict uses encoding/json, which
+// would take "Replicas" for "replicas"), and unknown or duplicate fields are errors.
+func unmarshalStrict(b []byte, v any) error {
+	j, err := yaml.YAMLToJSONStrict(b)
+	if err != nil {
+		return err
+	}
+	strict, err := kjson.UnmarshalStrict(j, v)
+	if err != nil {
+		return err
+	}
+	return errors.Join(strict...)
+}
+
 func TestEveryManifestIsChecked(t *testing.T) {
 	files, err := filepath.Glob("*.yaml")
 	require.NoError(t, err)
-	assert.ElementsMatch(t, []string{"deployment.yaml", "hpa.yaml", "pdb.yaml", "service.yaml"}, files,
+	assert.ElementsMatch(t, []string{"deployment.yaml", "hpa.yaml", "kustomization.yaml", "pdb.yaml", "service.yaml"}, files,
 		"a new manifest needs a strict decoding test")
 }
 
 func TestStrictDecodingCatchesTypos(t *testing.T) {
-	var d appsv1.Deployment
-	err := yaml.UnmarshalStrict([]byte("apiVersion: apps/v1\nkind: Deployment\nspec:\n  replica: 2\n"), &d)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "replica")
+	tests := []struct {
+		name    string
+		spec    string
+		wantErr string
+	}{
+		{name: "valid", spec: "  revisionHistoryLimit: 5\n"},
+		{name: "misspelt", spec: "  replica: 2\n", wantErr: `unknown field "spec.replica"`},
+		{name: "wrong case", spec: "  RevisionHistoryLimit: 5\n", wantErr: `unknown field "spec.RevisionHistoryLimit"`},
+		{name: "duplicate", spec: "  revisionHistoryLimit: 5\n  revisionHistoryLimit: 6\n", wantErr: "revisionHistoryLimit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var d appsv1.Deployment
+			err := unmarshalStrict([]byte("apiVersion: apps/v1\nkind: Deployment\nspec:\n"+tt.spec), &d)
+			if tt.wantErr == "" {
+				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+		})
+	}
 }
 
 func loadDeployment(t *testing.T) (*appsv1.Deployment, corev1.Container) {
@@ -73,15 +110,11 @@ func TestDeployment(t *testing.T) {
 		assert.Contains(t, c.Resources.Limits, r)
 	}
 
-	env := map[string]corev1.EnvVar{}
+	var env []string
 	for _, e := range c.Env {
-		env[e.Name] = e
+		env = append(env, e.Name)
 	}
-	for name := range env {
-		if strings.HasPrefix(name, "NORMALIZER_") {
-			assert.Contains(t, knownEnv, name, "the service has no such setting")
-		}
-	}
+	assert.Empty(t, unknownSettings(env, serveEnv(t)), "normalizer serve has no flag for these (cmd/normalizer/serve.go)")
 
 	sc := c.SecurityContext
 	require.NotNil(t, sc)
@@ -95,12 +128,6 @@ func TestDeployment(t *testing.T) {
 	assert.True(t, *psc.RunAsNonRoot)
 	assert.NotZero(t, *psc.RunAsUser)
 }
-
-// knownEnv are the service's settings (cmd/normalizer/serve.go): NORMALIZER_ and the flag name.
-var knownEnv = []string{"NORMALIZER_ADDR", "NORMALIZER_BODY_LIMIT", "NORMALIZER_MAX_DEPTH", "NORMALIZER_MAX_IN_FLIGHT",
-	"NORMALIZER_RETRY_AFTER", "NORMALIZER_READ_HEADER_TIMEOUT", "NORMALIZER_READ_TIMEOUT", "NORMALIZER_WRITE_TIMEOUT",
-	"NORMALIZER_IDLE_TIMEOUT", "NORMALIZER_MAX_HEADER_BYTES", "NORMALIZER_SHUTDOWN_GRACE", "NORMALIZER_DRAIN_DELAY",
-	"NORMALIZER_LOG_LEVEL", "NORMALIZER_LOG_FORMAT", "NORMALIZER_MEMORY_LIMIT", "NORMALIZER_MEMORY_LIMIT_RATIO"}
 
 // The Go soft memory limit is a fraction of the container's limit, applied by serve: the
 // Deployment hands serve the limit in bytes and does not set GOMEMLIMIT, which would win and,
@@ -183,17 +210,79 @@ func TestService(t *testing.T) {
 	assert.Equal(t, d.Spec.Template.Labels, s.Spec.Selector)
 }
 
-func TestHorizontalPodAutoscaler(t *testing.T) {
+func loadHPA(t *testing.T) *autoscalingv2.HorizontalPodAutoscaler {
+	t.Helper()
 	var h autoscalingv2.HorizontalPodAutoscaler
 	decodeStrict(t, "hpa.yaml", &h, "HorizontalPodAutoscaler")
+	require.NotNil(t, h.Spec.MinReplicas, "minReplicas is the scale the manifests start from")
+	return &h
+}
+
+func TestHorizontalPodAutoscaler(t *testing.T) {
+	h := loadHPA(t)
 	assert.Equal(t, "autoscaling/v2", h.APIVersion)
 	d, _ := loadDeployment(t)
+	assert.Equal(t, "apps/v1", h.Spec.ScaleTargetRef.APIVersion)
 	assert.Equal(t, "Deployment", h.Spec.ScaleTargetRef.Kind)
 	assert.Equal(t, d.Name, h.Spec.ScaleTargetRef.Name)
-	require.NotNil(t, h.Spec.MinReplicas)
 	assert.GreaterOrEqual(t, *h.Spec.MinReplicas, int32(2), "two replicas so the PDB can allow a disruption")
 	assert.Greater(t, h.Spec.MaxReplicas, *h.Spec.MinReplicas)
 	require.NotEmpty(t, h.Spec.Metrics)
+	assert.NoError(t, scaleOwnedByHPA(d, h))
+}
+
+// scaleOwnedByHPA checks that a Deployment the HPA scales does not set replicas: kubectl apply
+// would reset the HPA's choice to that number on every apply.
+func scaleOwnedByHPA(d *appsv1.Deployment, h *autoscalingv2.HorizontalPodAutoscaler) error {
+	ref := h.Spec.ScaleTargetRef
+	if ref.Kind != "Deployment" || ref.Name != d.Name || d.Spec.Replicas == nil {
+		return nil
+	}
+	return fmt.Errorf("deployment %s sets replicas: %d and HPA %s scales it; expected no replicas (minReplicas %s governs)",
+		d.Name, *d.Spec.Replicas, h.Name, formatReplicas(h.Spec.MinReplicas))
+}
+
+func formatReplicas(n *int32) string {
+	if n == nil {
+		return "unset"
+	}
+	return strconv.Itoa(int(*n))
+}
+
+func TestScaleOwnedByHPA(t *testing.T) {
+	two := int32(2)
+	hpa := func(kind, name string) *autoscalingv2.HorizontalPodAutoscaler {
+		return &autoscalingv2.HorizontalPodAutoscaler{
+			ObjectMeta: metav1.ObjectMeta{Name: "normalizer"},
+			Spec: autoscalingv2.HorizontalPodAutoscalerSpec{MinReplicas: &two,
+				ScaleTargetRef: autoscalingv2.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: kind, Name: name}},
+		}
+	}
+	deployment := func(replicas *int32) *appsv1.Deployment {
+		return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "normalizer"}, Spec: appsv1.DeploymentSpec{Replicas: replicas}}
+	}
+	tests := []struct {
+		name    string
+		d       *appsv1.Deployment
+		h       *autoscalingv2.HorizontalPodAutoscaler
+		wantErr string
+	}{
+		{name: "no replicas", d: deployment(nil), h: hpa("Deployment", "normalizer")},
+		{name: "replicas under an HPA", d: deployment(&two), h: hpa("Deployment", "normalizer"), wantErr: "sets replicas: 2"},
+		{name: "HPA scales another deployment", d: deployment(&two), h: hpa("Deployment", "other")},
+		{name: "HPA scales a StatefulSet of that name", d: deployment(&two), h: hpa("StatefulSet", "normalizer")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := scaleOwnedByHPA(tt.d, tt.h)
+			if tt.wantErr == "" {
+				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+		})
+	}
 }
 
 func TestPodDisruptionBudget(t *testing.T) {
@@ -201,8 +290,77 @@ func TestPodDisruptionBudget(t *testing.T) {
 	decodeStrict(t, "pdb.yaml", &p, "PodDisruptionBudget")
 	d, _ := loadDeployment(t)
 	assert.Equal(t, d.Spec.Selector.MatchLabels, p.Spec.Selector.MatchLabels)
-	require.NotNil(t, p.Spec.MinAvailable)
-	assert.Less(t, p.Spec.MinAvailable.IntValue(), int(*d.Spec.Replicas), "the budget leaves room to drain a node")
+	// The Deployment sets no replicas (the HPA owns the scale): at the HPA's floor the budget
+	// must still let a node drain and still keep a pod serving.
+	assert.NoError(t, budgetFits(p.Spec, *loadHPA(t).Spec.MinReplicas))
+}
+
+// budgetFits checks that at the given number of replicas the budget allows at least one
+// voluntary disruption (else a node drain blocks) and not all of them (else it protects
+// nothing). Percentages round up, as the disruption controller rounds them.
+func budgetFits(spec policyv1.PodDisruptionBudgetSpec, replicas int32) error {
+	var allowed int
+	switch {
+	case spec.MinAvailable != nil && spec.MaxUnavailable != nil:
+		return fmt.Errorf("the budget sets minAvailable and maxUnavailable; expected one")
+	case spec.MinAvailable != nil:
+		minAvailable, err := intstr.GetScaledValueFromIntOrPercent(spec.MinAvailable, int(replicas), true)
+		if err != nil {
+			return fmt.Errorf("minAvailable %s: %v", spec.MinAvailable.String(), err)
+		}
+		allowed = int(replicas) - minAvailable
+	case spec.MaxUnavailable != nil:
+		maxUnavailable, err := intstr.GetScaledValueFromIntOrPercent(spec.MaxUnavailable, int(replicas), true)
+		if err != nil {
+			return fmt.Errorf("maxUnavailable %s: %v", spec.MaxUnavailable.String(), err)
+		}
+		allowed = min(maxUnavailable, int(replicas))
+	default:
+		return fmt.Errorf("the budget sets neither minAvailable nor maxUnavailable; expected one")
+	}
+	switch {
+	case allowed < 1:
+		return fmt.Errorf("at %d replicas the budget allows %d disruptions; expected at least 1, or a node drain blocks", replicas, allowed)
+	case allowed >= int(replicas):
+		return fmt.Errorf("at %d replicas the budget allows %d disruptions; expected fewer, or it keeps no pod serving", replicas, allowed)
+	}
+	return nil
+}
+
+func TestBudgetFits(t *testing.T) {
+	num := func(n int) *intstr.IntOrString { v := intstr.FromInt32(int32(n)); return &v }
+	pct := func(s string) *intstr.IntOrString { v := intstr.FromString(s); return &v }
+	tests := []struct {
+		name     string
+		spec     policyv1.PodDisruptionBudgetSpec
+		replicas int32
+		wantErr  string
+	}{
+		{name: "minAvailable 1 of 2", spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: num(1)}, replicas: 2},
+		{name: "minAvailable 2 of 2", spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: num(2)}, replicas: 2, wantErr: "a node drain blocks"},
+		{name: "minAvailable 1 of 1", spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: num(1)}, replicas: 1, wantErr: "a node drain blocks"},
+		{name: "minAvailable 0", spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: num(0)}, replicas: 2, wantErr: "keeps no pod serving"},
+		{name: "minAvailable 50% of 2", spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: pct("50%")}, replicas: 2},
+		{name: "minAvailable 51% of 2 rounds up to 2", spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: pct("51%")}, replicas: 2, wantErr: "a node drain blocks"},
+		{name: "maxUnavailable 1 of 2", spec: policyv1.PodDisruptionBudgetSpec{MaxUnavailable: num(1)}, replicas: 2},
+		{name: "maxUnavailable 0", spec: policyv1.PodDisruptionBudgetSpec{MaxUnavailable: num(0)}, replicas: 2, wantErr: "a node drain blocks"},
+		{name: "maxUnavailable 2 of 2", spec: policyv1.PodDisruptionBudgetSpec{MaxUnavailable: num(2)}, replicas: 2, wantErr: "keeps no pod serving"},
+		{name: "maxUnavailable 10% of 2 rounds up to 1", spec: policyv1.PodDisruptionBudgetSpec{MaxUnavailable: pct("10%")}, replicas: 2},
+		{name: "both", spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: num(1), MaxUnavailable: num(1)}, replicas: 2, wantErr: "expected one"},
+		{name: "neither", replicas: 2, wantErr: "sets neither"},
+		{name: "not a percentage", spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: pct("half")}, replicas: 2, wantErr: "minAvailable half"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := budgetFits(tt.spec, tt.replicas)
+			if tt.wantErr == "" {
+				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+		})
+	}
 }
 
 func TestMemoryLimitFitsInFlightBodies(t *testing.T) {
