@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -83,8 +85,8 @@ func TestDockerfile(t *testing.T) {
 
 	users := find(final, "user")
 	require.NotEmpty(t, users, "the final stage sets a USER")
-	user := users[len(users)-1].args[0]
-	assert.NotContains(t, []string{"root", "0", "0:0", "root:root"}, user)
+	require.Len(t, users[len(users)-1].args, 1, "USER user[:group]")
+	assert.NoError(t, checkNonRootUser(users[len(users)-1].args[0]))
 
 	expose := find(final, "expose")
 	require.Len(t, expose, 1)
@@ -107,6 +109,58 @@ func TestDockerfile(t *testing.T) {
 	copies := find(final, "copy")
 	require.NotEmpty(t, copies)
 	assert.Contains(t, copies[0].flags, "--from=build")
+}
+
+// checkNonRootUser checks a USER value, user[:group]: the user part must name someone other
+// than root, whatever the group. A numeric user is a uid as the runtime parses it, so 00 is
+// root too; a variable cannot be checked here, so it is refused. The group may be 0: it gives
+// no root privileges (and some platforms run images as an arbitrary uid in group 0).
+func checkNonRootUser(user string) error {
+	name, _, _ := strings.Cut(user, ":")
+	if strings.Contains(user, "$") {
+		return fmt.Errorf("USER %s: a variable; expected a literal non-root user", user)
+	}
+	if name == "" {
+		return fmt.Errorf("USER %s: no user; expected a non-root user such as 65532:65532", user)
+	}
+	if uid, err := strconv.ParseUint(name, 10, 32); name == "root" || (err == nil && uid == 0) {
+		return fmt.Errorf("USER %s: user %s is root; expected a non-root user such as 65532:65532", user, name)
+	}
+	return nil
+}
+
+func TestCheckNonRootUser(t *testing.T) {
+	tests := []struct {
+		name    string
+		user    string
+		wantErr string
+	}{
+		{name: "distroless nonroot ids", user: "65532:65532"},
+		{name: "uid only", user: "65532"},
+		{name: "named", user: "nonroot"},
+		{name: "named with group", user: "nonroot:nonroot"},
+		{name: "root group", user: "65532:0"},
+		{name: "root", user: "root", wantErr: "is root"},
+		{name: "uid 0", user: "0", wantErr: "is root"},
+		{name: "uid 0 group 0", user: "0:0", wantErr: "is root"},
+		{name: "root with root group", user: "root:root", wantErr: "is root"},
+		{name: "uid 0 with a non-root group", user: "0:65532", wantErr: "is root"},
+		{name: "root with a non-root group", user: "root:nonroot", wantErr: "is root"},
+		{name: "uid 0 with leading zeros", user: "000:65532", wantErr: "is root"},
+		{name: "no user", user: ":65532", wantErr: "no user"},
+		{name: "variable", user: "${UID}:65532", wantErr: "a variable"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := checkNonRootUser(tt.user)
+			if tt.wantErr == "" {
+				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+		})
+	}
 }
 
 func TestBuildStaticScriptMatchesDockerfile(t *testing.T) {
