@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -98,7 +99,11 @@ func (s *Server) normalizerFor(req *http.Request) (*normalize.Normalizer, error)
 	if req.URL.RawQuery == "" {
 		return s.plain, nil
 	}
-	v := req.URL.Query().Get("explain")
+	q, err := url.ParseQuery(req.URL.RawQuery)
+	if err != nil { // URL.Query would drop the broken pair and go on as if it were not there
+		return nil, &apiError{class: ClassBadRequest, msg: "query string " + strconv.Quote(req.URL.RawQuery) + ": " + err.Error() + "; expected explain=true or explain=false"}
+	}
+	v := q.Get("explain")
 	if v == "" {
 		return s.plain, nil
 	}

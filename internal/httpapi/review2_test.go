@@ -266,3 +266,15 @@ func TestLoggedMethodIsBounded(t *testing.T) {
 	long := strings.Repeat("A", 30000)
 	assert.Equal(t, strings.Repeat("A", 32)+"...", loggedMethod(long))
 }
+
+func TestMalformedQueryIsBadRequest(t *testing.T) {
+	s, _ := newTestServer(t, Config{})
+	for _, target := range []string{"/v1/normalize?explain=%zz", "/v1/normalize?explain=true&x=%"} {
+		w := do(t, s, call{method: "POST", target: target, body: strings.NewReader(okResult)})
+		assert.Equal(t, http.StatusBadRequest, w.Code, target)
+		assert.Equal(t, ClassBadRequest, errorClass(t, w.Body.Bytes()))
+	}
+	w := do(t, s, call{method: "POST", target: "/v1/normalize?explain=true&other=1", body: strings.NewReader(okResult)})
+	assert.Equal(t, http.StatusOK, w.Code)
+	assert.Contains(t, w.Body.String(), `"diagnostics"`)
+}
