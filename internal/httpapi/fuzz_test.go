@@ -206,7 +206,11 @@ func FuzzHandler(f *testing.F) {
 		}
 		n := plain
 		if query != "" {
-			v, _ := url.ParseQuery(query) // as URL.Query: the pairs that parse
+			v, err := url.ParseQuery(query)
+			if err != nil {
+				require.Equal(t, 400, w.Code, "malformed query %q", query)
+				return
+			}
 			if e := v.Get("explain"); e != "" {
 				on, err := strconv.ParseBool(e)
 				if err != nil {

@@ -241,7 +241,9 @@ var errTooLarge = errors.New("body over the limit")
 //
 // A body of known length that outgrows dst grows eightfold at a time up to its length (+1 to
 // see EOF): a client must send an eighth of what it claims before it is given room for the
-// rest, and an honest large body is copied at most once in all (1/8 + 1/64 + ...). A body of
+// rest, and an honest large body is copied less than 8/7 of its size in all (each copy is at
+// most the body, and each earlier one an eighth of the next); while reading, old and new buffer
+// together hold less than twice the body, below the record and scratch that follow. A body of
 // unknown length (chunked or gzip) is read in chunks and copied once into a buffer of its
 // exact size: growing one buffer by copying leaves garbage of several times the body behind
 // (a 20 MiB gzip body read that way peaked at 3.5 times its size), and a rejected body is
