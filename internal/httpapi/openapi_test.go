@@ -1,16 +1,29 @@
 package httpapi
 
 import (
+	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"mime"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,12 +46,15 @@ func TestOpenAPIValidAgainstMetaSchema(t *testing.T) {
 	require.NoError(t, sch.Validate(decodeAny(t, openAPI)))
 }
 
-// compileDoc compiles the document so that its component schemas can be used by pointer.
+// docURL is where compileDoc puts the document, so that its schemas can be used by pointer.
+const docURL = "https://normalizer.test/openapi.json"
+
+// compileDoc compiles the document so that its schemas can be used by pointer.
 func compileDoc(t *testing.T) *jsonschema.Compiler {
 	t.Helper()
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
-	require.NoError(t, c.AddResource("https://normalizer.test/openapi.json", decodeAny(t, openAPI)))
+	require.NoError(t, c.AddResource(docURL, decodeAny(t, openAPI)))
 	return c
 }
 
@@ -52,7 +68,7 @@ func TestOpenAPIComponentSchemasCompile(t *testing.T) {
 	require.NotEmpty(t, doc.Components.Schemas)
 	c := compileDoc(t)
 	for name := range doc.Components.Schemas {
-		_, err := c.Compile("https://normalizer.test/openapi.json#/components/schemas/" + name)
+		_, err := c.Compile(docURL + "#/components/schemas/" + name)
 		assert.NoError(t, err, name)
 	}
 }
@@ -104,38 +120,433 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	assert.Equal(t, routed, documented)
 }
 
-// Real responses match the document's schemas.
+// apiDoc is the OpenAPI document, decoded, with its schemas compiled on demand: what
+// checkReply needs to find the responses an answer must be among.
+type apiDoc struct {
+	root     any
+	compiler *jsonschema.Compiler
+}
+
+func loadAPIDoc(t *testing.T) *apiDoc {
+	t.Helper()
+	var root any
+	require.NoError(t, json.Unmarshal(openAPI, &root))
+	return &apiDoc{root: root, compiler: compileDoc(t)}
+}
+
+var unescapePointer = strings.NewReplacer("~1", "/", "~0", "~")
+
+func pointerEscape(s string) string { return strings.NewReplacer("~", "~0", "/", "~1").Replace(s) }
+
+// object returns the object at the JSON pointer ptr, following local $refs from there, and
+// the pointer it ends at.
+func (d *apiDoc) object(t *testing.T, ptr string) (map[string]any, string) {
+	t.Helper()
+	for range 8 {
+		node := d.root
+		for _, part := range strings.Split(ptr, "/")[1:] {
+			obj, ok := node.(map[string]any)
+			require.True(t, ok, "%s: %q is not in an object", ptr, part)
+			node, ok = obj[unescapePointer.Replace(part)]
+			require.True(t, ok, "%s: the document has no %q", ptr, part)
+		}
+		obj, ok := node.(map[string]any)
+		require.True(t, ok, "%s is not an object", ptr)
+		ref, ok := obj["$ref"].(string)
+		if !ok {
+			return obj, ptr
+		}
+		require.True(t, strings.HasPrefix(ref, "#/"), "%s: $ref %s is not local", ptr, ref)
+		ptr = ref[1:]
+	}
+	require.FailNow(t, "$ref chain too long", ptr)
+	return nil, ""
+}
+
+// responseSet is one list of responses in the document: an operation's, or a group under
+// x-other-responses (answers that belong to no operation).
+type responseSet struct {
+	name    string   // the operationId or the group's name
+	pointer string   // JSON pointer of the responses object
+	allow   []string // for 405 and OPTIONS answers: the methods their Allow header names
+}
+
+func otherResponses(group string) responseSet {
+	return responseSet{name: group, pointer: "/x-other-responses/" + group + "/responses"}
+}
+
+// httpMethods are the Path Item fields that are operations.
+var httpMethods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+var echoParam = regexp.MustCompile(`:(\w+)`)
+
+// responsesFor finds where the document lists the answers to method on target. The router of
+// s says which route, if any, the request reaches, as the service itself decides; HEAD is
+// routed as GET, as ServeHTTP does.
+func (d *apiDoc) responsesFor(t *testing.T, s *Server, method, target string) responseSet {
+	t.Helper()
+	routed := method
+	if routed == http.MethodHead {
+		routed = http.MethodGet
+	}
+	req := httptest.NewRequest(routed, target, nil)
+	c := s.echo.NewContext(req, nil)
+	s.echo.Router().Find(routed, echo.GetPath(req), c)
+	if c.Path() == "" {
+		return otherResponses("unmatchedPath")
+	}
+	path := echoParam.ReplaceAllString(c.Path(), "{$1}")
+	item, ptr := d.object(t, "/paths/"+pointerEscape(path))
+	m := strings.ToLower(routed)
+	if op, ok := item[m].(map[string]any); ok {
+		return responseSet{name: op["operationId"].(string), pointer: ptr + "/" + m + "/responses"}
+	}
+	set := otherResponses("otherMethod")
+	if method == http.MethodOptions {
+		set = otherResponses("options")
+	}
+	set.allow = []string{http.MethodOptions}
+	for _, op := range httpMethods {
+		if _, ok := item[op]; ok {
+			set.allow = append(set.allow, strings.ToUpper(op))
+		}
+	}
+	return set
+}
+
+// reply is what the service sent back.
+type reply struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func mediaType(t *testing.T, contentType string) string {
+	t.Helper()
+	if contentType == "" {
+		return ""
+	}
+	mt, _, err := mime.ParseMediaType(contentType)
+	require.NoError(t, err, "Content-Type %q", contentType)
+	return mt
+}
+
+// coverageKey names one response of the document and one media type of it ("-": no body).
+func coverageKey(set responseSet, code, media string) string {
+	return set.name + " " + code + " " + cmp.Or(media, "-")
+}
+
+// checkReply holds r to the document: its status is listed in set, as an explicit code; its
+// Content-Type is one of that response's media types, or absent with no body when it lists
+// none; the response's required headers are there; Allow names set.allow; a JSON body
+// validates against the response's schema, and an error's class maps to this status. It
+// returns the response's coverage key.
+func (d *apiDoc) checkReply(t *testing.T, set responseSet, r reply) string {
+	t.Helper()
+	code := strconv.Itoa(r.status)
+	responses, _ := d.object(t, set.pointer)
+	if _, ok := responses[code]; !ok {
+		require.Failf(t, "status not in the document", "%s answered %d, which the document does not list at %s; body %.300s",
+			set.name, r.status, set.pointer, r.body)
+	}
+	what := fmt.Sprintf("%s %d", set.name, r.status)
+	resp, ptr := d.object(t, set.pointer+"/"+code)
+	headers, _ := resp["headers"].(map[string]any)
+	for name := range headers {
+		h, _ := d.object(t, ptr+"/headers/"+pointerEscape(name))
+		if h["required"] == true {
+			assert.NotEmpty(t, r.header.Get(name), "%s: header %s", what, name)
+		}
+	}
+	if set.allow != nil {
+		var allow []string
+		for m := range strings.SplitSeq(r.header.Get("Allow"), ",") {
+			allow = append(allow, strings.TrimSpace(m))
+		}
+		assert.ElementsMatch(t, set.allow, allow, "%s: Allow", what)
+	}
+	media := mediaType(t, r.header.Get("Content-Type"))
+	content, _ := resp["content"].(map[string]any)
+	if len(content) == 0 {
+		assert.Empty(t, media, "%s: the document lists no content", what)
+		assert.Empty(t, r.body, "%s: the document lists no content", what)
+		return coverageKey(set, code, "")
+	}
+	var listed []string
+	for key, v := range content {
+		listed = append(listed, key)
+		if mediaType(t, key) != media {
+			continue
+		}
+		if _, ok := v.(map[string]any)["schema"]; ok && (media == "application/json" || strings.HasSuffix(media, "+json")) {
+			sch, err := d.compiler.Compile(docURL + "#" + ptr + "/content/" + pointerEscape(key) + "/schema")
+			require.NoError(t, err)
+			require.NoError(t, sch.Validate(decodeAny(t, r.body)), "%s: body %.300s", what, r.body)
+			var e struct {
+				Error *struct{ Class string } `json:"error"`
+			}
+			if json.Unmarshal(r.body, &e) == nil && e.Error != nil {
+				assert.Equal(t, classStatus[e.Error.Class], r.status, "%s: class %s", what, e.Error.Class)
+			}
+		}
+		return coverageKey(set, code, media)
+	}
+	require.Failf(t, "content type not in the document", "%s: Content-Type %q; the document lists %v", what, r.header.Get("Content-Type"), listed)
+	return ""
+}
+
+// documented is every coverage key of the document. It also checks that every status is an
+// explicit code: a range (4XX) or default would let any answer pass.
+func (d *apiDoc) documented(t *testing.T) []string {
+	t.Helper()
+	var sets []responseSet
+	paths, _ := d.object(t, "/paths")
+	for path := range paths {
+		item, ptr := d.object(t, "/paths/"+pointerEscape(path))
+		for _, m := range httpMethods {
+			if op, ok := item[m].(map[string]any); ok {
+				sets = append(sets, responseSet{name: op["operationId"].(string), pointer: ptr + "/" + m + "/responses"})
+			}
+		}
+	}
+	groups, _ := d.object(t, "/x-other-responses")
+	for group := range groups {
+		sets = append(sets, otherResponses(group))
+	}
+	var keys []string
+	for _, set := range sets {
+		responses, _ := d.object(t, set.pointer)
+		for code := range responses {
+			require.Regexp(t, `^[1-5][0-9][0-9]$`, code, "%s: statuses are explicit codes", set.pointer)
+			resp, _ := d.object(t, set.pointer+"/"+code)
+			content, _ := resp["content"].(map[string]any)
+			if len(content) == 0 {
+				keys = append(keys, coverageKey(set, code, ""))
+			}
+			for key := range content {
+				keys = append(keys, coverageKey(set, code, mediaType(t, key)))
+			}
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// failingReader is a request body whose reading fails with err.
+type failingReader struct{ err error }
+
+func (r failingReader) Read([]byte) (int, error) { return 0, r.err }
+
+// failingCollector fails as a broken exporter in an embedder's registry would.
+type failingCollector struct{}
+
+func (failingCollector) Describe(chan<- *prometheus.Desc) {}
+
+func (failingCollector) Collect(ch chan<- prometheus.Metric) {
+	ch <- prometheus.NewInvalidMetric(prometheus.NewDesc("test_failing", "A collector that fails.", nil, nil), errors.New("collect failed"))
+}
+
+// panickingServer is a server whose every route's handler panics: what any bug in a handler
+// gets from the recovery in ServeHTTP.
+func panickingServer(t *testing.T) *Server {
+	t.Helper()
+	s, _ := newTestServer(t, Config{})
+	for _, r := range s.echo.Routes() {
+		if r.Method != echo.RouteNotFound {
+			s.echo.Add(r.Method, r.Path, func(echo.Context) error { panic("injected by the test") })
+		}
+	}
+	return s
+}
+
+// holdInFlight starts a normalize request on s whose body stays open until release is
+// called: with MaxInFlight 1 the next normalize request is over the cap.
+func holdInFlight(t *testing.T, s *Server) (release func()) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/v1/normalize", pr))
+		done <- w.Code
+	}()
+	_, err := pw.Write([]byte(`"held`)) // returns once the handler has read it: it is in flight
+	require.NoError(t, err)
+	return func() {
+		_, _ = pw.Write([]byte(`"`))
+		_ = pw.Close()
+		assert.Equal(t, http.StatusOK, <-done, "the held request")
+	}
+}
+
+// sendRaw writes raw to a server listening on addr and reads its answer.
+func sendRaw(t *testing.T, addr, raw string) reply {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer conn.Close()
+	require.NoError(t, conn.SetDeadline(time.Now().Add(30*time.Second)))
+	_, err = io.WriteString(conn, raw)
+	require.NoError(t, err)
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return reply{status: res.StatusCode, header: res.Header, body: body}
+}
+
+// TestResponsesMatchOpenAPI sends requests that provoke every answer of every operation, and
+// those that belong to no operation, and holds each answer to the document (checkReply): the
+// status must be listed where the request landed, with its content type, headers and body
+// schema. Then the other way round: every response the document lists must have been
+// provoked, so the document promises nothing the service does not do.
 func TestResponsesMatchOpenAPI(t *testing.T) {
-	c := compileDoc(t)
-	schema := func(name string) *jsonschema.Schema {
-		sch, err := c.Compile("https://normalizer.test/openapi.json#/components/schemas/" + name)
-		require.NoError(t, err)
-		return sch
+	doc := loadAPIDoc(t)
+	srv, _ := newTestServer(t, Config{BodyLimit: 1024, MaxInFlight: 1})
+	srv.SetReady(true)
+	notReady, _ := newTestServer(t, Config{})
+	stopping, _ := newTestServer(t, Config{})
+	stopping.stopping.Store(true) // as Serve's shutdown sets it
+	panicking := panickingServer(t)
+	reg := prometheus.NewRegistry()
+	require.NoError(t, reg.Register(failingCollector{}))
+	brokenMetrics, _ := newTestServer(t, Config{Registry: reg})
+	// A real server for what only a connection shows: net/http's own answers, and a read
+	// timeout. Every other raw request is sent at once, well within the second.
+	listening, _ := newTestServer(t, Config{})
+	addr := startServer(t, listening, Timeouts{MaxHeaderBytes: 1024, Read: time.Second})
+
+	big := `{"final_response":"` + strings.Repeat("a", 2000) + `"}`
+	post := func(target, body string, header ...string) call {
+		c := call{method: http.MethodPost, target: target, body: strings.NewReader(body), header: map[string]string{}}
+		for i := 0; i+1 < len(header); i += 2 {
+			c.header[header[i]] = header[i+1]
+		}
+		return c
 	}
-	record, apiErr, status, index := schema("Record"), schema("Error"), schema("Status"), schema("SchemaIndex")
-	s, _ := newTestServer(t, Config{MaxInFlight: 1})
-	s.SetReady(true)
-	tests := []struct {
-		name   string
-		call   call
-		schema *jsonschema.Schema
-	}{
-		{name: "record", call: call{method: "POST", target: "/v1/normalize", body: strings.NewReader(okResult)}, schema: record},
-		{name: "record-explain", call: call{method: "POST", target: "/v1/normalize?explain=1", body: strings.NewReader(okResult)}, schema: record},
-		{name: "invalid-json", call: call{method: "POST", target: "/v1/normalize", body: strings.NewReader(`{`)}, schema: apiErr},
-		{name: "shape", call: call{method: "POST", target: "/v1/normalize", body: strings.NewReader(`1`)}, schema: apiErr},
-		{name: "not-found", call: call{method: "GET", target: "/x"}, schema: apiErr},
-		{name: "healthz", call: call{method: "GET", target: "/healthz"}, schema: status},
-		{name: "readyz", call: call{method: "GET", target: "/readyz"}, schema: status},
-		{name: "schemas", call: call{method: "GET", target: "/v1/schemas/"}, schema: index},
+	get := func(target string) call { return call{method: http.MethodGet, target: target} }
+	type docCase struct {
+		name    string
+		server  *Server // nil: srv (BodyLimit 1024, MaxInFlight 1, ready)
+		call    call
+		hold    bool   // a normalize request is held in flight during the call
+		raw     string // sent as is to the listening server instead of call
+		netHTTP bool   // raw is answered by net/http before any route
+		want    int
 	}
+	tests := []docCase{
+		{name: "normalize 200", call: post("/v1/normalize", okResult), want: 200},
+		{name: "normalize 200 explain", call: post("/v1/normalize?explain=true", okResult), want: 200},
+		{name: "normalize 200 gzip", call: post("/v1/normalize", string(gzipped(t, []byte(okResult))), "Content-Encoding", "gzip"), want: 200},
+		{name: "normalize 400 InvalidJSON", call: post("/v1/normalize", `{"final_response":`), want: 400},
+		{name: "normalize 400 empty body", call: post("/v1/normalize", ``), want: 400},
+		{name: "normalize 400 explain not a boolean", call: post("/v1/normalize?explain=maybe", okResult), want: 400},
+		{name: "normalize 400 malformed query", call: post("/v1/normalize?explain=%zz", okResult), want: 400},
+		{name: "normalize 400 gzip corrupt", call: post("/v1/normalize", "not gzip", "Content-Encoding", "gzip"), want: 400},
+		{name: "normalize 400 body cut short", call: call{method: http.MethodPost, target: "/v1/normalize",
+			body: failingReader{io.ErrUnexpectedEOF}}, want: 400},
+		{name: "normalize 408 read deadline", call: call{method: http.MethodPost, target: "/v1/normalize",
+			body: failingReader{fmt.Errorf("read tcp: %w", os.ErrDeadlineExceeded)}}, want: 408},
+		{name: "normalize 408 real read timeout", call: post("/v1/normalize", ""), want: 408,
+			raw: "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n\"half"},
+		{name: "normalize 413 Content-Length", call: post("/v1/normalize", big), want: 413},
+		{name: "normalize 413 chunked", call: call{method: http.MethodPost, target: "/v1/normalize",
+			body: io.MultiReader(strings.NewReader(big))}, want: 413},
+		{name: "normalize 413 gzip decoded", call: post("/v1/normalize", string(gzipped(t, []byte(big))), "Content-Encoding", "gzip"), want: 413},
+		{name: "normalize 415 br", call: post("/v1/normalize", okResult, "Content-Encoding", "br"), want: 415},
+		{name: "normalize 415 gzip twice", call: post("/v1/normalize", okResult, "Content-Encoding", "gzip, gzip"), want: 415},
+		{name: "normalize 422", call: post("/v1/normalize", `{"output":"x"}`), want: 422},
+		{name: "normalize 429", call: post("/v1/normalize", okResult), hold: true, want: 429},
+		{name: "normalize 503 body cut off by shutdown", server: stopping, call: call{method: http.MethodPost,
+			target: "/v1/normalize", body: failingReader{io.ErrUnexpectedEOF}}, want: 503},
+		{name: "healthz 200", call: get("/healthz"), want: 200},
+		{name: "readyz 200", call: get("/readyz"), want: 200},
+		{name: "readyz 503", server: notReady, call: get("/readyz"), want: 503},
+		{name: "metrics 200 text", call: get("/metrics"), want: 200},
+		{name: "metrics 200 protobuf", call: call{method: http.MethodGet, target: "/metrics", header: map[string]string{
+			"Accept": "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited"}}, want: 200},
+		{name: "metrics 500 gather error", server: brokenMetrics, call: get("/metrics"), want: 500},
+		{name: "listSchemas 200", call: get("/v1/schemas/"), want: 200},
+		{name: "getSchema 200 name", call: get("/v1/schemas/record"), want: 200},
+		{name: "getSchema 200 file name", call: get("/v1/schemas/error.schema.json"), want: 200},
+		{name: "getSchema 404", call: get("/v1/schemas/nope"), want: 404},
+		{name: "getSchema 404 two segments", call: get("/v1/schemas/record/x"), want: 404},
+		{name: "openapi 200", call: get("/openapi.json"), want: 200},
+		{name: "unmatched 404 GET", call: get("/v2/normalize"), want: 404},
+		{name: "unmatched 404 POST root", call: post("/", okResult), want: 404},
+		{name: "unmatched 404 OPTIONS", call: call{method: http.MethodOptions, target: "/nope"}, want: 404},
+		{name: "unmatched 404 no trailing slash", call: get("/v1/schemas"), want: 404},
+		{name: "405 GET normalize", call: get("/v1/normalize"), want: 405},
+		{name: "405 HEAD normalize", call: call{method: http.MethodHead, target: "/v1/normalize"}, want: 405},
+		{name: "405 PUT getSchema", call: call{method: http.MethodPut, target: "/v1/schemas/record"}, want: 405},
+		{name: "net/http 400 request line", raw: "GARBAGE\r\n\r\n", netHTTP: true, want: 400},
+		{name: "net/http 400 no Host", raw: "GET /healthz HTTP/1.1\r\n\r\n", netHTTP: true, want: 400},
+		{name: "net/http 431", raw: "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("b", 8<<10) + "\r\n\r\n",
+			netHTTP: true, want: 431},
+		{name: "net/http 417", raw: "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nExpect: later\r\nContent-Length: 4\r\n\r\n\"ok\"",
+			netHTTP: true, want: 417},
+		{name: "net/http 501", raw: "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: br\r\n\r\n", netHTTP: true, want: 501},
+		{name: "net/http 505", raw: "GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", netHTTP: true, want: 505},
+		{name: "net/http 200 OPTIONS *", raw: "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", netHTTP: true, want: 200},
+	}
+	// Per path of the document: another method, OPTIONS, HEAD for GET, and a panic in each
+	// operation's handler.
+	paths, _ := doc.object(t, "/paths")
+	for _, path := range slices.Sorted(maps.Keys(paths)) {
+		item, _ := doc.object(t, "/paths/"+pointerEscape(path))
+		target := regexp.MustCompile(`\{\w+\}`).ReplaceAllString(path, "record")
+		tests = append(tests,
+			docCase{name: "405 DELETE " + path, call: call{method: http.MethodDelete, target: target}, want: 405},
+			docCase{name: "204 OPTIONS " + path, call: call{method: http.MethodOptions, target: target}, want: 204})
+		for _, m := range httpMethods {
+			if _, ok := item[m]; !ok {
+				continue
+			}
+			method := strings.ToUpper(m)
+			tests = append(tests, docCase{name: "500 panic " + method + " " + path, server: panicking,
+				call: call{method: method, target: target}, want: 500})
+			if method == http.MethodGet {
+				tests = append(tests, docCase{name: "200 HEAD " + path, call: call{method: http.MethodHead, target: target}, want: 200})
+			}
+		}
+	}
+
+	seen := map[string]bool{}
+	ran := 0
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := do(t, s, tt.call)
-			require.NoError(t, tt.schema.Validate(decodeAny(t, w.Body.Bytes())), "status %d body %s", w.Code, w.Body.Bytes())
-			if w.Code != http.StatusOK {
-				assert.Equal(t, classStatus[errorClass(t, w.Body.Bytes())], w.Code)
+			ran++
+			s := cmp.Or(tt.server, srv)
+			var r reply
+			var set responseSet
+			switch {
+			case tt.netHTTP:
+				r, set = sendRaw(t, addr, tt.raw), otherResponses("netHTTP")
+			case tt.raw != "":
+				r, set = sendRaw(t, addr, tt.raw), doc.responsesFor(t, listening, tt.call.method, tt.call.target)
+			default:
+				if tt.hold {
+					defer holdInFlight(t, s)()
+				}
+				w := do(t, s, tt.call)
+				r, set = reply{status: w.Code, header: w.Header(), body: w.Body.Bytes()}, doc.responsesFor(t, s, tt.call.method, tt.call.target)
 			}
+			seen[doc.checkReply(t, set, r)] = true
+			assert.Equal(t, tt.want, r.status, "the case provokes another status than it means to; body %.300s", r.body)
 		})
 	}
+	if ran < len(tests) {
+		t.Logf("%d of %d cases ran (-run): not checking that every documented response was provoked", ran, len(tests))
+		return
+	}
+	documented := doc.documented(t)
+	t.Logf("%d cases; the document lists %d responses (operation or group, status, media type): %v", len(tests), len(documented), documented)
+	var unprovoked []string
+	for _, key := range documented {
+		if !seen[key] {
+			unprovoked = append(unprovoked, key)
+		}
+	}
+	assert.Empty(t, unprovoked, "responses the document lists that no case provoked: either the service never gives them, or a case is missing here")
 }
