@@ -79,17 +79,19 @@ func (c *Config) setDefaults() {
 
 // Server is the HTTP API. Build it with New, serve it with Serve or use Handler.
 type Server struct {
-	cfg      Config
-	echo     *echo.Echo
-	log      zerolog.Logger // component=http: the server's own events
-	reqLog   zerolog.Logger // component=access: one line per request
-	metrics  *metrics
-	plain    *normalize.Normalizer
-	explain  *normalize.Normalizer
-	schemas  *schemaSet
-	ready    atomic.Bool
-	stopping atomic.Bool // shutdown has begun: a body cut off now is not the client's fault
-	inFlight atomic.Int64
+	cfg     Config
+	echo    *echo.Echo
+	log     zerolog.Logger // component=http: the server's own events
+	reqLog  zerolog.Logger // component=access: one line per request
+	metrics *metrics
+	// metricsHandler is the Prometheus handler of metrics' registry, made once.
+	metricsHandler http.Handler
+	plain          *normalize.Normalizer
+	explain        *normalize.Normalizer
+	schemas        *schemaSet
+	ready          atomic.Bool
+	stopping       atomic.Bool // shutdown has begun: a body cut off now is not the client's fault
+	inFlight       atomic.Int64
 	// writeTimeout is the http.Server's, which Serve sets; 0 when the Handler is served
 	// some other way.
 	writeTimeout time.Duration
@@ -117,6 +119,7 @@ func New(cfg Config) (*Server, error) {
 	if s.metrics, err = newMetrics(cfg.Registry); err != nil {
 		return nil, fmt.Errorf("register metrics: %w", err)
 	}
+	s.metricsHandler = s.metrics.handler()
 	s.echo = s.routes()
 	return s, nil
 }
@@ -146,13 +149,35 @@ func (s *Server) routes() *echo.Echo {
 	// No echo middleware: ServeHTTP does the request id, the log line, the metrics and panic
 	// recovery around the router, and route-level wrappers are composed here, once.
 	s.handle(e.POST, routeNormalize, s.limitInFlight(s.handleNormalize))
-	s.handle(e.GET, routeHealthz, s.handleHealthz)
-	s.handle(e.GET, routeReadyz, s.handleReadyz)
-	s.handle(e.GET, routeMetrics, echo.WrapHandler(s.metrics.handler()))
-	s.handle(e.GET, routeSchemaIndex, s.handleSchemaIndex)
-	s.handle(e.GET, routeSchema, s.handleSchema)
-	s.handle(e.GET, routeOpenAPI, s.handleOpenAPI)
+	s.handle(e.OPTIONS, routeNormalize, handleOptions("OPTIONS, POST"))
+	for _, r := range []struct {
+		route string
+		h     echo.HandlerFunc
+	}{
+		{routeHealthz, s.handleHealthz},
+		{routeReadyz, s.handleReadyz},
+		{routeMetrics, s.handleMetrics},
+		{routeSchemaIndex, s.handleSchemaIndex},
+		{routeSchema, s.handleSchema},
+		{routeOpenAPI, s.handleOpenAPI},
+	} {
+		// HEAD is answered wherever GET is (RFC 9110 9.3.2), by the same handler: net/http
+		// drops the body. Registered as itself, it is named in Allow and in errors as sent.
+		s.handle(e.GET, r.route, r.h)
+		s.handle(e.HEAD, r.route, r.h)
+		s.handle(e.OPTIONS, r.route, handleOptions("OPTIONS, GET, HEAD"))
+	}
 	return e
+}
+
+// handleOptions answers OPTIONS on a known path as echo's router would (204 and Allow, in
+// its order of methods), but as a route of ours, so that the log and metrics name the route.
+func handleOptions(allow string) echo.HandlerFunc {
+	allowed := []string{allow}
+	return func(c echo.Context) error {
+		c.Response().Header()[echo.HeaderAllow] = allowed
+		return c.NoContent(http.StatusNoContent)
+	}
 }
 
 // handle registers h on route, telling the access log and metrics the route's pattern.

@@ -89,21 +89,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	x := exchangePool.Get().(*exchange)
 	*x = exchange{ResponseWriter: w, start: start}
 	setRequestID(x, r, w.Header())
-	s.dispatch(x, asGet(r))
+	s.dispatch(x, r)
 	s.logRequest(x, r.Method, time.Since(start))
 	*x = exchange{} // drop the references to this request's writer and strings
 	exchangePool.Put(x)
-}
-
-// asGet routes a HEAD request as the GET it stands for (RFC 9110 9.3.2): net/http itself drops
-// the body of an answer to HEAD.
-func asGet(r *http.Request) *http.Request {
-	if r.Method != http.MethodHead {
-		return r
-	}
-	get := *r
-	get.Method = http.MethodGet
-	return &get
 }
 
 // dispatch runs echo and turns a panic into a 500 (http.ErrAbortHandler goes on up: it is how

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -82,6 +83,45 @@ func newMetrics(reg *prometheus.Registry) (*metrics, error) {
 func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
+
+// handleMetrics is GET /metrics. The Prometheus handler answers a failed gathering with a
+// plain-text 500 of its own; it is caught here and handed to the one error handler, so that
+// every error of the service is JSON, logged with its class and counted.
+func (s *Server) handleMetrics(c echo.Context) error {
+	w := &failureCatcher{ResponseWriter: c.Response()}
+	s.metricsHandler.ServeHTTP(w, c.Request())
+	if w.failed {
+		s.log.Error().Str("request_id", requestIDOf(c)).Bytes("detail", w.detail).Msg("metrics could not be gathered")
+		return &apiError{class: ClassInternal, msg: internalMessage}
+	}
+	return nil
+}
+
+// failureCatcher passes a response through unless its status is 500 or more, which it keeps
+// back, body included, for the error handler to answer instead.
+type failureCatcher struct {
+	http.ResponseWriter
+	failed bool
+	detail []byte // the start of the failure's own text, for the log
+}
+
+func (f *failureCatcher) WriteHeader(code int) {
+	if code >= http.StatusInternalServerError {
+		f.failed = true
+		return
+	}
+	f.ResponseWriter.WriteHeader(code)
+}
+
+func (f *failureCatcher) Write(p []byte) (int, error) {
+	if f.failed {
+		f.detail = append(f.detail, p[:min(len(p), 1024-len(f.detail))]...)
+		return len(p), nil
+	}
+	return f.ResponseWriter.Write(p)
+}
+
+func (f *failureCatcher) Unwrap() http.ResponseWriter { return f.ResponseWriter }
 
 // requestKey is the label values of one requests_total series.
 type requestKey struct {

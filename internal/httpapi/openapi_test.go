@@ -109,11 +109,24 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	}
 	s, _ := newTestServer(t, Config{})
 	var routed []string
+	methods := map[string]map[string]bool{} // path -> methods routed
 	for _, r := range s.echo.Routes() {
 		if r.Method == echo.RouteNotFound {
 			continue
 		}
-		routed = append(routed, r.Method+" "+r.Path)
+		if methods[r.Path] == nil {
+			methods[r.Path] = map[string]bool{}
+		}
+		methods[r.Path][r.Method] = true
+		// HEAD (wherever GET is) and OPTIONS (on every path) are described in the document's
+		// info.description and x-other-responses, not as operations.
+		if r.Method != http.MethodHead && r.Method != http.MethodOptions {
+			routed = append(routed, r.Method+" "+r.Path)
+		}
+	}
+	for path, m := range methods {
+		assert.True(t, m[http.MethodOptions], "OPTIONS %s is routed", path)
+		assert.Equal(t, m[http.MethodGet], m[http.MethodHead], "HEAD %s is routed exactly where GET is", path)
 	}
 	sort.Strings(documented)
 	sort.Strings(routed)
@@ -209,6 +222,9 @@ func (d *apiDoc) responsesFor(t *testing.T, s *Server, method, target string) re
 	for _, op := range httpMethods {
 		if _, ok := item[op]; ok {
 			set.allow = append(set.allow, strings.ToUpper(op))
+			if op == "get" { // HEAD is answered wherever GET is
+				set.allow = append(set.allow, http.MethodHead)
+			}
 		}
 	}
 	return set

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -277,4 +278,38 @@ func TestMalformedQueryIsBadRequest(t *testing.T) {
 	w := do(t, s, call{method: "POST", target: "/v1/normalize?explain=true&other=1", body: strings.NewReader(okResult)})
 	assert.Equal(t, http.StatusOK, w.Code)
 	assert.Contains(t, w.Body.String(), `"diagnostics"`)
+}
+
+func TestAllowNamesHeadAndOptionsAreRoutes(t *testing.T) {
+	s, logs := newTestServer(t, Config{})
+	w := do(t, s, call{method: "DELETE", target: "/healthz"})
+	require.Equal(t, http.StatusMethodNotAllowed, w.Code)
+	assert.Equal(t, "OPTIONS, GET, HEAD", w.Header().Get("Allow"))
+	w = do(t, s, call{method: "OPTIONS", target: "/v1/schemas/record"})
+	require.Equal(t, http.StatusNoContent, w.Code)
+	assert.Equal(t, "OPTIONS, GET, HEAD", w.Header().Get("Allow"))
+	w = do(t, s, call{method: "OPTIONS", target: "/v1/normalize"})
+	require.Equal(t, http.StatusNoContent, w.Code)
+	assert.Equal(t, "OPTIONS, POST", w.Header().Get("Allow"))
+	w = do(t, s, call{method: "HEAD", target: "/v1/normalize"})
+	require.Equal(t, http.StatusMethodNotAllowed, w.Code)
+	assert.Contains(t, w.Body.String(), "method HEAD is not allowed on /v1/normalize")
+	lines := accessLines(t, logs.String())
+	require.Len(t, lines, 4)
+	assert.Equal(t, "/v1/schemas/:name", lines[1].Route, "OPTIONS is logged under its route")
+	assert.Equal(t, "/v1/normalize", lines[2].Route)
+}
+
+func TestMetricsFailureIsTheJSONError(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(failingCollector{}) // openapi_test.go's
+	s, logs := newTestServer(t, Config{Registry: reg})
+	w := do(t, s, call{method: "GET", target: "/metrics"})
+	require.Equal(t, http.StatusInternalServerError, w.Code)
+	assert.Equal(t, "application/json", w.Header().Get("Content-Type"))
+	assert.Equal(t, ClassInternal, errorClass(t, w.Body.Bytes()))
+	assert.Contains(t, logs.String(), "collect failed", "the cause is logged")
+	lines := accessLines(t, logs.String())
+	require.Len(t, lines, 1)
+	assert.Equal(t, ClassInternal, lines[0].ErrorClass)
 }
