@@ -42,7 +42,23 @@ type Members struct {
 	arena []byte // unescaped names of keys that had escapes
 	start int
 	index map[string]int
+	// names has a bit set for each name of the current object, by nameBit: a name whose bit
+	// is clear is new, without comparing it with the others (most objects have no duplicate).
+	names uint64
 }
+
+// nameBit picks a name's bit in Members.names from its length and first byte, which tell
+// apart the keys a message or tool call usually has.
+func nameBit(name []byte) uint64 {
+	h := uint(len(name))
+	if len(name) > 0 {
+		h += 7 * uint(name[0])
+	}
+	return 1 << (h & 63)
+}
+
+// Current is the index in List of the current object's first member.
+func (m *Members) Current() int { return m.start }
 
 // Reset forgets every object and begins a new one.
 func (m *Members) Reset() {
@@ -52,7 +68,7 @@ func (m *Members) Reset() {
 
 // Begin starts a new object; its members are List[Begin():].
 func (m *Members) Begin() int {
-	m.start = len(m.List)
+	m.start, m.names = len(m.List), 0
 	if m.index != nil {
 		clear(m.index)
 	}
@@ -95,6 +111,11 @@ func (m *Members) Put(data []byte, key Span, keyFlags StrFlags, value Span, ws b
 		name = data[key.Start+1 : key.End-1]
 	}
 	if len(m.List)-m.start <= smallObject {
+		bit := nameBit(name)
+		if m.names&bit == 0 {
+			m.names |= bit
+			return -1
+		}
 		for i := m.start; i < last; i++ {
 			if n := m.List[i].name; int(n.End-n.Start) == len(name) && string(m.Name(data, i)) == string(name) {
 				return m.replace(i)

@@ -178,22 +178,32 @@ func (r *Reader) check(loc softwarn.Loc, i int, f *facts) (softwarn.Warning, boo
 // valid reports whether the message just read is valid, without building a warning: a
 // warning's path costs allocations that a valid message must not pay for.
 func (r *Reader) valid(f *facts) bool {
+	// One pass over the members, not a search per rule: each name is there at most once (Put
+	// folds duplicates into the first).
 	data := r.s.Data()
-	i := r.members.Find(data, "role")
-	if i < 0 || kindAt(data, r.members.List[i].Value()) != jsonscan.String || !isRole(jsonscan.StringText(data, r.members.List[i].Value())) {
+	role := false
+	for i := r.members.Current(); i < len(r.members.List); i++ {
+		v := r.members.List[i].Value()
+		switch string(r.members.Name(data, i)) {
+		case "role":
+			if kindAt(data, v) != jsonscan.String || !isRole(jsonscan.StringText(data, v)) {
+				return false
+			}
+			role = true
+		case "content":
+			switch kindAt(data, v) {
+			case jsonscan.String, jsonscan.Array, jsonscan.Null:
+			default:
+				return false
+			}
+		case "tool_call_id":
+			if k := kindAt(data, v); k != jsonscan.String && k != jsonscan.Null {
+				return false
+			}
+		}
+	}
+	if !role {
 		return false
-	}
-	if i := r.members.Find(data, "content"); i >= 0 {
-		switch kindAt(data, r.members.List[i].Value()) {
-		case jsonscan.String, jsonscan.Array, jsonscan.Null:
-		default:
-			return false
-		}
-	}
-	if i := r.members.Find(data, "tool_call_id"); i >= 0 {
-		if k := kindAt(data, r.members.List[i].Value()); k != jsonscan.String && k != jsonscan.Null {
-			return false
-		}
 	}
 	if k := f.calls.kind; k != jsonscan.None && k != jsonscan.Null && (k != jsonscan.Array || f.calls.bad >= 0) {
 		return false
