@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Regenerates cmd/normalizer/default.pgo: the CPU profile that Go's profile-guided optimization
+# builds the normalizer binary with (go build, go install and the Dockerfile pick it up by
+# themselves, -pgo=auto). It profiles the service under load on loopback, as the load benchmark
+# drives it: DURATION seconds (default 10) of ~2 KB results, then as long of ~60 KB ones, through
+# internal/httpapi/loadbench/profile (the service's handler with serve's settings). Refresh it
+# after changes to the hot path; a stale profile costs some of the gain, never correctness.
+#
+# Usage: scripts/pgo-profile.sh   (env: DURATION=10; needs wrk, see scripts/loadbench.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-10}
+PORT=${PORT:-18096}
+command -v wrk >/dev/null || { echo "pgo-profile: wrk is needed (apt-get install wrk)" >&2; exit 1; }
+pin() { if command -v taskset >/dev/null; then taskset -c "$1" "${@:2}"; else "${@:2}"; fi; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/profile" ./internal/httpapi/loadbench/profile
+go run ./internal/httpapi/loadbench/bodies "$work"
+cat >"$work/post.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = assert(io.open(os.getenv("BODY"), "rb"))
+wrk.body = f:read("*a")
+f:close()
+LUA
+
+pin 0 "$work/profile" -mode serve -addr "127.0.0.1:$PORT" -warm 1s -d "$((2 * DURATION))s" -cpuprofile "$work/default.pgo" &
+pid=$!
+sleep 0.5
+for body in small medium; do
+	BODY="$work/$body.json" pin 1 wrk -t1 -c32 -d"${DURATION}s" -s "$work/post.lua" "http://127.0.0.1:$PORT/v1/normalize" >/dev/null
+done
+wait "$pid"
+cp "$work/default.pgo" cmd/normalizer/default.pgo
+echo "pgo-profile: wrote cmd/normalizer/default.pgo ($(wc -c <cmd/normalizer/default.pgo) bytes)"
