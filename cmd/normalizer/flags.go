@@ -63,11 +63,14 @@ func expectedForm(f *flag.Flag) string {
 	return ""
 }
 
-// failedFlag finds the flag a parse error names ("invalid value ... for flag -name: ...").
+// failedFlag finds the flag a parse error names ("invalid value ... for flag -name: ...", or
+// for a boolean "invalid boolean value ... for -name: ...").
 func failedFlag(fs *flag.FlagSet, err error) *flag.Flag {
 	_, rest, ok := strings.Cut(err.Error(), " for flag -")
 	if !ok {
-		return nil
+		if _, rest, ok = strings.Cut(err.Error(), " for -"); !ok {
+			return nil
+		}
 	}
 	name, _, _ := strings.Cut(rest, ":")
 	return fs.Lookup(strings.TrimPrefix(name, "-"))

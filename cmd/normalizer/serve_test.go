@@ -417,3 +417,22 @@ func TestConsoleLogsAreColouredOnlyOnATerminal(t *testing.T) {
 		assert.Equal(t, terminal, strings.Contains(buf.String(), "\x1b["), "escape codes in %q", buf.String())
 	}
 }
+
+func TestBadFlagValuesSayWhatIsExpected(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"normalize", "--jsonl=maybe", "/dev/null"}, "expected true or false"},
+		{[]string{"check", "-v=2"}, "expected true or false"},
+		{[]string{"serve", "--max-depth", "deep"}, "expected a whole number"},
+		{[]string{"serve", "--idle-timeout", "10"}, "expected a duration with its unit"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			err := run(context.Background(), tt.args, envOf(nil), nil, io.Discard, io.Discard)
+			require.ErrorContains(t, err, tt.want)
+			assert.Equal(t, exitUsage, exitCode(err, io.Discard))
+		})
+	}
+}

@@ -97,9 +97,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if class == ClassInternal {
 		s.log.Error().Err(err).Str("request_id", requestIDOf(c)).Msg("internal error")
 	}
-	if err := writeJSON(c, status, body); err != nil {
-		s.log.Debug().Err(err).Msg("write error response")
+	err = writeJSON(c, status, body)
+	if err == nil {
+		err = flush(x.ResponseWriter) // as for a record: a failed write is seen, logged and counted
 	}
+	x.noteWrite(err)
 }
 
 const internalMessage = "internal error; the request id is in the X-Request-ID header"

@@ -63,7 +63,7 @@ func newMetrics(reg *prometheus.Registry) (*metrics, error) {
 		unlisted: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "warnings_unlisted_total",
 			Help: "Soft warnings past a record's cap on listed warnings (one warnings_limited warning stands for them), so not counted by code."}),
 		writeFailures: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "http_write_failures_total",
-			Help: "Answers to POST /v1/normalize that did not reach the client (write timeout, connection lost) after their status was committed."}),
+			Help: "Answers that did not reach the client (write timeout, connection lost) after their status was committed."}),
 	}
 	for _, c := range []prometheus.Collector{m.requests, m.duration, m.bytesIn, m.warnings, m.rejections, m.truncations, m.inFlight,
 		m.unlisted, m.writeFailures} {

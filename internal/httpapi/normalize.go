@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -28,10 +29,10 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	defer putBuffer(in)
 	x := exchangeOf(c)
 	in.b, err = s.readBody(req, in.b[:0], x)
+	s.rearmWriteDeadline(x) // before an error too: a 408 comes after the read timeout, always late
 	if err != nil {
 		return err
 	}
-	s.rearmWriteDeadline(x)
 	res, err := n.Normalize(in.b)
 	if err != nil {
 		return err // the error handler renders it with normalize.AppendError
@@ -298,7 +299,7 @@ func join(chunks [][]byte, last []byte, total int64) []byte {
 
 // bodyError classes a failure to read or decode the body: compressed bytes past their bound
 // are 413, a timeout is 408, a body cut off because the server is shutting down 503, and the
-// rest 400.
+// rest 400 (a corrupt body sent while the server shuts down is still the client's).
 func (s *Server) bodyError(err error, what string, wire *countingReader) error {
 	switch {
 	case errors.Is(err, errWireTooLarge):
@@ -307,7 +308,7 @@ func (s *Server) bodyError(err error, what string, wire *countingReader) error {
 			strconv.FormatInt(s.cfg.BodyLimit, 10) + " decoded bytes"}
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return &apiError{class: ClassRequestTimeout, msg: what + ": not received within the read timeout"}
-	case s.stopping.Load():
+	case s.stopping.Load() && errors.Is(err, net.ErrClosed):
 		return &apiError{class: ClassUnavailable, msg: what + ": cut off because the server is shutting down; retry"}
 	}
 	return &apiError{class: ClassBadRequest, msg: what + ": " + err.Error()}

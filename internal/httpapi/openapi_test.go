@@ -475,7 +475,7 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 		{name: "normalize 422", call: post("/v1/normalize", `{"output":"x"}`), want: 422},
 		{name: "normalize 429", call: post("/v1/normalize", okResult), hold: true, want: 429},
 		{name: "normalize 503 body cut off by shutdown", server: stopping, call: call{method: http.MethodPost,
-			target: "/v1/normalize", body: failingReader{io.ErrUnexpectedEOF}}, want: 503},
+			target: "/v1/normalize", body: failingReader{net.ErrClosed}}, want: 503},
 		{name: "healthz 200", call: get("/healthz"), want: 200},
 		{name: "readyz 200", call: get("/readyz"), want: 200},
 		{name: "readyz 503", server: notReady, call: get("/readyz"), want: 503},

@@ -1,0 +1,132 @@
+package jsonscan
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// refMember is the reference model's member: name, value, whether reported as duplicated.
+type refMember struct {
+	name  string
+	value Span
+	dup   bool
+}
+
+// escapedKey writes name as a JSON key token, escaping some characters at random.
+func escapedKey(rng *rand.Rand, name string) (string, bool) {
+	var b strings.Builder
+	b.WriteByte('"')
+	esc := false
+	for _, c := range []byte(name) {
+		if rng.IntN(3) == 0 {
+			b.WriteString(`\u00` + strconv.FormatUint(uint64(c)>>4, 16) + strconv.FormatUint(uint64(c)&15, 16))
+			esc = true
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String(), esc
+}
+
+// TestMembersDifferential runs random Reset/Begin/Drop/Put sequences (keys spelled with random
+// \u00XX escapes, empty keys, names that share Put's name bit, objects past 16 members) against
+// a map-free reference: Put's answer, every member's name and value, and Find must agree.
+// (Written by a reviewer, helper-19.)
+func TestMembersDifferential(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"", "a", "b", "ab", "ac", "ba", "role", "rolf", "content", "contenu", "tool_call_id", "tool_calls",
+		"x", "y", "z", "aa", "ab", "abc", "abd", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9", "q", "r", "s", "t", "u", "v", "w"}
+	big, dups := 0, 0
+	defer func() { t.Logf("objects over 16: %d, duplicates: %d", big, dups) }()
+	for iter := 0; iter < 3000; iter++ {
+		var m Members
+		var data []byte
+		var ref []refMember // the current object
+		var kept int        // members of earlier objects still in List
+		m.Reset()
+		check := func(step string) {
+			if got := len(m.List) - m.start; got != len(ref) {
+				t.Fatalf("iter %d %s: %d members, want %d", iter, step, got, len(ref))
+			}
+			for j, r := range ref {
+				i := m.start + j
+				if string(m.Name(data, i)) != r.name || m.List[i].Value() != r.value {
+					t.Fatalf("iter %d %s: member %d is %q %v, want %q %v", iter, step, j, m.Name(data, i), m.List[i].Value(), r.name, r.value)
+				}
+			}
+		}
+		ops := 1 + rng.IntN(80)
+		pool := alphabet[:1+rng.IntN(len(alphabet))]
+		for op := 0; op < ops; op++ {
+			switch r := rng.IntN(100); {
+			case r < 3:
+				m.Reset()
+				ref, kept = nil, 0
+			case r < 8: // keep this object (a rebuilt message), begin the next
+				kept += len(ref)
+				m.Begin()
+				ref = nil
+			case r < 10:
+				m.Drop()
+				ref = nil
+				m.Begin()
+			default:
+				name := pool[rng.IntN(len(pool))]
+				tok, esc := escapedKey(rng, name)
+				start := len(data)
+				data = append(data, tok...)
+				key := Span{start, len(data)}
+				val := Span{len(data), len(data) + 1}
+				data = append(data, ' ')
+				var flags StrFlags
+				if esc {
+					flags = Escaped
+				}
+				got := m.Put(data, key, flags, val, false)
+				want := -1
+				found := false
+				for j := range ref {
+					if ref[j].name == name {
+						found = true
+						ref[j].value = val
+						if !ref[j].dup {
+							ref[j].dup = true
+							want = m.start + j
+						}
+						break
+					}
+				}
+				if !found {
+					ref = append(ref, refMember{name: name, value: val})
+				}
+				if got >= 0 {
+					dups++
+				}
+				if len(ref) == smallObject+1 && !found {
+					big++
+				}
+				if got != want {
+					t.Fatalf("iter %d op %d: Put(%s) = %d, want %d (object of %d)", iter, op, tok, got, want, len(ref))
+				}
+			}
+			_ = kept
+			check("op " + strconv.Itoa(op))
+			// Find agrees with the reference for every name of the pool.
+			for _, name := range pool {
+				i := m.Find(data, name)
+				j := -1
+				for k := range ref {
+					if ref[k].name == name {
+						j = m.start + k
+					}
+				}
+				if i != j {
+					t.Fatalf("iter %d: Find(%q) = %d, want %d", iter, name, i, j)
+				}
+			}
+		}
+	}
+}
