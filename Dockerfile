@@ -9,7 +9,7 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 ARG VERSION=dev
-RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/normalizer ./cmd/normalizer
+RUN CGO_ENABLED=0 go build -trimpath -pgo=auto -ldflags "-s -w -X main.version=${VERSION}" -o /out/normalizer ./cmd/normalizer
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/normalizer /normalizer

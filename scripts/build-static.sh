@@ -9,11 +9,14 @@ out=${1:-bin/normalizer}
 VERSION=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
 mkdir -p "$(dirname "$out")"
 
-CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o "$out" ./cmd/normalizer
+# -pgo=auto is go build's default (the profile cmd/normalizer/default.pgo), spelled out here and
+# in the Dockerfile so that a GOFLAGS=-pgo=off around it (scripts/test.sh sets one) does not apply.
+CGO_ENABLED=0 go build -trimpath -pgo=auto -ldflags "-s -w -X main.version=${VERSION}" -o "$out" ./cmd/normalizer
 
 fail() { echo "build-static: $out: $*" >&2; exit 1; }
 go version -m "$out" | grep -q 'CGO_ENABLED=0' || fail "not built with CGO_ENABLED=0"
 go version -m "$out" | grep -q -- '-trimpath=true' || fail "not built with -trimpath"
+go version -m "$out" | grep -q -- '-pgo=' || fail "not built with the profile (cmd/normalizer/default.pgo)"
 if command -v readelf >/dev/null; then
 	readelf -l "$out" | grep -q 'INTERP' && fail "has an ELF interpreter: dynamically linked"
 	readelf -d "$out" 2>/dev/null | grep -q 'NEEDED' && fail "needs shared libraries: dynamically linked"

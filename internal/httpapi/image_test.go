@@ -14,7 +14,7 @@ import (
 
 // buildCommand is the one way the binary is built, in the Dockerfile and in
 // scripts/build-static.sh alike.
-const buildCommand = `CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}"`
+const buildCommand = `CGO_ENABLED=0 go build -trimpath -pgo=auto -ldflags "-s -w -X main.version=${VERSION}"`
 
 type instruction struct {
 	cmd   string   // lower case: from, run, healthcheck, ...
