@@ -43,13 +43,6 @@ go test -c -o "$work/normalize.test" ./pkg/normalize
 go run ./internal/httpapi/loadbench/bodies "$work"
 scripts/build-static.sh "$work/normalizer" >/dev/null
 
-cat >"$work/post.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-local f = assert(io.open(os.getenv("BODY"), "rb"))
-wrk.body = f:read("*a")
-f:close()
-LUA
 
 taskset -c 0 "$work/floor" -addr "127.0.0.1:$PORT_FLOOR" & pids+=($!)
 pid_floor=$!
@@ -68,9 +61,9 @@ wait_up "http://127.0.0.1:$PORT_SERVE/v1/normalize"
 # run URL BODY PID -> "req/s p50_ms p99_ms cpu_us_per_request"
 run() {
 	local url=$1 body=$2 pid=$3 t0 t1
-	BODY=$body taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d1s -s "$work/post.lua" "$url" >/dev/null
+	BODY=$body taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d1s -s internal/httpapi/loadbench/post.lua "$url" >/dev/null
 	t0=$(cpu_ticks "$pid")
-	BODY=$body taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/post.lua" "$url" >"$work/out"
+	BODY=$body taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency -s internal/httpapi/loadbench/post.lua "$url" >"$work/out"
 	t1=$(cpu_ticks "$pid")
 	grep -q "Non-2xx" "$work/out" && { echo "loadbench: non-2xx answers from $url" >&2; cat "$work/out" >&2; exit 1; }
 	awk -v ticks=$((t1 - t0)) -v hz="$clk_tck" '

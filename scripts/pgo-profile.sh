@@ -18,19 +18,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/profile" ./internal/httpapi/loadbench/profile
 go run ./internal/httpapi/loadbench/bodies "$work"
-cat >"$work/post.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-local f = assert(io.open(os.getenv("BODY"), "rb"))
-wrk.body = f:read("*a")
-f:close()
-LUA
 
 pin 0 "$work/profile" -mode serve -addr "127.0.0.1:$PORT" -warm 1s -d "$((2 * DURATION))s" -cpuprofile "$work/default.pgo" &
 pid=$!
 sleep 0.5
 for body in small medium; do
-	BODY="$work/$body.json" pin 1 wrk -t1 -c32 -d"${DURATION}s" -s "$work/post.lua" "http://127.0.0.1:$PORT/v1/normalize" >/dev/null
+	BODY="$work/$body.json" pin 1 wrk -t1 -c32 -d"${DURATION}s" -s internal/httpapi/loadbench/post.lua "http://127.0.0.1:$PORT/v1/normalize" >/dev/null
 done
 wait "$pid"
 cp "$work/default.pgo" cmd/normalizer/default.pgo

@@ -13,11 +13,10 @@
 //	go build -o /tmp/profile ./internal/httpapi/loadbench/profile
 //	go run ./internal/httpapi/loadbench/bodies /tmp/lb     # small.json, medium.json
 //	taskset -c 0 /tmp/profile -mode serve -cpuprofile /tmp/serve.prof &
-//	BODY=/tmp/lb/medium.json taskset -c 1 wrk -t1 -c32 -d12s -s post.lua http://127.0.0.1:18095/v1/normalize
+//	BODY=/tmp/lb/medium.json taskset -c 1 wrk -t1 -c32 -d12s -s internal/httpapi/loadbench/post.lua http://127.0.0.1:18095/v1/normalize
 //	go tool pprof -top -cum /tmp/profile /tmp/serve.prof
 //
-// (post.lua is the one in scripts/loadbench.sh.) It listens on loopback only and exits by
-// itself after -warm plus -d. It is a measuring tool, not part of the normalizer binary.
+// It listens on loopback only and exits by itself after -warm plus -d. It is a measuring tool, not part of the normalizer binary.
 package main
 
 import (
