@@ -16,7 +16,8 @@
 //	BODY=/tmp/lb/medium.json taskset -c 1 wrk -t1 -c32 -d12s -s internal/httpapi/loadbench/post.lua http://127.0.0.1:18095/v1/normalize
 //	go tool pprof -top -cum /tmp/profile /tmp/serve.prof
 //
-// It listens on loopback only and exits by itself after -warm plus -d. It is a measuring tool, not part of the normalizer binary.
+// It listens on loopback only and exits by itself after -warm plus -d. It is a measuring tool,
+// not part of the normalizer binary.
 package main
 
 import (
