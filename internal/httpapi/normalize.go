@@ -55,12 +55,11 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	// write (the client went away, or the write deadline passed) is seen: the status was
 	// committed, so nothing can be told to the client, but the log line and the metrics say
 	// the answer did not arrive. Flushing here costs no extra system call.
-	if _, err := w.Write(out.b); err == nil {
+	_, err = w.Write(out.b)
+	if err == nil {
 		err = flush(x.ResponseWriter)
-		x.noteWrite(err)
-	} else {
-		x.noteWrite(err)
 	}
+	x.noteWrite(err)
 	return nil
 }
 
