@@ -175,12 +175,7 @@ func TestPinnedImage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := pinnedImage(tt.ref)
-			if tt.wantErr == "" {
-				assert.NoError(t, err)
-				return
-			}
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tt.wantErr)
+			assertErrorWants(t, err, tt.wantErr)
 		})
 	}
 }

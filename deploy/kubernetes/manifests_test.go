@@ -74,12 +74,7 @@ func TestStrictDecodingCatchesTypos(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var d appsv1.Deployment
 			err := unmarshalStrict([]byte("apiVersion: apps/v1\nkind: Deployment\nspec:\n"+tt.spec), &d)
-			if tt.wantErr == "" {
-				assert.NoError(t, err)
-				return
-			}
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tt.wantErr)
+			assertErrorWants(t, err, tt.wantErr)
 		})
 	}
 }
@@ -275,12 +270,7 @@ func TestScaleOwnedByHPA(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := scaleOwnedByHPA(tt.d, tt.h)
-			if tt.wantErr == "" {
-				assert.NoError(t, err)
-				return
-			}
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tt.wantErr)
+			assertErrorWants(t, err, tt.wantErr)
 		})
 	}
 }
@@ -353,12 +343,7 @@ func TestBudgetFits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := budgetFits(tt.spec, tt.replicas)
-			if tt.wantErr == "" {
-				assert.NoError(t, err)
-				return
-			}
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tt.wantErr)
+			assertErrorWants(t, err, tt.wantErr)
 		})
 	}
 }
@@ -375,4 +360,16 @@ func TestMemoryLimitFitsInFlightBodies(t *testing.T) {
 	// Under the soft limit, not just the hard one: a live heap above the soft limit makes the
 	// GC run continuously, and what is left above it is for memory the heap does not count.
 	assert.Less(t, worst, softLimit(t, c).SoftLimit, "max in flight x 3 x body limit must fit in the Go soft memory limit")
+}
+
+// assertErrorWants checks a table case's error: none when want is empty, else one whose text
+// holds want.
+func assertErrorWants(t *testing.T, err error, want string) {
+	t.Helper()
+	if want == "" {
+		assert.NoError(t, err)
+		return
+	}
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), want)
 }
