@@ -331,6 +331,22 @@ GLOBL evenBits<>(SB), RODATA|NOPTR, $8
 	XORQ evenBits<>(SB), R13; \
 	ANDQ DI, R13
 
+// ESCAPEDBYANDN is ESCAPEDBY with BMI1's ANDN (x &^ y in one instruction, where ESCAPEDBY needs
+// a copy and a NOT): scanBlocksAVX512 runs only where BMI1 is.
+#define ESCAPEDBYANDN \
+	ANDNQ R12, R8, R12; \
+	LEAQ  (R12)(R12*1), DI; \
+	ORQ   R8, DI; \
+	MOVQ  $0x5555555555555555, R13; \
+	ORQ   DI, R13; \
+	ANDNQ R12, R13, R13; \
+	ADDQ  R12, R13; \
+	SBBQ  R12, R12; \
+	NEGQ  R12; \
+	SHLQ  $1, R13; \
+	XORQ  evenBits<>(SB), R13; \
+	ANDQ  DI, R13
+
 // ODDLEAD tests the second bytes of the lead bytes equal to lead (those of the block, and at
 // its first byte the one the last block's last byte carried in DI's bit): bad when second,
 // the mask of the second bytes that do not fit, holds them. Leads in the block's last byte are
@@ -398,16 +414,15 @@ loop:
 	// K4 lead bytes, K5 those from E0 on, K6 those from F0 on, K7 the odd ones.
 	TESTQ R14, R14
 	JZ    leadsByCompare
+	// The tests are masked by K3: the classes of bytes from 0x80 on are these. (Masked
+	// compares here and below instead of a compare and a KANDQ: mask-register logic runs on
+	// one port only, which it was most of this loop's cost on.)
 	VMOVDQA64 Z0, Z1
 	VPERMI2B  Z3, Z2, Z1 // Z1 = the class of each byte
-	VPTESTMB  z08<>(SB), Z1, K4
-	KANDQ     K3, K4, K4
-	VPTESTMB  z10<>(SB), Z1, K5
-	KANDQ     K3, K5, K5
-	VPTESTMB  z20<>(SB), Z1, K6
-	KANDQ     K3, K6, K6
-	VPTESTMB  z40<>(SB), Z1, K7
-	KANDQ     K3, K7, K7
+	VPTESTMB  z08<>(SB), Z1, K3, K4
+	VPTESTMB  z10<>(SB), Z1, K3, K5
+	VPTESTMB  z20<>(SB), Z1, K3, K6
+	VPTESTMB  z40<>(SB), Z1, K3, K7
 	JMP       utf8
 
 leadsByCompare:
@@ -436,9 +451,7 @@ utf8:
 	// the next block's start.
 	KMOVQ K4, AX
 	KMOVQ K3, BX
-	MOVQ  AX, R12
-	NOTQ  R12
-	ANDQ  R12, BX            // the continuation bytes there are
+	ANDNQ BX, AX, BX         // the continuation bytes there are
 	LEAQ  (AX)(AX*1), R12    // the continuation bytes called for
 	SHRQ  $63, AX
 	KMOVQ K5, R13
@@ -486,42 +499,42 @@ oddDone:
 
 	// escapedBy: R13 = the escaped bytes, R12 = the carry into the next block.
 	KMOVQ K2, R12
-	ESCAPEDBY
+	ESCAPEDBYANDN
 
-	KMOVQ  R13, K4
-	KANDNQ K1, K4, K1 // the closing quote
+	KMOVQ R13, K4 // the escaped bytes, a write mask below
 
-	// K5 the letters of two-byte escapes, K6 control characters.
-	TESTQ R14, R14
-	JZ    lettersByCompare
-	VPTESTMB z06<>(SB), Z1, K5
-	KANDNQ   K5, K3, K5
-	VPTESTMB z01<>(SB), Z1, K6
-	KANDNQ   K6, K3, K6
-	JMP      escapes
+	// K5 the escaped bytes that are no letter of a two-byte escape (nor u): wrong; K6 control
+	// characters. An escaped byte from 0x80 on shares its class with an ASCII byte, so those
+	// are added.
+	VPCMPUB $1, z20<>(SB), Z0, K6 // below 0x20
+	TESTQ   R14, R14
+	JZ      lettersByCompare
+	VPTESTNMB z06<>(SB), Z1, K4, K5
+	KANDQ     K4, K3, K7
+	KORQ      K7, K5, K5
+	JMP       escapes
 
 lettersByCompare:
 	VPCMPEQB z22<>(SB), Z0, K5
-	VPCMPEQB z5c<>(SB), Z0, K6
-	KORQ     K6, K5, K5
-	VPCMPEQB z2f<>(SB), Z0, K6
-	KORQ     K6, K5, K5
-	VPCMPEQB z62<>(SB), Z0, K6
-	KORQ     K6, K5, K5
-	VPCMPEQB z66<>(SB), Z0, K6
-	KORQ     K6, K5, K5
-	VPCMPEQB z6e<>(SB), Z0, K6
-	KORQ     K6, K5, K5
-	VPCMPEQB z72<>(SB), Z0, K6
-	KORQ     K6, K5, K5
-	VPCMPEQB z74<>(SB), Z0, K6
-	KORQ     K6, K5, K5
-	VPCMPEQB z75<>(SB), Z0, K6
-	KORQ     K6, K5, K5
-	VPCMPUB  $1, z20<>(SB), Z0, K6
+	VPCMPEQB z5c<>(SB), Z0, K7
+	KORQ     K7, K5, K5
+	VPCMPEQB z2f<>(SB), Z0, K7
+	KORQ     K7, K5, K5
+	VPCMPEQB z62<>(SB), Z0, K7
+	KORQ     K7, K5, K5
+	VPCMPEQB z66<>(SB), Z0, K7
+	KORQ     K7, K5, K5
+	VPCMPEQB z6e<>(SB), Z0, K7
+	KORQ     K7, K5, K5
+	VPCMPEQB z72<>(SB), Z0, K7
+	KORQ     K7, K5, K5
+	VPCMPEQB z74<>(SB), Z0, K7
+	KORQ     K7, K5, K5
+	VPCMPEQB z75<>(SB), Z0, K7
+	KORQ     K7, K5, K5
+	KANDNQ   K4, K5, K5
 
 escapes:
-	KANDNQ K4, K5, K5 // escaped bytes that are no such letter (or u): wrong
 	KORQ   K5, K6, K6
 	KMOVQ  K6, DI
 	ORQ    DI, BX
@@ -531,8 +544,7 @@ escapes:
 	// bit 8). One in the surrogate range (D800-DFFF, for which scanBlocks sets SurrogateEscape)
 	// or in the block's last two bytes (its first two digits, which tell, in the next block) is
 	// scanBlocks'.
-	VPCMPEQB z75<>(SB), Z0, K5
-	KANDQ    K4, K5, K5
+	VPCMPEQB z75<>(SB), Z0, K4, K5
 	MOVQ     R9, DI
 	SHRQ     $8, DI
 	KMOVQ    DI, K6
@@ -582,9 +594,9 @@ escapes:
 	ORQ      DI, AX
 
 noHex:
-	KMOVQ  K1, DI
-	TESTQ  DI, DI
-	JNZ    closed
+	KMOVQ K1, DI
+	ANDNQ DI, R13, DI // the closing quote: a quote not escaped
+	JNZ   closed
 	TESTQ  BX, BX
 	JNZ    done
 
