@@ -30,6 +30,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"strings"
 	"sync/atomic"
@@ -153,6 +154,7 @@ func measure(ctx context.Context, mode string, warm time.Duration, cpuprofile st
 	var m0, m1 runtime.MemStats
 	var r0, r1 syscall.Rusage
 	runtime.ReadMemStats(&m0)
+	g0 := gcCPU()
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
 	c0, t0 := count(), time.Now()
 	if cpuprofile != "" {
@@ -172,6 +174,7 @@ func measure(ctx context.Context, mode string, warm time.Duration, cpuprofile st
 	elapsed := time.Since(t0)
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &r1)
 	runtime.ReadMemStats(&m1)
+	g1 := gcCPU()
 	n := count() - c0
 	if n <= 0 {
 		return mode + ": no requests in the measured window"
@@ -187,5 +190,19 @@ func measure(ctx context.Context, mode string, warm time.Duration, cpuprofile st
 	fmt.Fprintf(&b, "%.1f allocs and %.0f B per request; %d GC cycles (one per %.0f requests)",
 		per(float64(m1.Mallocs-m0.Mallocs)), per(float64(m1.TotalAlloc-m0.TotalAlloc)), m1.NumGC-m0.NumGC,
 		float64(n)/float64(max(1, m1.NumGC-m0.NumGC)))
+	fmt.Fprintf(&b, "; GC %.2f µs per request (%.0f%% of the CPU; the runtime's estimate)",
+		per((g1-g0)*1e6), (g1-g0)*1e8/(user+sys))
 	return b.String()
+}
+
+// gcCPU is the runtime's estimate of the CPU seconds spent in garbage collection so far
+// (background marking, assists and pauses): how much of a request's CPU the collector takes,
+// which getrusage cannot tell apart.
+func gcCPU() float64 {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64 {
+		return 0
+	}
+	return s[0].Value.Float64()
 }
