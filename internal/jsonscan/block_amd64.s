@@ -414,9 +414,9 @@ loop:
 	// K4 lead bytes, K5 those from E0 on, K6 those from F0 on, K7 the odd ones.
 	TESTQ R14, R14
 	JZ    leadsByCompare
-	// The tests are masked by K3: the classes of bytes from 0x80 on are these. (Masked
-	// compares here and below instead of a compare and a KANDQ: mask-register logic runs on
-	// one port only, which it was most of this loop's cost on.)
+	// The tests are masked by K3, since these classes are those of bytes from 0x80 on. Here
+	// and below a masked compare replaces a compare and a KANDQ: logic on mask registers runs
+	// on one execution port only, and it was the busiest port of this loop.
 	VMOVDQA64 Z0, Z1
 	VPERMI2B  Z3, Z2, Z1 // Z1 = the class of each byte
 	VPTESTMB  z08<>(SB), Z1, K3, K4
