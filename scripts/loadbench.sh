@@ -47,9 +47,7 @@ scripts/build-static.sh "$work/normalizer" >/dev/null
 taskset -c 0 "$work/floor" -addr "127.0.0.1:$PORT_FLOOR" & pids+=($!)
 pid_floor=$!
 # Logs at the default level (one JSON line per request), to /dev/null: the cost of writing them stays in.
-# A memory limit, as every container has (this machine's cgroup sets none): 4 GiB, under which the
-# in-flight cap comes to 61, above wrk's 32 connections, and the minimum heap is kept (docs/http.md).
-taskset -c 0 "$work/normalizer" serve --addr "127.0.0.1:$PORT_SERVE" --memory-limit 4GiB ${SERVE_ARGS:-} 2>/dev/null & pids+=($!)
+taskset -c 0 "$work/normalizer" serve --addr "127.0.0.1:$PORT_SERVE" ${SERVE_ARGS:-} 2>/dev/null & pids+=($!)
 pid_serve=$!
 clk_tck=$(getconf CLK_TCK)
 

@@ -69,7 +69,7 @@ func newServeFlagSet(f *serveFlags) *flag.FlagSet {
 	fs.StringVar(&f.logFormat, "log-format", "json", "json, or console for humans")
 	fs.Var(&f.memLimit, "memory-limit", "the container's memory limit (bytes, or e.g. 1GiB); the Go soft memory limit is this times\n--memory-limit-ratio (0: read the cgroup's limit; GOMEMLIMIT, if set, wins over both)")
 	fs.Float64Var(&f.memRatio, "memory-limit-ratio", memlimit.DefaultRatio, "fraction of the memory limit given to the Go heap, above 0 and at most 1")
-	fs.Var(&f.minHeap, "min-heap", "under a soft memory limit, the garbage collector's heap goal is kept at least this\n(e.g. 64MiB; 0: the runtime's 4 MiB); GOGC, if set, wins")
+	fs.Var(&f.minHeap, "min-heap", "the garbage collector's heap goal is kept at least this (e.g. 64MiB; 0: the runtime's 4 MB);\nGOGC, if set, wins")
 	return fs
 }
 
@@ -176,27 +176,21 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	return serve(ctx, &f, logger)
 }
 
-// keepMinHeap keeps the heap goal at least floor bytes (internal/minheap says why) under a
-// soft memory limit, which is what bounds the heap when the live heap jumps between two
-// collections; without one, or with GOGC set (whoever set it tuned the collector already), it
-// leaves the collector alone. The floor is at most half the soft limit, so that garbage never
-// takes the room the live heap needs. It logs what it decided.
+// keepMinHeap keeps the heap goal at least floor bytes (internal/minheap says why), unless
+// GOGC is set: whoever set it tuned the collector already. Under a soft memory limit the floor
+// is at most half of it, so that garbage never takes the room the live heap needs. It logs
+// what it decided.
 func keepMinHeap(log zerolog.Logger, floor int64, gogc string) (stop func()) {
-	soft := debug.SetMemoryLimit(-1)
 	switch {
 	case gogc != "":
 		log.Info().Str("gogc", gogc).Msg("GOGC set: the garbage collector runs as it says; --min-heap is not used")
 		return func() {}
 	case floor == 0:
-		log.Info().Msg("min heap off: the garbage collector's heap goal is the runtime's (4 MiB at least)")
-		return func() {}
-	case soft == math.MaxInt64 || soft/2 == 0:
-		log.Info().Int64("min_heap_asked", floor).
-			Msg("min heap off: no soft memory limit, which alone bounds the heap when the live heap jumps between collections (give --memory-limit, or run in a container with a memory limit)")
+		log.Info().Msg("min heap off: the garbage collector's heap goal is the runtime's (4 MB at least)")
 		return func() {}
 	}
 	e := log.Info()
-	if floor > soft/2 {
+	if soft := debug.SetMemoryLimit(-1); floor > soft/2 {
 		e = e.Int64("min_heap_asked", floor).Int64("soft_limit", soft)
 		floor = soft / 2
 	}

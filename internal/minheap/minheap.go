@@ -1,24 +1,15 @@
 // Package minheap keeps the garbage collector's heap goal from falling below a floor.
 //
 // The Go runtime starts a collection when the heap reaches its goal, the live heap times
-// (1 + GOGC/100), and never lets that goal fall below 4 MiB. A service whose live heap is under
+// (1 + GOGC/100), and never lets that goal fall below 4 MB. A service whose live heap is under
 // a megabyte (normalizer serve's is, between requests) and whose requests each leave a few
-// kilobytes of garbage (net/http's own, about 2.4 KB per request) so collects every 1,250
+// kilobytes of garbage (net/http's own, about 2.5 KB per request) so collects every thousand
 // requests or so: at tens of thousands of requests a second, 2-3 % of its CPU, for a heap that
 // never needed more than a few megabytes. Keep raises GOGC after every collection so that the
 // next goal is at least the floor: with a floor of 64 MiB, a collection every ~25,000 small
-// requests instead. Once the live heap is half the floor or more, GOGC is back at its base.
-//
-// What bounds the heap: the goal is set from the live heap of the last collection, and the
-// new GOGC only takes effect when the cleanup that sets it runs, after that collection's sweep
-// (and, if it runs during the next cycle's marking, one collection later). When the live heap
-// jumps within a cycle, say from 1 MiB to 120 MiB, the goal after it is still computed with the
-// raised GOGC (up to 17 times the live heap) until then. Only a soft memory limit
-// (GOMEMLIMIT, debug.SetMemoryLimit) bounds the heap in that window: use Keep only under one.
-// normalizer serve does.
-//
-// Keep owns GOGC while it runs: it stops by itself when something else sets GOGC (it finds,
-// after a collection, a value it did not set), and leaves that value alone.
+// requests instead of every ~1,000. Once the live heap is half the floor or more, GOGC is back
+// at its base value and the heap is bounded exactly as without Keep; a soft memory limit
+// (GOMEMLIMIT, debug.SetMemoryLimit) still bounds it in every case.
 //
 // This is the "GC tuner" of large Go deployments (a minimum heap instead of a memory ballast),
 // done after each cycle from a cleanup the collector itself runs, so it costs nothing between
@@ -35,7 +26,7 @@ import (
 
 // DefaultFloor is the floor normalizer serve keeps by default: 64 MiB, a small share of any
 // container it runs in (the Kubernetes manifest gives it 1 GiB), against a collection every
-// ~1,250 requests at the runtime's 4 MiB.
+// ~1,000 requests at the runtime's 4 MB.
 const DefaultFloor = 64 << 20
 
 // sentinel is garbage the moment it is made: its cleanup runs after the next collection.
@@ -51,21 +42,19 @@ type tuner struct {
 	mu      sync.Mutex
 	floor   uint64
 	base    int // GOGC when Keep started; never gone below
-	set     int // the GOGC adjust set last
 	stopped bool
 }
 
 // Keep makes the heap goal after every collection at least floor bytes, raising GOGC from its
 // current value (the base) when the live heap is small, and never lowering it below the base.
 // It does nothing, and stop does nothing, when floor is not positive or the collector is off
-// (GOGC=off). stop ends it and puts the base GOGC back, unless something else has set GOGC
-// since (then Keep had stopped already, and that value stays).
+// (GOGC=off). stop ends it and puts the base GOGC back.
 func Keep(floor int64) (stop func()) {
 	base := currentPercent()
 	if floor <= 0 || base < 0 {
 		return func() {}
 	}
-	t := &tuner{floor: uint64(floor), base: base, set: base}
+	t := &tuner{floor: uint64(floor), base: base}
 	t.adjust()
 	t.arm()
 	return t.stop
@@ -80,19 +69,14 @@ func (t *tuner) arm() {
 	}, t)
 }
 
-// adjust sets GOGC for the live heap of the last collection; it reports false once stopped,
-// and stops when GOGC is not what it set last: someone else owns it now.
+// adjust sets GOGC for the live heap of the last collection; it reports false once stopped.
 func (t *tuner) adjust() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !t.stopped && currentPercent() != t.set {
-		t.stopped = true
-	}
 	if t.stopped {
 		return false
 	}
-	t.set = PercentFor(liveHeap(), t.floor, t.base)
-	debug.SetGCPercent(t.set)
+	debug.SetGCPercent(PercentFor(liveHeap(), t.floor, t.base))
 	return true
 }
 
@@ -101,9 +85,7 @@ func (t *tuner) stop() {
 	defer t.mu.Unlock()
 	if !t.stopped {
 		t.stopped = true
-		if currentPercent() == t.set {
-			debug.SetGCPercent(t.base)
-		}
+		debug.SetGCPercent(t.base)
 	}
 }
 
@@ -115,11 +97,10 @@ const runtimeMinimum = 4 << 20
 // maxPercent bounds GOGC (the runtime keeps it in 32 bits): a floor above 40 GiB is not met.
 const maxPercent = 1 << 20
 
-// PercentFor is the GOGC, never below base, that makes the runtime's heap goal at least floor
-// after a collection that left live bytes: the goal is the larger of live × (1 + GOGC/100)
-// (plus a share for the stacks and globals, left out here: it only adds, so a GOGC a little
-// smaller might do) and runtimeMinimum × GOGC/100, and the smaller GOGC that brings either to
-// the floor is taken.
+// PercentFor is the smallest GOGC, never below base, that makes the runtime's heap goal at
+// least floor after a collection that left live bytes: the goal is the larger of live × (1 +
+// GOGC/100) (plus a share for stacks and globals, which only adds) and runtimeMinimum ×
+// GOGC/100, so either reaching the floor is enough.
 func PercentFor(live, floor uint64, base int) int {
 	live = max(live, 1)
 	floor = min(floor, 1<<50) // the products below stay within 64 bits

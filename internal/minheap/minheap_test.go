@@ -102,50 +102,6 @@ func TestKeepFollowsTheLiveHeap(t *testing.T) {
 	assert.Equal(t, base, currentPercent())
 }
 
-// gcs runs a few collections and gives the cleanups time to run.
-func gcs() {
-	for range 3 {
-		runtime.GC()
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// Keep owns GOGC only while nothing else sets it: a value set by someone else stays, through
-// collections and stop, and overlapping Keeps end with the first one's base.
-func TestKeepYieldsGOGC(t *testing.T) {
-	base := currentPercent()
-	t.Run("set by someone else", func(t *testing.T) {
-		stop := Keep(64 * mib)
-		require.Greater(t, currentPercent(), base)
-		prev := debug.SetGCPercent(5)
-		defer debug.SetGCPercent(base)
-		require.Greater(t, prev, base, "Keep had raised it")
-		gcs()
-		assert.Equal(t, 5, currentPercent(), "a collection does not take it back")
-		stop()
-		assert.Equal(t, 5, currentPercent(), "stop leaves the other value")
-	})
-	t.Run("overlapping", func(t *testing.T) {
-		a := Keep(64 * mib)
-		b := Keep(64 * mib) // its base is a's raised value
-		a()
-		assert.Equal(t, base, currentPercent(), "a puts its base back")
-		gcs()
-		assert.Equal(t, base, currentPercent(), "b saw a value it did not set, and stopped")
-		b()
-		assert.Equal(t, base, currentPercent())
-	})
-	t.Run("overlapping, stopped before a collection", func(t *testing.T) {
-		a := Keep(64 * mib)
-		b := Keep(64 * mib)
-		a()
-		b()
-		assert.Equal(t, base, currentPercent())
-		gcs()
-		assert.Equal(t, base, currentPercent())
-	})
-}
-
 func TestKeepDoesNothing(t *testing.T) {
 	base := currentPercent()
 	t.Run("floor 0", func(t *testing.T) {

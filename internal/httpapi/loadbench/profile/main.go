@@ -60,7 +60,7 @@ func run() error {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the measured window to this file")
 	warm := flag.Duration("warm", 2*time.Second, "time to let the load settle before measuring")
 	dur := flag.Duration("d", 8*time.Second, "time measured")
-	minHeap := flag.Int64("min-heap", minheap.DefaultFloor, "serve mode: the heap goal kept, in bytes, as serve's --min-heap keeps it under a memory limit (0: off)")
+	minHeap := flag.Int64("min-heap", minheap.DefaultFloor, "serve mode: the heap goal kept, as serve's --min-heap (0: off)")
 	flag.Parse()
 	if host, _, err := net.SplitHostPort(*addr); err != nil || !net.ParseIP(host).IsLoopback() {
 		return fmt.Errorf("-addr %q: expected a loopback host:port such as 127.0.0.1:18095", *addr)
