@@ -15,7 +15,6 @@ import (
 
 	"github.com/dystopic/normalizer/internal/httpapi"
 	"github.com/dystopic/normalizer/internal/memlimit"
-	"github.com/dystopic/normalizer/internal/minheap"
 	"github.com/dystopic/normalizer/schemas"
 )
 
@@ -44,7 +43,6 @@ type serveFlags struct {
 	addrFrom    string // where addr came from, for the listen error
 	memLimit    byteSize
 	memRatio    float64
-	minHeap     byteSize
 }
 
 func newServeFlagSet(f *serveFlags) *flag.FlagSet {
@@ -52,7 +50,6 @@ func newServeFlagSet(f *serveFlags) *flag.FlagSet {
 	d := httpapi.DefaultTimeouts
 	f.bodyLimit = httpapi.DefaultBodyLimit
 	f.headerBytes = byteSize(d.MaxHeaderBytes)
-	f.minHeap = minheap.DefaultFloor
 	fs.StringVar(&f.addr, "addr", ":8080", "address to listen on, host:port")
 	fs.Var(&f.bodyLimit, "body-limit", "largest request body, after gzip decoding (e.g. 20MiB)")
 	fs.IntVar(&f.maxDepth, "max-depth", httpapi.DefaultMaxDepth, "deepest nesting of arrays and objects accepted")
@@ -69,7 +66,6 @@ func newServeFlagSet(f *serveFlags) *flag.FlagSet {
 	fs.StringVar(&f.logFormat, "log-format", "json", "json, or console for humans")
 	fs.Var(&f.memLimit, "memory-limit", "the container's memory limit (bytes, or e.g. 1GiB); the Go soft memory limit is this times\n--memory-limit-ratio (0: read the cgroup's limit; GOMEMLIMIT, if set, wins over both)")
 	fs.Float64Var(&f.memRatio, "memory-limit-ratio", memlimit.DefaultRatio, "fraction of the memory limit given to the Go heap, above 0 and at most 1")
-	fs.Var(&f.minHeap, "min-heap", "the garbage collector's heap goal is kept at least this (e.g. 64MiB; 0: the runtime's 4 MB);\nGOGC, if set, wins")
 	return fs
 }
 
@@ -167,36 +163,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	defer mem.Apply()()
 	log := logger.With().Str("component", "serve").Logger()
 	mem.Log(log)
-	defer keepMinHeap(log, int64(f.minHeap), getenv("GOGC"))()
 	if soft := debug.SetMemoryLimit(-1); !inFlightGiven && soft != math.MaxInt64 {
 		f.maxInFlight = inFlightFor(soft, int64(f.bodyLimit))
 		log.Info().Int("max_in_flight", f.maxInFlight).Int64("soft_limit", soft).Int64("body_limit", int64(f.bodyLimit)).
 			Msg("requests in flight capped to fit the memory limit at 3 x body limit each; --max-in-flight overrides")
 	}
 	return serve(ctx, &f, logger)
-}
-
-// keepMinHeap keeps the heap goal at least floor bytes (internal/minheap says why), unless
-// GOGC is set: whoever set it tuned the collector already. Under a soft memory limit the floor
-// is at most half of it, so that garbage never takes the room the live heap needs. It logs
-// what it decided.
-func keepMinHeap(log zerolog.Logger, floor int64, gogc string) (stop func()) {
-	switch {
-	case gogc != "":
-		log.Info().Str("gogc", gogc).Msg("GOGC set: the garbage collector runs as it says; --min-heap is not used")
-		return func() {}
-	case floor == 0:
-		log.Info().Msg("min heap off: the garbage collector's heap goal is the runtime's (4 MB at least)")
-		return func() {}
-	}
-	e := log.Info()
-	if soft := debug.SetMemoryLimit(-1); floor > soft/2 {
-		e = e.Int64("min_heap_asked", floor).Int64("soft_limit", soft)
-		floor = soft / 2
-	}
-	stop = minheap.Keep(floor)
-	e.Int64("min_heap", floor).Msg("garbage collector's heap goal kept at least min_heap (GOGC raised while the live heap is smaller)")
-	return stop
 }
 
 // inFlightFor is the cap on requests in flight that keeps their worst case, about three times

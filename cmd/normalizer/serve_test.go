@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"runtime/metrics"
 	"strings"
 	"sync"
 	"syscall"
@@ -290,9 +289,6 @@ func TestServeUsageErrors(t *testing.T) {
 		{name: "memory-limit-divisor-mistake", args: []string{"serve"}, env: map[string]string{"NORMALIZER_MEMORY_LIMIT": "1024"},
 			want: "serve: NORMALIZER_MEMORY_LIMIT is 1024 bytes; expected the container's memory limit in bytes, at least 33554432"},
 		{name: "memory-limit-not-a-size", args: []string{"serve", "--memory-limit", "lots"}, want: `found "lots", expected a whole number of bytes`},
-		{name: "min-heap-not-a-size", args: []string{"serve", "--min-heap", "lots"}, want: `found "lots", expected a whole number of bytes`},
-		{name: "min-heap-negative", args: []string{"serve"}, env: map[string]string{"NORMALIZER_MIN_HEAP": "-1MiB"},
-			want: `NORMALIZER_MIN_HEAP="-1MiB": found "-1MiB", expected a size of 0 or more`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -374,84 +370,6 @@ func TestServeMemoryLimit(t *testing.T) {
 			}
 			assert.Equal(t, tt.wantInFlight, inFlight, "max_in_flight on the listening line")
 			require.Len(t, lines, 1, "one start-up line about the memory limit:\n%s", logs.String())
-			got := lines[0]
-			assert.Equal(t, "info", got["level"])
-			assert.Equal(t, "serve", got["component"])
-			for _, k := range []string{"level", "component", "time"} {
-				delete(got, k)
-			}
-			assert.Equal(t, tt.wantLine, got)
-		})
-	}
-}
-
-// gcPercent is GOGC as the runtime has it now.
-func gcPercent() uint64 {
-	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
-}
-
-// TestServeMinHeap runs the real serve and checks that it keeps the minimum heap goal while it
-// serves (GOGC raised for this test process's small live heap), says so in one start-up line,
-// stays out of the way when GOGC is set or the floor is 0, and puts GOGC back on return.
-func TestServeMinHeap(t *testing.T) {
-	base := gcPercent()
-	tests := []struct {
-		name     string
-		args     []string
-		env      map[string]string
-		raised   bool // GOGC above the base while serving
-		wantLine map[string]any
-	}{
-		{name: "default floor", raised: true,
-			wantLine: map[string]any{"min_heap": float64(64 << 20),
-				"message": "garbage collector's heap goal kept at least min_heap (GOGC raised while the live heap is smaller)"}},
-		{name: "floor by flag", args: []string{"--min-heap", "128MiB"}, raised: true,
-			wantLine: map[string]any{"min_heap": float64(128 << 20),
-				"message": "garbage collector's heap goal kept at least min_heap (GOGC raised while the live heap is smaller)"}},
-		{name: "at most half the soft memory limit", args: []string{"--memory-limit", "64MiB", "--memory-limit-ratio", "1"}, raised: true,
-			wantLine: map[string]any{"min_heap": float64(32 << 20), "min_heap_asked": float64(64 << 20), "soft_limit": float64(64 << 20),
-				"message": "garbage collector's heap goal kept at least min_heap (GOGC raised while the live heap is smaller)"}},
-		{name: "off by env", env: map[string]string{"NORMALIZER_MIN_HEAP": "0"},
-			wantLine: map[string]any{"message": "min heap off: the garbage collector's heap goal is the runtime's (4 MB at least)"}},
-		{name: "GOGC wins", env: map[string]string{"GOGC": "150", "NORMALIZER_MIN_HEAP": "128MiB"},
-			wantLine: map[string]any{"gogc": "150", "message": "GOGC set: the garbage collector runs as it says; --min-heap is not used"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			logs := &lockedBuffer{}
-			done := make(chan error, 1)
-			go func() {
-				done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, tt.args...), envOf(tt.env), nil, io.Discard, logs)
-			}()
-			listeningAddr(t, logs, done)
-			if tt.raised {
-				assert.Greater(t, gcPercent(), base, "GOGC while serving")
-			} else {
-				assert.Equal(t, base, gcPercent(), "GOGC while serving")
-			}
-			cancel()
-			select {
-			case err := <-done:
-				require.NoError(t, err)
-			case <-time.After(30 * time.Second):
-				t.Fatal("serve did not stop")
-			}
-			assert.Equal(t, base, gcPercent(), "serve puts GOGC back on return")
-
-			var lines []map[string]any
-			sc := bufio.NewScanner(strings.NewReader(logs.String()))
-			for sc.Scan() {
-				var l map[string]any
-				require.NoError(t, json.Unmarshal(sc.Bytes(), &l), sc.Text())
-				if msg := l["message"].(string); strings.Contains(msg, "min heap") || strings.Contains(msg, "min_heap") || strings.Contains(msg, "--min-heap") {
-					lines = append(lines, l)
-				}
-			}
-			require.Len(t, lines, 1, "one start-up line about the minimum heap:\n%s", logs.String())
 			got := lines[0]
 			assert.Equal(t, "info", got["level"])
 			assert.Equal(t, "serve", got["component"])

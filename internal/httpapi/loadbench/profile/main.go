@@ -43,7 +43,6 @@ import (
 
 	"github.com/dystopic/normalizer/internal/httpapi"
 	"github.com/dystopic/normalizer/internal/httpapi/loadbench/echoback"
-	"github.com/dystopic/normalizer/internal/minheap"
 	"github.com/dystopic/normalizer/schemas"
 )
 
@@ -60,7 +59,6 @@ func run() error {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the measured window to this file")
 	warm := flag.Duration("warm", 2*time.Second, "time to let the load settle before measuring")
 	dur := flag.Duration("d", 8*time.Second, "time measured")
-	minHeap := flag.Int64("min-heap", minheap.DefaultFloor, "serve mode: the heap goal kept, as serve's --min-heap (0: off)")
 	flag.Parse()
 	if host, _, err := net.SplitHostPort(*addr); err != nil || !net.ParseIP(host).IsLoopback() {
 		return fmt.Errorf("-addr %q: expected a loopback host:port such as 127.0.0.1:18095", *addr)
@@ -75,7 +73,6 @@ func run() error {
 	var serve func() error
 	switch *mode {
 	case "serve":
-		defer minheap.Keep(*minHeap)()
 		count, serve, err = normalizer(ctx, ln)
 		if err != nil {
 			return err
@@ -94,8 +91,7 @@ func run() error {
 	return nil
 }
 
-// normalizer starts the service as cmd/normalizer's serve does (the caller keeps the minimum
-// heap, as serve does); requests are counted from its
+// normalizer starts the service as cmd/normalizer's serve does; requests are counted from its
 // own requests_total metric, so nothing is added to the path measured.
 func normalizer(ctx context.Context, ln net.Listener) (func() int64, func() error, error) {
 	lw := httpapi.NewLogWriter(io.Discard, 100*time.Millisecond)
