@@ -150,7 +150,7 @@ func parseByteSize(s string) (int64, error) {
 		n = int64(f)
 	}
 	if n < 0 {
-		return 0, fmt.Errorf("found %q, expected a size of 0 (no limit) or more", s)
+		return 0, fmt.Errorf("found %q, expected a size of 0 or more", s)
 	}
 	if n > math.MaxInt64/mult {
 		return 0, fmt.Errorf("found %q, expected a size below 8 EiB", s)

@@ -127,7 +127,7 @@ func TestParseByteSize(t *testing.T) {
 		{in: "100B", want: 100},
 		{in: "1.5", err: "expected a whole number of bytes"},
 		{in: "x", err: "expected a whole number of bytes"},
-		{in: "-1", err: "expected a size of 0 (no limit) or more"},
+		{in: "-1", err: "expected a size of 0 or more"},
 		{in: "9000000000GiB", err: "below 8 EiB"},
 	}
 	for _, tt := range tests {
