@@ -133,8 +133,12 @@ func TestServeEndToEnd(t *testing.T) {
 
 	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
 	<-ctx.Done()
-	code, _ = get(t, base+"/readyz") // during the drain delay the listener is still open
-	assert.Equal(t, 503, code, "readiness must turn false first")
+	// serve sees the signal on its own goroutine: readiness turns false a moment later, and
+	// must while the listener is still open (the drain delay), or get fails the test.
+	waitFor(t, "readiness to turn false during the drain delay", func() bool {
+		code, _ := get(t, base+"/readyz")
+		return code == 503
+	})
 
 	_, err = pw.Write([]byte(`ANSWER"}`))
 	require.NoError(t, err)
