@@ -2,13 +2,13 @@ package jsonscan
 
 import "golang.org/x/sys/cpu"
 
-// useBlocks chooses scanBlocks over scanWords for strings, which needs AVX2, and useAVX512
-// classifyAVX512 over classifyAVX2 in it (its loop uses BMI1's ANDN too, which every AVX-512
-// processor has, but a virtual machine may hide); tests turn them off to run the others.
-// (x/sys/cpu reports AVX2 and AVX-512 only where the operating system saves their registers.)
+// useBlocks chooses scanBlocks over scanWords for strings, which needs AVX2 (and BMI1's ANDN,
+// which every AVX2 processor has, but a virtual machine may hide), and useAVX512
+// classifyAVX512 over classifyAVX2 in it; tests turn them off to run the others. (x/sys/cpu
+// reports AVX2 and AVX-512 only where the operating system saves their registers.)
 var (
-	useBlocks = cpu.X86.HasAVX2
-	useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasBMI1
+	useBlocks = cpu.X86.HasAVX2 && cpu.X86.HasBMI1
+	useAVX512 = useBlocks && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 	useVBMI   = useAVX512 && cpu.X86.HasAVX512VBMI
 )
 

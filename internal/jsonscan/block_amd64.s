@@ -313,27 +313,9 @@ DATA evenBits<>+0(SB)/8, $0x5555555555555555
 GLOBL evenBits<>(SB), RODATA|NOPTR, $8
 
 // ESCAPEDBY is escapedBy: from the backslashes in R12 and the carry in R8, the escaped bytes
-// in R13 and the carry out in R12; DI is scratch.
+// in R13 and the carry out in R12; DI is scratch. It uses BMI1's ANDN (x &^ y in one
+// instruction): both loops run only where BMI1 is.
 #define ESCAPEDBY \
-	MOVQ R8, R13; \
-	NOTQ R13; \
-	ANDQ R13, R12; \
-	LEAQ (R12)(R12*1), DI; \
-	ORQ  R8, DI; \
-	MOVQ $0x5555555555555555, R13; \
-	ORQ  DI, R13; \
-	NOTQ R13; \
-	ANDQ R12, R13; \
-	ADDQ R12, R13; \
-	SBBQ R12, R12; \
-	NEGQ R12; \
-	SHLQ $1, R13; \
-	XORQ evenBits<>(SB), R13; \
-	ANDQ DI, R13
-
-// ESCAPEDBYANDN is ESCAPEDBY with BMI1's ANDN (x &^ y in one instruction, where ESCAPEDBY needs
-// a copy and a NOT): scanBlocksAVX512 runs only where BMI1 is.
-#define ESCAPEDBYANDN \
 	ANDNQ R12, R8, R12; \
 	LEAQ  (R12)(R12*1), DI; \
 	ORQ   R8, DI; \
@@ -499,7 +481,7 @@ oddDone:
 
 	// escapedBy: R13 = the escaped bytes, R12 = the carry into the next block.
 	KMOVQ K2, R12
-	ESCAPEDBYANDN
+	ESCAPEDBY
 
 	KMOVQ R13, K4 // the escaped bytes, a write mask below
 
