@@ -336,12 +336,17 @@ GLOBL evenBits<>(SB), RODATA|NOPTR, $8
 #define ODDLEAD(lead, bit, second) \
 	VPCMPEQB lead<>(SB), Z0, K6; \
 	KMOVQ    K6, R12; \
+	SECONDBYTES(bit, DI, second)
+
+// SECONDBYTES is both loops' ODDLEAD once the leads equal to lead are in R12, with the leads
+// the last block carried in carry's bit.
+#define SECONDBYTES(bit, carry, second) \
 	MOVQ     R12, R13; \
 	SHRQ     $63, R13; \
 	SHLQ     $(4+bit), R13; \
 	ORQ      R13, AX; \
 	ADDQ     R12, R12; \
-	MOVQ     DI, R13; \
+	MOVQ     carry, R13; \
 	SHRQ     $bit, R13; \
 	ANDQ     $1, R13; \
 	ORQ      R13, R12; \
@@ -639,18 +644,7 @@ done:
 #define ODDLEAD2(lead, bit, second) \
 	CMPEQ2(lead<>(SB)); \
 	MASKTO(R12, DI); \
-	MOVQ     R12, R13; \
-	SHRQ     $63, R13; \
-	SHLQ     $(4+bit), R13; \
-	ORQ      R13, AX; \
-	ADDQ     R12, R12; \
-	MOVQ     R14, R13; \
-	SHRQ     $bit, R13; \
-	ANDQ     $1, R13; \
-	ORQ      R13, R12; \
-	second; \
-	ANDQ     R13, R12; \
-	ORQ      R12, BX
+	SECONDBYTES(bit, R14, second)
 
 // BELOW2 puts in R13 the bytes below a bound, from off(SP); FROM2 those from it on.
 #define BELOW2(off) MOVQ off(SP), R13
