@@ -21,6 +21,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -32,7 +33,9 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"runtime/pprof"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -43,6 +46,7 @@ import (
 
 	"github.com/dystopic/normalizer/internal/httpapi"
 	"github.com/dystopic/normalizer/internal/httpapi/loadbench/echoback"
+	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/schemas"
 )
 
@@ -55,7 +59,9 @@ func main() {
 
 func run() error {
 	addr := flag.String("addr", "127.0.0.1:18095", "loopback address to listen on")
-	mode := flag.String("mode", "serve", "serve (the normalizer) or floor (the echo-back baseline)")
+	mode := flag.String("mode", "serve", "serve (the normalizer), floor (the echo-back baseline), "+
+		"bare (the floor's net/http handler running the core: no echo, log or metrics) or spin (the floor plus -spin of busy CPU per request)")
+	spin := flag.Duration("spin", 3*time.Microsecond, "busy CPU time added to each request in -mode spin")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the measured window to this file")
 	warm := flag.Duration("warm", 2*time.Second, "time to let the load settle before measuring")
 	dur := flag.Duration("d", 8*time.Second, "time measured")
@@ -78,9 +84,13 @@ func run() error {
 			return err
 		}
 	case "floor":
-		count, serve = floor(ctx, ln)
+		count, serve = plain(ctx, ln, echoback.Handler)
+	case "bare":
+		count, serve = plain(ctx, ln, bare(normalize.New()))
+	case "spin":
+		count, serve = plain(ctx, ln, spinning(*spin))
 	default:
-		return fmt.Errorf("-mode %q: expected serve or floor", *mode)
+		return fmt.Errorf("-mode %q: expected serve, floor, bare or spin", *mode)
 	}
 	report := make(chan string, 1)
 	go func() { report <- measure(ctx, *mode, *warm, *cpuprofile, count) }()
@@ -126,12 +136,12 @@ func requestsTotal(reg *prometheus.Registry) int64 {
 	return int64(n)
 }
 
-// floor serves what internal/httpapi/loadbench/floor serves, with the same timeouts.
-func floor(ctx context.Context, ln net.Listener) (func() int64, func() error) {
+// plain serves h on a net/http server configured as internal/httpapi/loadbench/floor's is.
+func plain(ctx context.Context, ln net.Listener, h http.HandlerFunc) (func() int64, func() error) {
 	var n atomic.Int64
 	srv := echoback.Server("", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
-		echoback.Handler(w, r)
+		h(w, r)
 	}))
 	serve := func() error {
 		stop := context.AfterFunc(ctx, func() { _ = srv.Close() })
@@ -142,6 +152,49 @@ func floor(ctx context.Context, ln net.Listener) (func() int64, func() error) {
 		return nil
 	}
 	return n.Load, serve
+}
+
+// bare is the least a server running the core can do: the floor's body read, the core, and
+// the record written with the floor's headers. What serve costs above it is the service
+// around the core (echo, the access log, metrics, request ids, limits).
+func bare(n *normalize.Normalizer) http.HandlerFunc {
+	pool := sync.Pool{New: func() any { return new(bufs) }}
+	return func(w http.ResponseWriter, r *http.Request) {
+		b := pool.Get().(*bufs)
+		defer pool.Put(b)
+		b.in.Reset()
+		if _, err := b.in.ReadFrom(r.Body); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		res, err := n.Normalize(b.in.Bytes())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusUnprocessableEntity)
+			return
+		}
+		b.out = res.AppendJSON(b.out[:0])
+		res.Release()
+		h := w.Header()
+		h["Content-Type"] = []string{"application/json"}
+		h["Content-Length"] = []string{strconv.Itoa(len(b.out))}
+		_, _ = w.Write(b.out)
+	}
+}
+
+type bufs struct {
+	in  bytes.Buffer
+	out []byte
+}
+
+// spinning is the floor with d of busy CPU added to each request: how much a request's CPU
+// grows, under this load, when the server's own work grows by d. More than d means that a
+// slower server pays for it twice (its clients wait more, and waking them costs more).
+func spinning(d time.Duration) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		for t := time.Now(); time.Since(t) < d; {
+		}
+		echoback.Handler(w, r)
+	}
 }
 
 // measure waits for the warm-up, then measures until ctx ends and describes the window.

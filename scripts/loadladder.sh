@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Load ladder: where a request's CPU goes between the echo-back floor and `normalizer serve`.
+# It serves, one after the other on CPU 0 under wrk on CPU 1 (as scripts/loadbench.sh does),
+# the servers of internal/httpapi/loadbench/profile:
+#   floor     net/http reading the body and writing it back (the load benchmark's floor)
+#   spin:D    the floor plus D of busy CPU per request: whether a slower server pays more than
+#             its own extra work under this load (its clients wait, and waking them costs)
+#   bare      the floor's handler running the core (Normalize, AppendJSON): no echo, access
+#             log, metrics, request id or limits; the best any server around this core can do
+#   serve     normalizer serve's configuration (echo, access log, metrics, limits)
+# ROUNDS rounds (default 7) go through the modes in turn, each 1 s of warm-up and 3 s measured,
+# so that they share the machine's drifts; it prints each round's server CPU per request
+# (getrusage) and, per mode, the median and the median of its paired ratios against the floor
+# of the same round: floor CPU over the mode's, which is the req/s ratio while the server is
+# CPU-bound, and moves much less on a shared machine.
+#
+# Usage: scripts/loadladder.sh [MODE...]   (env: BODIES="small medium" ROUNDS=7 CONNECTIONS=32)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-7}
+CONNECTIONS=${CONNECTIONS:-32}
+BODIES=${BODIES:-small medium}
+PORT=${PORT:-18095}
+modes=("$@")
+[ ${#modes[@]} -gt 0 ] || modes=(floor spin:2us spin:4us bare serve)
+[ "${modes[0]}" = floor ] || { echo "loadladder: the first mode must be floor (ratios are against it)" >&2; exit 2; }
+
+if ! command -v wrk >/dev/null; then
+	echo "loadladder: installing wrk" >&2
+	if [ "$(id -u)" -eq 0 ]; then apt-get install -y wrk >/dev/null || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }
+	else sudo apt-get install -y wrk >/dev/null; fi
+fi
+command -v taskset >/dev/null || { echo "loadladder: taskset (util-linux) is needed" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+go build -o "$work/profile" ./internal/httpapi/loadbench/profile
+go run ./internal/httpapi/loadbench/bodies "$work"
+
+# one MODE BODY -> "cpu_us_per_request req_per_s"
+one() {
+	local mode=${1%%:*} args=()
+	[[ $1 == spin:* ]] && args=(-spin "${1#spin:}")
+	taskset -c 0 "$work/profile" -addr "127.0.0.1:$PORT" -mode "$mode" "${args[@]}" -warm 1s -d 3s 2>"$work/report" &
+	local pid=$!
+	for _ in $(seq 50); do curl -fs -o /dev/null -X POST --data-binary @"$2" "http://127.0.0.1:$PORT/v1/normalize" && break; sleep 0.02; done
+	BODY=$2 taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d5s -s internal/httpapi/loadbench/post.lua "http://127.0.0.1:$PORT/v1/normalize" >/dev/null
+	wait "$pid"
+	sed -n 's/.* \([0-9]*\) req\/s; CPU per request \([0-9.]*\) µs.*/\2 \1/p' "$work/report" | grep . || { cat "$work/report" >&2; exit 1; }
+}
+
+for body in $BODIES; do
+	echo "== $body ($(wc -c <"$work/$body.json") bytes): server CPU µs per request, per round"
+	for r in $(seq "$ROUNDS"); do
+		line="round $r:"
+		for m in "${modes[@]}"; do
+			read -r cpu rps < <(one "$m" "$work/$body.json")
+			line+=" $m $cpu"
+			echo "$r $m $cpu $rps" >>"$work/$body.runs"
+		done
+		echo "$line"
+	done
+	awk -v order="${modes[*]}" '
+		function median(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+			return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+		}
+		{ cpu[$2, $1] = $3; rounds[$1] = 1 }
+		END {
+			n = split(order, ms, " ")
+			for (k = 1; k <= n; k++) {
+				m = ms[k]; c = 0
+				for (r in rounds) { c++; v[c] = cpu[m, r]; q[c] = cpu["floor", r] / cpu[m, r] }
+				printf "  %-10s median %6.2f µs per request; paired ratio to the floor %.2f\n", m, median(v, c), median(q, c)
+			}
+		}' "$work/$body.runs"
+done
