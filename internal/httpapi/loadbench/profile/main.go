@@ -1,8 +1,10 @@
 // Command profile measures what one request costs the server under load: it serves either
 // POST /v1/normalize, configured as `normalizer serve` configures it (default limits and
 // timeouts, an info-level JSON access line per request with a timestamp, batched by a
-// LogWriter into io.Discard, metrics on), or the load benchmark's floor (a plain net/http
-// server writing the body back, as internal/httpapi/loadbench/floor does), for a fixed time,
+// LogWriter into io.Discard, metrics on), the load benchmark's floor (a plain net/http
+// server writing the body back, as internal/httpapi/loadbench/floor does), or, for
+// scripts/loadladder.sh, the floor's handler running the core and nothing else (bare) or the
+// floor with a fixed busy time added to each request (spin), for a fixed time,
 // and reports the server's CPU time per request (getrusage, user and system), allocations and
 // GC cycles per request, optionally with a CPU profile of the measured window.
 //
