@@ -22,12 +22,8 @@ CONNECTIONS=${CONNECTIONS:-32}
 PORT_FLOOR=${PORT_FLOOR:-18090}
 PORT_SERVE=${PORT_SERVE:-18091}
 
-if ! command -v wrk >/dev/null; then
-	echo "loadbench: installing wrk" >&2
-	if [ "$(id -u)" -eq 0 ]; then apt-get install -y wrk >/dev/null || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }
-	else sudo apt-get install -y wrk >/dev/null; fi
-fi
-command -v taskset >/dev/null || { echo "loadbench: taskset (util-linux) is needed" >&2; exit 1; }
+. scripts/load-tools.sh
+need_load_tools loadbench
 
 work=$(mktemp -d)
 pids=()

@@ -25,12 +25,8 @@ modes=("$@")
 [ ${#modes[@]} -gt 0 ] || modes=(floor spin:2us spin:4us bare serve)
 [ "${modes[0]}" = floor ] || { echo "loadladder: the first mode must be floor (ratios are against it)" >&2; exit 2; }
 
-if ! command -v wrk >/dev/null; then
-	echo "loadladder: installing wrk" >&2
-	if [ "$(id -u)" -eq 0 ]; then apt-get install -y wrk >/dev/null || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }
-	else sudo apt-get install -y wrk >/dev/null; fi
-fi
-command -v taskset >/dev/null || { echo "loadladder: taskset (util-linux) is needed" >&2; exit 1; }
+. scripts/load-tools.sh
+need_load_tools loadladder
 
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT

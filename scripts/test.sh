@@ -26,6 +26,10 @@ if [ -n "$unformatted" ]; then
 	echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 
+# The scripts that are not run here (load benchmarks, profiling, soak) must at least parse.
+step "bash -n scripts/*.sh"
+for f in scripts/*.sh; do bash -n "$f"; done
+
 step "go vet"
 go vet ./...
 
