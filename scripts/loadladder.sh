@@ -24,6 +24,9 @@ PORT=${PORT:-18095}
 modes=("$@")
 [ ${#modes[@]} -gt 0 ] || modes=(floor spin:2us spin:4us bare serve)
 [ "${modes[0]}" = floor ] || { echo "loadladder: the first mode must be floor (ratios are against it)" >&2; exit 2; }
+for m in "${modes[@]}"; do
+	[[ $m =~ ^(floor|bare|serve|spin:[0-9.]+(ns|us|µs|ms))$ ]] || { echo "loadladder: mode \"$m\": expected floor, spin:DURATION (such as spin:2us), bare or serve" >&2; exit 2; }
+done
 
 . scripts/load-tools.sh
 need_load_tools loadladder
@@ -50,7 +53,8 @@ for body in $BODIES; do
 	for r in $(seq "$ROUNDS"); do
 		line="round $r:"
 		for m in "${modes[@]}"; do
-			read -r cpu rps < <(one "$m" "$work/$body.json")
+			one "$m" "$work/$body.json" >"$work/one" # not in a subshell: a failure stops the script
+			read -r cpu rps <"$work/one"
 			line+=" $m $cpu"
 			echo "$r $m $cpu $rps" >>"$work/$body.runs"
 		done
