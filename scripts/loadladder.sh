@@ -8,13 +8,19 @@
 #   bare      the floor's handler running the core (Normalize, AppendJSON): no echo, access
 #             log, metrics, request id or limits; the best any server around this core can do
 #   serve     normalizer serve's configuration (echo, access log, metrics, limits)
+# A mode may be given more than once with a label, MODE#N (such as floor#2): a second floor
+# later in each round is the control, the ratio of two identical servers, which shows how far
+# the machine drifts within a round.
 # ROUNDS rounds (default 7) go through the modes in turn, each 1 s of warm-up and 3 s measured,
 # so that they share the machine's drifts; it prints each round's server CPU per request
 # (getrusage) and, per mode, the median and the median of its paired ratios against the floor
 # of the same round: floor CPU over the mode's, which is the req/s ratio while the server is
-# CPU-bound, and moves much less on a shared machine.
+# CPU-bound, and moves much less on a shared machine. With six rounds or more it also gives a
+# 95% confidence interval for that median (from order statistics: no assumption about the
+# distribution of the ratios).
 #
 # Usage: scripts/loadladder.sh [MODE...]   (env: BODIES="small medium" ROUNDS=7 CONNECTIONS=32)
+#        scripts/loadladder.sh floor bare serve floor#2   (the last: a control, ideally 1.00)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-7}
@@ -25,7 +31,7 @@ modes=("$@")
 [ ${#modes[@]} -gt 0 ] || modes=(floor spin:2us spin:4us bare serve)
 [ "${modes[0]}" = floor ] || { echo "loadladder: the first mode must be floor (ratios are against it)" >&2; exit 2; }
 for m in "${modes[@]}"; do
-	[[ $m =~ ^(floor|bare|serve|spin:[0-9.]+(ns|us|µs|ms))$ ]] || { echo "loadladder: mode \"$m\": expected floor, spin:DURATION (such as spin:2us), bare or serve" >&2; exit 2; }
+	[[ $m =~ ^(floor|bare|serve|spin:[0-9.]+(ns|us|µs|ms))(#[0-9]+)?$ ]] || { echo "loadladder: mode \"$m\": expected floor, spin:DURATION (such as spin:2us), bare or serve, optionally with a label #N" >&2; exit 2; }
 done
 
 . scripts/load-tools.sh
@@ -38,8 +44,9 @@ go run ./internal/httpapi/loadbench/bodies "$work"
 
 # one MODE BODY -> "cpu_us_per_request req_per_s"
 one() {
-	local mode=${1%%:*} args=()
-	[[ $1 == spin:* ]] && args=(-spin "${1#spin:}")
+	local spec=${1%%#*} args=()
+	local mode=${spec%%:*}
+	[[ $spec == spin:* ]] && args=(-spin "${spec#spin:}")
 	taskset -c 0 "$work/profile" -addr "127.0.0.1:$PORT" -mode "$mode" "${args[@]}" -warm 1s -d 3s 2>"$work/report" &
 	local pid=$!
 	for _ in $(seq 50); do curl -fs -o /dev/null -X POST --data-binary @"$2" "http://127.0.0.1:$PORT/v1/normalize" && break; sleep 0.02; done
@@ -61,9 +68,16 @@ for body in $BODIES; do
 		echo "$line"
 	done
 	awk -v order="${modes[*]}" '
-		function median(a, n,   i, j, t) {
+		function sort(a, n,   i, j, t) {
 			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-			return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+		}
+		function median(a, n) { sort(a, n); return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }
+		# rank k of the order-statistic 95% interval for a median of n: the largest k with
+		# P(Binomial(n, 1/2) < k) <= 0.025; the interval is [a[k], a[n+1-k]] (0 when n is too small)
+		function ci_rank(n,   k, p, cum) {
+			p = 0.5 ^ n; cum = 0
+			for (k = 0; k < n; k++) { if (cum + p > 0.025) return k; cum += p; p = p * (n - k) / (k + 1) }
+			return 0
 		}
 		{ cpu[$2, $1] = $3; rounds[$1] = 1 }
 		END {
@@ -71,7 +85,9 @@ for body in $BODIES; do
 			for (k = 1; k <= n; k++) {
 				m = ms[k]; c = 0
 				for (r in rounds) { c++; v[c] = cpu[m, r]; q[c] = cpu["floor", r] / cpu[m, r] }
-				printf "  %-10s median %6.2f µs per request; paired ratio to the floor %.2f\n", m, median(v, c), median(q, c)
+				printf "  %-10s median %6.2f µs per request; paired ratio to the floor %.2f", m, median(v, c), median(q, c)
+				if (m != "floor" && (k2 = ci_rank(c)) > 0) printf " (95%% CI %.2f-%.2f)", q[k2], q[c + 1 - k2]
+				printf "\n"
 			}
 		}' "$work/$body.runs"
 done
