@@ -5,7 +5,8 @@
 # body size, each a 1 s warm-up and DURATION (default 3s) of floor, then the same of normalizer,
 # so that both see the same noise on a shared machine; the median round of each is reported,
 # and the median of the rounds' own ratios (each round's normalizer against the floor measured
-# just before it), which the machine's drifts between rounds disturb least.
+# just before it), which the machine's drifts between rounds disturb least; with ROUNDS=6 or more,
+# with its 95% confidence interval.
 # The servers are pinned to CPU 0 and wrk to CPU 1. Besides requests per second, each round
 # records the server's CPU time per request (from /proc/PID/stat around the measured run): on a
 # shared machine it moves much less than req/s, and the floor's CPU per request over the
@@ -81,13 +82,13 @@ core_us() {
 median() { sort -n "$1" | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'; }
 # paired FLOOR_FILE SERVE_FILE: each round's ratios (req/s, and CPU per request) and their medians
 paired() {
-	paste -d' ' "$1" "$2" | awk '
-		function med(a, n,   i, j, t) {
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-		}
+	paste -d' ' "$1" "$2" | awk "$AWK_MEDIAN"'
+		function interval(a, n,   k) { k = ci_rank(n); return k ? sprintf(", 95%% CI %.2f-%.2f", a[k], a[n + 1 - k]) : "" }
 		{ r[NR] = $5 / $1; c[NR] = $4 / $8; rs = rs sprintf(" %.2f", r[NR]); cs = cs sprintf(" %.2f", c[NR]) }
-		END { printf "  paired ratios, req/s:%s (median %.2f); CPU per request:%s (median %.2f)\n", rs, med(r, NR), cs, med(c, NR) }'
+		END {
+			mr = median(r, NR); mc = median(c, NR) # median sorts: the intervals read the sorted values
+			printf "  paired ratios, req/s:%s (median %.2f%s); CPU per request:%s (median %.2f%s)\n", rs, mr, interval(r, NR), cs, mc, interval(c, NR)
+		}'
 }
 # median_cpu ROUND_FILE -> the median CPU µs per request
 median_cpu() { cut -d' ' -f4 "$1" | sort -n | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'; }

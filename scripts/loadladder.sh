@@ -67,18 +67,7 @@ for body in $BODIES; do
 		done
 		echo "$line"
 	done
-	awk -v order="${modes[*]}" '
-		function sort(a, n,   i, j, t) {
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-		}
-		function median(a, n) { sort(a, n); return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }
-		# rank k of the order-statistic 95% interval for a median of n: the largest k with
-		# P(Binomial(n, 1/2) < k) <= 0.025; the interval is [a[k], a[n+1-k]] (0 when n is too small)
-		function ci_rank(n,   k, p, cum) {
-			p = 0.5 ^ n; cum = 0
-			for (k = 0; k < n; k++) { if (cum + p > 0.025) return k; cum += p; p = p * (n - k) / (k + 1) }
-			return 0
-		}
+	awk -v order="${modes[*]}" "$AWK_MEDIAN"'
 		{ cpu[$2, $1] = $3; rounds[$1] = 1 }
 		END {
 			n = split(order, ms, " ")
