@@ -24,7 +24,7 @@ Runs the HTTP service: POST /v1/normalize, GET /healthz, /readyz, /metrics, /v1/
 /openapi.json. Every flag can also be set by its environment variable (NORMALIZER_ and the
 flag's name in capitals, '-' as '_', e.g. NORMALIZER_BODY_LIMIT); a flag on the command line
 wins. SIGTERM or SIGINT shuts down gracefully: readiness turns false, requests in flight get
-the grace period to finish, then the process exits 0.
+the grace period to finish, then the process exits 0 (2 when some had to be cut off).
 
 Flags:
 `
@@ -105,27 +105,38 @@ func envName(flagName string) string {
 	return "NORMALIZER_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
-func (f *serveFlags) check() error {
+// check checks the settings' values; origin names where each came from (the flag, or its
+// environment variable), so that the message points at what the operator actually set.
+func (f *serveFlags) check(origin func(flagName string) string) error {
 	switch {
 	case f.bodyLimit <= 0 || f.bodyLimit > httpapi.MaxBodyLimit:
-		return usageErrorf("serve: --body-limit is %d; expected a positive size such as 20MiB, at most %d (2GiB-1)", f.bodyLimit, httpapi.MaxBodyLimit)
+		return usageErrorf("serve: %s is %d; expected a positive size such as 20MiB, at most %d (2GiB-1)", origin("body-limit"), f.bodyLimit, httpapi.MaxBodyLimit)
 	case f.retryAfter < time.Second:
-		return usageErrorf("serve: --retry-after is %s; expected 1s or more (it is sent in whole seconds)", f.retryAfter)
+		return usageErrorf("serve: %s is %s; expected 1s or more (it is sent in whole seconds)", origin("retry-after"), f.retryAfter)
 	case f.maxDepth <= 0:
-		return usageErrorf("serve: --max-depth is %d; expected 1 or more", f.maxDepth)
+		return usageErrorf("serve: %s is %d; expected 1 or more", origin("max-depth"), f.maxDepth)
 	case f.maxInFlight <= 0:
-		return usageErrorf("serve: --max-in-flight is %d; expected 1 or more", f.maxInFlight)
+		return usageErrorf("serve: %s is %d; expected 1 or more", origin("max-in-flight"), f.maxInFlight)
 	case f.headerBytes <= 0 || f.headerBytes > 1<<30:
-		return usageErrorf("serve: --max-header-bytes is %d; expected 1 to 1GiB", f.headerBytes)
+		return usageErrorf("serve: %s is %d; expected 1 to 1GiB", origin("max-header-bytes"), f.headerBytes)
 	}
-	for name, d := range map[string]time.Duration{"read-header-timeout": f.timeouts.ReadHeader, "read-timeout": f.timeouts.Read,
-		"write-timeout": f.timeouts.Write, "idle-timeout": f.timeouts.Idle, "shutdown-grace": f.timeouts.Grace} {
-		if d <= 0 {
-			return usageErrorf("serve: --%s is %s; expected a positive duration such as 30s", name, d)
+	for _, t := range []struct {
+		name string
+		d    time.Duration
+	}{{"read-header-timeout", f.timeouts.ReadHeader}, {"read-timeout", f.timeouts.Read}, {"write-timeout", f.timeouts.Write},
+		{"idle-timeout", f.timeouts.Idle}, {"shutdown-grace", f.timeouts.Grace}} {
+		if t.d <= 0 {
+			return usageErrorf("serve: %s is %s; expected a positive duration such as 30s", origin(t.name), t.d)
 		}
 	}
 	if f.timeouts.DrainDelay < 0 {
-		return usageErrorf("serve: --drain-delay is %s; expected 0 or more", f.timeouts.DrainDelay)
+		return usageErrorf("serve: %s is %s; expected 0 or more", origin("drain-delay"), f.timeouts.DrainDelay)
+	}
+	if _, err := logLevel(f.logLevel); err != nil {
+		return usageErrorf("serve: %s %v", origin("log-level"), err)
+	}
+	if f.logFormat != "json" && f.logFormat != "console" {
+		return usageErrorf("serve: %s is %q; expected json or console", origin("log-format"), f.logFormat)
 	}
 	return nil
 }
@@ -141,7 +152,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := applyEnv(fs, getenv); err != nil {
 		return err
 	}
-	if err := f.check(); err != nil {
+	if err := f.check(origin); err != nil {
 		return err
 	}
 	f.addrFrom = origin("addr")
@@ -205,18 +216,9 @@ func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
 // newLogger builds the one logger of the process; packages get sub-loggers of it. The console
 // format is coloured only on a terminal: escape codes in a file or a pipe are noise.
 func newLogger(level, format string, stderr io.Writer, terminal bool) (zerolog.Logger, error) {
-	var lvl zerolog.Level
-	switch strings.ToLower(level) {
-	case "debug":
-		lvl = zerolog.DebugLevel
-	case "info":
-		lvl = zerolog.InfoLevel
-	case "warn":
-		lvl = zerolog.WarnLevel
-	case "error":
-		lvl = zerolog.ErrorLevel
-	default: // zerolog knows more (trace, fatal, panic, disabled, numbers); one that hides errors is a trap
-		return zerolog.Logger{}, usageErrorf("serve: --log-level is %q; expected debug, info, warn or error", level)
+	lvl, err := logLevel(level)
+	if err != nil {
+		return zerolog.Logger{}, usageErrorf("serve: --log-level %v", err)
 	}
 	var w io.Writer
 	switch format {
@@ -228,4 +230,20 @@ func newLogger(level, format string, stderr io.Writer, terminal bool) (zerolog.L
 		return zerolog.Logger{}, usageErrorf("serve: --log-format is %q; expected json or console", format)
 	}
 	return zerolog.New(w).Level(lvl).With().Timestamp().Logger(), nil
+}
+
+// logLevel is the zerolog level of a --log-level value. zerolog knows more (trace, fatal,
+// panic, disabled, numbers); one that hides errors is a trap, so only four are taken.
+func logLevel(level string) (zerolog.Level, error) {
+	switch strings.ToLower(level) {
+	case "debug":
+		return zerolog.DebugLevel, nil
+	case "info":
+		return zerolog.InfoLevel, nil
+	case "warn":
+		return zerolog.WarnLevel, nil
+	case "error":
+		return zerolog.ErrorLevel, nil
+	}
+	return zerolog.NoLevel, fmt.Errorf("is %q; expected debug, info, warn or error", level)
 }

@@ -234,7 +234,7 @@ func TestServeFlagsAndEnv(t *testing.T) {
 		{name: "body-limit-maximum", args: []string{"--body-limit", "2147483647"}, check: func(t *testing.T, f *serveFlags) {
 			assert.Equal(t, byteSize(httpapi.MaxBodyLimit), f.bodyLimit)
 		}},
-		{name: "retry-after-negative", env: map[string]string{"NORMALIZER_RETRY_AFTER": "-5s"}, wantErr: "--retry-after is -5s; expected 1s or more"},
+		{name: "retry-after-negative", env: map[string]string{"NORMALIZER_RETRY_AFTER": "-5s"}, wantErr: "NORMALIZER_RETRY_AFTER is -5s; expected 1s or more"},
 		{name: "retry-after-zero", args: []string{"--retry-after", "0"}, wantErr: "--retry-after"},
 		{name: "retry-after-below-a-second", args: []string{"--retry-after", "500ms"}, wantErr: "--retry-after"},
 		{name: "duration-env-without-unit", env: map[string]string{"NORMALIZER_READ_TIMEOUT": "5"},
@@ -244,17 +244,29 @@ func TestServeFlagsAndEnv(t *testing.T) {
 		{name: "integer-env", env: map[string]string{"NORMALIZER_MAX_IN_FLIGHT": "many"},
 			wantErr: `NORMALIZER_MAX_IN_FLIGHT="many": parse error; expected a whole number`},
 		{name: "integer-flag", args: []string{"--max-depth", "1.5"}, wantErr: "expected a whole number"},
+		{name: "zero-limit-env", env: map[string]string{"NORMALIZER_BODY_LIMIT": "0"}, wantErr: "serve: NORMALIZER_BODY_LIMIT is 0; expected a positive size"},
+		{name: "zero-depth-env", env: map[string]string{"NORMALIZER_MAX_DEPTH": "0"}, wantErr: "serve: NORMALIZER_MAX_DEPTH is 0"},
+		{name: "zero-in-flight-env", env: map[string]string{"NORMALIZER_MAX_IN_FLIGHT": "0"}, wantErr: "serve: NORMALIZER_MAX_IN_FLIGHT is 0"},
+		{name: "header-bytes-env", env: map[string]string{"NORMALIZER_MAX_HEADER_BYTES": "2GiB"}, wantErr: "serve: NORMALIZER_MAX_HEADER_BYTES is 2147483648"},
+		{name: "timeout-env", env: map[string]string{"NORMALIZER_IDLE_TIMEOUT": "-1s"}, wantErr: "serve: NORMALIZER_IDLE_TIMEOUT is -1s"},
+		{name: "drain-delay-env", env: map[string]string{"NORMALIZER_DRAIN_DELAY": "-1s"}, wantErr: "serve: NORMALIZER_DRAIN_DELAY is -1s"},
+		{name: "drain-delay-flag", args: []string{"--drain-delay", "-1s"}, wantErr: "serve: --drain-delay is -1s"},
+		{name: "log-level-env", env: map[string]string{"NORMALIZER_LOG_LEVEL": "trace"}, wantErr: `serve: NORMALIZER_LOG_LEVEL is "trace"; expected debug, info, warn or error`},
+		{name: "log-format-env", env: map[string]string{"NORMALIZER_LOG_FORMAT": "xml"}, wantErr: `serve: NORMALIZER_LOG_FORMAT is "xml"; expected json or console`},
+		{name: "log-format-flag", args: []string{"--log-format", "xml"}, wantErr: `serve: --log-format is "xml"`},
+		{name: "flag-wins-over-env", args: []string{"--body-limit", "0"}, env: map[string]string{"NORMALIZER_BODY_LIMIT": "1MiB"}, wantErr: "serve: --body-limit is 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var f serveFlags
 			fs := newServeFlagSet(&f)
 			_, err := parseFlags(fs, tt.args)
+			origin := flagOrigins(fs)
 			if err == nil {
 				err = applyEnv(fs, envOf(tt.env))
 			}
 			if err == nil {
-				err = f.check()
+				err = f.check(origin)
 			}
 			if tt.wantErr != "" {
 				require.ErrorContains(t, err, tt.wantErr)
@@ -276,7 +288,7 @@ func TestServeUsageErrors(t *testing.T) {
 	}{
 		{name: "log-level", args: []string{"serve", "--log-level", "loud"}, want: "--log-level"},
 		{name: "log-level-disabled", args: []string{"serve"}, env: map[string]string{"NORMALIZER_LOG_LEVEL": "disabled"},
-			want: `--log-level is "disabled"; expected debug, info, warn or error`},
+			want: `NORMALIZER_LOG_LEVEL is "disabled"; expected debug, info, warn or error`},
 		{name: "log-level-number", args: []string{"serve", "--log-level", "5"}, want: "expected debug, info, warn or error"},
 		{name: "log-level-trace", args: []string{"serve", "--log-level", "trace"}, want: "expected debug, info, warn or error"},
 		{name: "listen-names-the-variable", args: []string{"serve"}, env: map[string]string{"NORMALIZER_ADDR": "256.0.0.1:0"},

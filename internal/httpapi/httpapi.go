@@ -92,6 +92,9 @@ type Server struct {
 	ready          atomic.Bool
 	stopping       atomic.Bool // shutdown has begun: a body cut off now is not the client's fault
 	inFlight       atomic.Int64
+	// handling counts requests inside ServeHTTP, log line included: what shutdown waits for
+	// after closing the connections, so that a cut-off request's line is not lost.
+	handling atomic.Int64
 	// writeTimeout is the http.Server's, which Serve sets; 0 when the Handler is served
 	// some other way.
 	writeTimeout time.Duration

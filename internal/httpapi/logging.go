@@ -85,6 +85,8 @@ func requestIDOf(c echo.Context) string { return exchangeOf(c).id }
 // It wraps echo rather than being echo middleware because echo builds a middleware's closure
 // on every request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.handling.Add(1)
+	defer s.handling.Add(-1)
 	start := time.Now()
 	x := exchangePool.Get().(*exchange)
 	*x = exchange{ResponseWriter: w, start: start}

@@ -1,0 +1,44 @@
+package httpapi
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Tests from the fourth review (helper-21, 2026-11-30): the log line of a request cut off at
+// shutdown, paths as sent, explain's values, limits in 413s, Content-Length on errors, the
+// readiness probe while draining.
+
+// A request cut off when the grace period ends is logged before Serve returns: the process
+// exits right after, and a line written later would be lost.
+func TestCutOffRequestIsLoggedBeforeServeReturns(t *testing.T) {
+	for i := range 5 { // the loss was a race: most runs lost the line before the fix
+		s, logs := newTestServer(t, Config{})
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		ctx, cancel := context.WithCancel(context.Background())
+		served := make(chan error, 1)
+		go func() { served <- s.Serve(ctx, ln, Timeouts{Grace: 50 * time.Millisecond}) }()
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		require.NoError(t, err)
+		_, err = io.WriteString(conn, "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n\"a")
+		require.NoError(t, err)
+		require.Eventually(t, func() bool { return s.handling.Load() == 1 }, 5*time.Second, time.Millisecond,
+			"the handler is waiting for the rest of the body")
+		cancel()
+		require.ErrorContains(t, <-served, "were cut off")
+		conn.Close()
+		lines := accessLines(t, logs.String())
+		require.Len(t, lines, 1, "run %d: the cut-off request's line is written before Serve returns", i)
+		assert.Equal(t, http.StatusServiceUnavailable, lines[0].Status)
+		assert.Equal(t, ClassUnavailable, lines[0].ErrorClass)
+		assert.Zero(t, s.handling.Load())
+	}
+}
