@@ -211,9 +211,9 @@ func FuzzHandler(f *testing.F) {
 				require.Equal(t, 400, w.Code, "malformed query %q", query)
 				return
 			}
-			if e := v.Get("explain"); e != "" {
-				on, err := strconv.ParseBool(e)
-				if err != nil {
+			if e, given := v["explain"]; given {
+				on, err := strconv.ParseBool(e[0])
+				if err != nil || len(e) > 1 {
 					require.Equal(t, 400, w.Code, "explain=%q", e)
 					return
 				}

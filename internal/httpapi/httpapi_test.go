@@ -75,6 +75,13 @@ func do(t *testing.T, s *Server, c call) *httptest.ResponseRecorder {
 // errorClass decodes the error object and checks its shape.
 func errorClass(t *testing.T, body []byte) string {
 	t.Helper()
+	class, _ := errorOf(t, body)
+	return class
+}
+
+// errorOf is the class and message of an error answer's body, which must have both.
+func errorOf(t *testing.T, body []byte) (class, message string) {
+	t.Helper()
 	var e struct {
 		Error struct {
 			Class   string `json:"class"`
@@ -83,7 +90,7 @@ func errorClass(t *testing.T, body []byte) string {
 	}
 	require.NoError(t, json.Unmarshal(body, &e), "body %s", body)
 	require.NotEmpty(t, e.Error.Message, "body %s", body)
-	return e.Error.Class
+	return e.Error.Class, e.Error.Message
 }
 
 func gzipped(t *testing.T, b []byte) []byte {

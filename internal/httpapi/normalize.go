@@ -102,13 +102,18 @@ func (s *Server) normalizerFor(req *http.Request) (*normalize.Normalizer, error)
 	if err != nil { // URL.Query would drop the broken pair and go on as if it were not there
 		return nil, &apiError{class: ClassBadRequest, msg: "query string " + strconv.Quote(req.URL.RawQuery) + ": " + err.Error() + "; expected explain=true or explain=false"}
 	}
-	v := q.Get("explain")
-	if v == "" {
+	vs, given := q["explain"]
+	if !given {
 		return s.plain, nil
 	}
-	explain, err := strconv.ParseBool(v)
+	// Given twice, or without a value (?explain), it is ambiguous: an error says so, where
+	// picking one would quietly answer a question the client did not ask.
+	if len(vs) > 1 {
+		return nil, &apiError{class: ClassBadRequest, msg: "query parameter explain is given " + strconv.Itoa(len(vs)) + " times; expected it once, explain=true or explain=false"}
+	}
+	explain, err := strconv.ParseBool(vs[0])
 	if err != nil {
-		return nil, &apiError{class: ClassBadRequest, msg: "query parameter explain is " + strconv.Quote(v) + "; expected true or false"}
+		return nil, &apiError{class: ClassBadRequest, msg: "query parameter explain is " + strconv.Quote(vs[0]) + "; expected true or false (or 1, 0)"}
 	}
 	if explain {
 		return s.explain, nil

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,5 +41,41 @@ func TestCutOffRequestIsLoggedBeforeServeReturns(t *testing.T) {
 		assert.Equal(t, http.StatusServiceUnavailable, lines[0].Status)
 		assert.Equal(t, ClassUnavailable, lines[0].ErrorClass)
 		assert.Zero(t, s.handling.Load())
+	}
+}
+
+// explain takes one boolean: no value, or two values, is ambiguous and an error says so.
+func TestExplainTakesOneBoolean(t *testing.T) {
+	s, _ := newTestServer(t, Config{})
+	tests := []struct {
+		query   string
+		status  int
+		diag    bool
+		message string
+	}{
+		{query: "explain=true", status: 200, diag: true},
+		{query: "explain=1", status: 200, diag: true},
+		{query: "explain=TRUE", status: 200, diag: true},
+		{query: "explain=false", status: 200},
+		{query: "explain=0", status: 200},
+		{query: "other=1", status: 200},
+		{query: "explain", status: 400, message: `query parameter explain is ""; expected true or false (or 1, 0)`},
+		{query: "explain=", status: 400, message: `query parameter explain is ""`},
+		{query: "explain=maybe", status: 400, message: `query parameter explain is "maybe"`},
+		{query: "explain=true&explain=false", status: 400, message: "query parameter explain is given 2 times; expected it once"},
+		{query: "explain=true&explain=true", status: 400, message: "given 2 times"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			w := do(t, s, call{method: "POST", target: "/v1/normalize?" + tt.query, body: strings.NewReader(okResult)})
+			require.Equal(t, tt.status, w.Code, w.Body.String())
+			if tt.status != 200 {
+				class, message := errorOf(t, w.Body.Bytes())
+				assert.Equal(t, ClassBadRequest, class)
+				assert.Contains(t, message, tt.message)
+				return
+			}
+			assert.Equal(t, tt.diag, strings.Contains(w.Body.String(), `"diagnostics"`))
+		})
 	}
 }
