@@ -300,15 +300,30 @@ func join(chunks [][]byte, last []byte, total int64) []byte {
 	return append(out, last...)
 }
 
+// wireTooLargeError is a gzip body whose compressed bytes passed their bound before its
+// decoded bytes passed the limit. It is a PayloadTooLarge like any body over the limit, and
+// renders as one, with the body limit as its limit; its message says which bound it passed.
+type wireTooLargeError struct {
+	what        string
+	wire, limit int64
+}
+
+func (e *wireTooLargeError) Error() string {
+	return e.what + ": more than " + strconv.FormatInt(e.wire, 10) + " compressed bytes; expected at most that for a body limit of " +
+		strconv.FormatInt(e.limit, 10) + " decoded bytes"
+}
+
+func (e *wireTooLargeError) Unwrap() error {
+	return &normalize.PayloadTooLargeError{Size: e.wire, Limit: e.limit, AtLeast: true}
+}
+
 // bodyError classes a failure to read or decode the body: compressed bytes past their bound
 // are 413, a timeout is 408, a body cut off because the server is shutting down 503, and the
 // rest 400 (a corrupt body sent while the server shuts down is still the client's).
 func (s *Server) bodyError(err error, what string, wire *countingReader) error {
 	switch {
 	case errors.Is(err, errWireTooLarge):
-		return &apiError{class: string(normalize.ClassPayloadTooLarge), msg: what + ": more than " +
-			strconv.FormatInt(wire.limit, 10) + " compressed bytes; expected at most that for a body limit of " +
-			strconv.FormatInt(s.cfg.BodyLimit, 10) + " decoded bytes"}
+		return &wireTooLargeError{what: what, wire: wire.limit, limit: s.cfg.BodyLimit}
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return &apiError{class: ClassRequestTimeout, msg: what + ": not received within the read timeout"}
 	case s.stopping.Load() && errors.Is(err, net.ErrClosed):

@@ -102,6 +102,14 @@ func TestGzipWireBytesAreBounded(t *testing.T) {
 	require.Equal(t, http.StatusRequestEntityTooLarge, w.Code, w.Body.String())
 	assert.Equal(t, "PayloadTooLarge", errorClass(t, w.Body.Bytes()))
 	assert.Contains(t, w.Body.String(), "compressed bytes")
+	var e struct {
+		Error struct {
+			Limit *int64 `json:"limit"`
+		} `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &e))
+	require.NotNil(t, e.Error.Limit, "every 413 says its limit (review 4): %s", w.Body.String())
+	assert.Equal(t, limit, *e.Error.Limit, "the body limit, which the client can act on")
 	lines := accessLines(t, logs.String())
 	require.Len(t, lines, 1)
 
