@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"math"
 	"net/http"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -207,7 +208,11 @@ var jsonContentType = []string{echo.MIMEApplicationJSON}
 
 func writeJSON(c echo.Context, status int, body []byte) error {
 	w := c.Response()
-	w.Header()[echo.HeaderContentType] = jsonContentType
+	h := w.Header()
+	h[echo.HeaderContentType] = jsonContentType
+	// With its length the answer is not chunked (an error answer is flushed before net/http
+	// could count it), and an HTTP/1.0 client needs no closed connection to see where it ends.
+	h[echo.HeaderContentLength] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, err := w.Write(body)
 	return err

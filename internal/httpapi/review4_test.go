@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +78,26 @@ func TestExplainTakesOneBoolean(t *testing.T) {
 			}
 			assert.Equal(t, tt.diag, strings.Contains(w.Body.String(), `"diagnostics"`))
 		})
+	}
+}
+
+// Every JSON answer carries its Content-Length: errors (flushed by the error handler) and the
+// documents were sent chunked before.
+func TestJSONAnswersHaveContentLength(t *testing.T) {
+	s, _ := newTestServer(t, Config{BodyLimit: 16})
+	s.SetReady(true)
+	for _, c := range []call{
+		{method: "GET", target: "/nope"},
+		{method: "DELETE", target: "/healthz"},
+		{method: "POST", target: "/v1/normalize", body: strings.NewReader("{")},
+		{method: "POST", target: "/v1/normalize", body: strings.NewReader(`"` + strings.Repeat("x", 32) + `"`)},
+		{method: "POST", target: "/v1/normalize?explain=maybe", body: strings.NewReader(okResult)},
+		{method: "GET", target: "/openapi.json"},
+		{method: "GET", target: "/v1/schemas/"},
+		{method: "GET", target: "/healthz"},
+		{method: "GET", target: "/readyz"},
+	} {
+		w := do(t, s, c)
+		assert.Equal(t, strconv.Itoa(w.Body.Len()), w.Header().Get("Content-Length"), "%s %s: %d", c.method, c.target, w.Code)
 	}
 }
