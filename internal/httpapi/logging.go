@@ -193,9 +193,9 @@ func (s *Server) logRequest(x *exchange, method string, d time.Duration) {
 		s.metrics.writeFailures.Inc()
 	}
 	var ev *zerolog.Event
-	if status >= 500 {
+	if status >= 500 && !(route == routeReadyz && status == http.StatusServiceUnavailable) {
 		ev = s.reqLog.Error()
-	} else {
+	} else { // a readiness probe answered "not ready" is the probe working: at start-up, or while draining
 		ev = s.reqLog.Info()
 	}
 	if ev == nil { // level disabled: skip building the line

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -100,4 +101,25 @@ func TestJSONAnswersHaveContentLength(t *testing.T) {
 		w := do(t, s, c)
 		assert.Equal(t, strconv.Itoa(w.Body.Len()), w.Header().Get("Content-Length"), "%s %s: %d", c.method, c.target, w.Code)
 	}
+}
+
+// A readiness probe answered 503 (starting, or draining before shutdown) is logged at info:
+// every pod would log errors on every rollout otherwise. A 500 stays an error.
+func TestNotReadyIsNotAnErrorLine(t *testing.T) {
+	s, logs := newTestServer(t, Config{})
+	w := do(t, s, call{method: "GET", target: "/readyz"})
+	require.Equal(t, http.StatusServiceUnavailable, w.Code)
+	lines := accessLines(t, logs.String())
+	require.Len(t, lines, 1)
+	assert.Equal(t, "info", lines[0].Level)
+	assert.Equal(t, ClassUnavailable, lines[0].ErrorClass, "still counted and logged as what it is")
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(failingCollector{})
+	s, logs = newTestServer(t, Config{Registry: reg})
+	w = do(t, s, call{method: "GET", target: "/metrics"})
+	require.Equal(t, http.StatusInternalServerError, w.Code)
+	lines = accessLines(t, logs.String())
+	require.Len(t, lines, 1)
+	assert.Equal(t, "error", lines[0].Level)
 }
