@@ -117,12 +117,15 @@ func messageOf(err error, c echo.Context) string {
 		return err.Error()
 	}
 	req := c.Request()
+	// The path as sent: echo routes on it, percent-encoding and all, so the decoded path could
+	// name a route that exists ("/v1/normaliz%65" is not routed to /v1/normalize).
+	path := req.URL.EscapedPath()
 	switch he.Code {
 	case http.StatusNotFound:
-		return "no route for " + req.Method + " " + req.URL.Path + "; the API is described at GET /openapi.json"
+		return "no route for " + req.Method + " " + path + " (paths are matched as sent, percent-encoding included); the API is described at GET /openapi.json"
 	case http.StatusMethodNotAllowed:
 		allow := c.Response().Header().Get(echo.HeaderAllow)
-		return "method " + req.Method + " is not allowed on " + req.URL.Path + "; allowed: " + allow
+		return "method " + req.Method + " is not allowed on " + path + "; allowed: " + allow
 	}
 	return http.StatusText(he.Code)
 }

@@ -123,3 +123,19 @@ func TestNotReadyIsNotAnErrorLine(t *testing.T) {
 	require.Len(t, lines, 1)
 	assert.Equal(t, "error", lines[0].Level)
 }
+
+// A 404 names the path as it was sent: echo routes on that, so the decoded path would name a
+// route that exists.
+func TestNotFoundNamesThePathAsSent(t *testing.T) {
+	s, _ := newTestServer(t, Config{})
+	for _, tt := range []struct{ target, path string }{
+		{"/v1/normaliz%65", "/v1/normaliz%65"},
+		{"/no/such/path", "/no/such/path"},
+		{"/a%2Fb", "/a%2Fb"},
+	} {
+		w := do(t, s, call{method: "POST", target: tt.target, body: strings.NewReader(okResult)})
+		require.Equal(t, http.StatusNotFound, w.Code, tt.target)
+		_, message := errorOf(t, w.Body.Bytes())
+		assert.Contains(t, message, "no route for POST "+tt.path+" (paths are matched as sent", tt.target)
+	}
+}
