@@ -239,6 +239,7 @@ func TestAttackWire(t *testing.T) {
 		{"chunked over the limit", "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" +
 			strings.Repeat(fmt.Sprintf("%x\r\n%s\r\n", 64<<10, strings.Repeat("a", 64<<10)), 17) + "0\r\n\r\n", 413, `"class":"PayloadTooLarge"`},
 		{"headers over --max-header-bytes", "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("b", 8<<10) + "\r\n\r\n", 431, ""},
+		{"headers just under --max-header-bytes", "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("b", 4<<10-64) + "\r\n\r\n", 200, `"status":"ok"`},
 		{"two Content-Lengths", "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\nContent-Length: 7\r\n\r\n\"done\"", 400, ""},
 		{"negative Content-Length", "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", 400, ""},
 		{"garbage request line", "\x00\x01\x02 / HTTP/1.1\r\n\r\n", 400, ""},

@@ -59,7 +59,7 @@ func newServeFlagSet(f *serveFlags) *flag.FlagSet {
 	fs.DurationVar(&f.timeouts.Read, "read-timeout", d.Read, "time to read a whole request, body included")
 	fs.DurationVar(&f.timeouts.Write, "write-timeout", d.Write, "time to write a response, from the end of the request headers")
 	fs.DurationVar(&f.timeouts.Idle, "idle-timeout", d.Idle, "time a keep-alive connection may wait for its next request")
-	fs.Var(&f.headerBytes, "max-header-bytes", "largest request line and headers (e.g. 64KiB)")
+	fs.Var(&f.headerBytes, "max-header-bytes", "largest request line and headers (e.g. 64KiB); net/http allows up to 4KiB more, its read buffer's slack")
 	fs.DurationVar(&f.timeouts.Grace, "shutdown-grace", d.Grace, "time requests in flight get to finish on SIGTERM")
 	fs.DurationVar(&f.timeouts.DrainDelay, "drain-delay", 0, "time between readiness turning false and the listener closing")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
