@@ -182,7 +182,7 @@ func TestAttackCutBodies(t *testing.T) {
 				assert.Contains(t, string(b), `{"error":{"class":"TooManyRequests"`)
 				return
 			}
-			assert.Contains(t, string(b), `{"error":{"class":"BadRequest","message":"request body: unexpected EOF"}`)
+			assert.Contains(t, string(b), `{"error":{"class":"BadRequest","message":"request body: the connection ended after `)
 		}()
 	}
 	wg.Wait()

@@ -153,7 +153,7 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange) ([]byte, e
 			defer gzipPool.Put(zr)
 		}
 		if err != nil {
-			return dst, s.bodyError(err, "gzip body", wire)
+			return dst, s.bodyError(err, gzipStart, req, wire, 0)
 		}
 		r = zr
 	}
@@ -167,7 +167,7 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange) ([]byte, e
 		if errors.Is(err, errTooLarge) {
 			return dst, &normalize.PayloadTooLargeError{Size: n, Limit: limit, AtLeast: true}
 		}
-		return dst, s.bodyError(err, "request body", wire)
+		return dst, s.bodyError(err, "request body", req, wire, n)
 	}
 	return b, nil
 }
@@ -217,6 +217,7 @@ func gzipWireLimit(limit int64) int64 { return limit + limit/1024 + 64<<10 }
 type countingReader struct {
 	r        io.Reader
 	n, limit int64
+	ended    bool // r said io.EOF: the client sent the whole body, so a short stream is the sender's
 }
 
 var errWireTooLarge = errors.New("compressed body over its limit")
@@ -230,6 +231,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
+	c.ended = c.ended || err == io.EOF
 	if c.n > c.limit {
 		return n, errWireTooLarge
 	}
@@ -319,8 +321,9 @@ func (e *wireTooLargeError) Unwrap() error {
 
 // bodyError classes a failure to read or decode the body: compressed bytes past their bound
 // are 413, a timeout is 408, a body cut off because the server is shutting down 503, and the
-// rest 400 (a corrupt body sent while the server shuts down is still the client's).
-func (s *Server) bodyError(err error, what string, wire *countingReader) error {
+// rest 400 (a corrupt body sent while the server shuts down is still the client's). got is the
+// count of decoded bytes read.
+func (s *Server) bodyError(err error, what string, req *http.Request, wire *countingReader, got int64) error {
 	switch {
 	case errors.Is(err, errWireTooLarge):
 		return &wireTooLargeError{what: what, wire: wire.limit, limit: s.cfg.BodyLimit}
@@ -329,7 +332,41 @@ func (s *Server) bodyError(err error, what string, wire *countingReader) error {
 	case s.stopping.Load() && errors.Is(err, net.ErrClosed):
 		return &apiError{class: ClassUnavailable, msg: what + ": cut off because the server is shutting down; retry"}
 	}
-	return &apiError{class: ClassBadRequest, msg: what + ": " + err.Error()}
+	return &apiError{class: ClassBadRequest, msg: what + ": " + unreadable(err, what, req, wire, got)}
+}
+
+// gzipStart names the body in errors from reading its first gzip header.
+const gzipStart = "gzip body"
+
+// unreadable says why a body could not be read or decoded, in terms of what the client sent:
+// the decoders' own errors ("EOF", "unexpected EOF", "gzip: invalid header") do not say
+// whether the connection was cut, the stream truncated, or something else sent.
+func unreadable(err error, what string, req *http.Request, wire *countingReader, got int64) string {
+	gzipped := wire != nil
+	switch {
+	case gzipped && errors.Is(err, io.EOF): // gzip.NewReader on no bytes at all
+		return "empty; expected a gzip stream, as Content-Encoding: gzip says"
+	case what == gzipStart && errors.Is(err, gzip.ErrHeader):
+		return "not gzip: it does not start with a gzip header; expected a gzip stream, as Content-Encoding: gzip says"
+	case gzipped && errors.Is(err, gzip.ErrHeader):
+		return "bytes after the end of a gzip member (within the first " + strconv.FormatInt(wire.n, 10) +
+			" compressed bytes) are not another gzip member; expected the gzip stream to end there"
+	case gzipped && errors.Is(err, gzip.ErrChecksum):
+		return "the gzip stream's checksum does not match its data: the body is corrupt"
+	case gzipped && errors.Is(err, io.ErrUnexpectedEOF) && wire.ended:
+		return "the gzip stream is truncated: all " + strconv.FormatInt(wire.n, 10) +
+			" compressed bytes arrived, and the stream ends before its end; expected a complete gzip stream"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		sent := strconv.FormatInt(got, 10) + " bytes of the body"
+		if gzipped {
+			sent = strconv.FormatInt(wire.n, 10) + " compressed bytes of the body"
+		}
+		if req.ContentLength >= 0 {
+			return "the connection ended after " + sent + ", of the " + strconv.FormatInt(req.ContentLength, 10) + " its Content-Length announced"
+		}
+		return "the connection ended after " + sent + ", before the chunked body's last chunk"
+	}
+	return err.Error()
 }
 
 // buffer is a pooled byte slice; large ones are not kept, so one huge body does not pin its

@@ -1,10 +1,13 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -137,5 +140,65 @@ func TestNotFoundNamesThePathAsSent(t *testing.T) {
 		require.Equal(t, http.StatusNotFound, w.Code, tt.target)
 		_, message := errorOf(t, w.Body.Bytes())
 		assert.Contains(t, message, "no route for POST "+tt.path+" (paths are matched as sent", tt.target)
+	}
+}
+
+// cutReader gives its bytes, then fails as net/http's body does when the connection ends
+// before the body does.
+type cutReader struct{ r io.Reader }
+
+func (c cutReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
+}
+
+// A body that cannot be read or decoded gets a message that says what arrived and what was
+// expected, not the decoder's own "EOF" or "gzip: invalid header".
+func TestUnreadableBodySaysWhatArrived(t *testing.T) {
+	member := gzipBytes([]byte(okResult))
+	corrupt := append([]byte(nil), member...)
+	corrupt[len(corrupt)-5] ^= 0xff // in the CRC
+	tests := []struct {
+		name    string
+		body    io.Reader
+		length  int64 // Content-Length; -1 for chunked
+		gzip    bool
+		message string
+	}{
+		{name: "empty gzip", body: strings.NewReader(""), gzip: true,
+			message: "gzip body: empty; expected a gzip stream, as Content-Encoding: gzip says"},
+		{name: "not gzip", body: strings.NewReader(okResult), length: int64(len(okResult)), gzip: true,
+			message: "gzip body: not gzip: it does not start with a gzip header"},
+		{name: "garbage after a member", body: bytes.NewReader(append(append([]byte(nil), member...), "and then some text"...)), gzip: true,
+			message: "request body: bytes after the end of a gzip member (within the first "},
+		{name: "truncated gzip", body: bytes.NewReader(member[:len(member)-6]), gzip: true,
+			message: fmt.Sprintf("request body: the gzip stream is truncated: all %d compressed bytes arrived", len(member)-6)},
+		{name: "corrupt gzip", body: bytes.NewReader(corrupt), gzip: true,
+			message: "request body: the gzip stream's checksum does not match its data: the body is corrupt"},
+		{name: "connection cut", body: cutReader{strings.NewReader(`{"final`)}, length: 100,
+			message: "request body: the connection ended after 7 bytes of the body, of the 100 its Content-Length announced"},
+		{name: "connection cut, chunked", body: cutReader{strings.NewReader(`{"final`)}, length: -1,
+			message: "request body: the connection ended after 7 bytes of the body, before the chunked body's last chunk"},
+		{name: "connection cut, gzip", body: cutReader{bytes.NewReader(member[:len(member)/2])}, length: int64(len(member)), gzip: true,
+			message: fmt.Sprintf("request body: the connection ended after %d compressed bytes of the body, of the %d its Content-Length announced", len(member)/2, len(member))},
+	}
+	s, _ := newTestServer(t, Config{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest("POST", "/v1/normalize", tt.body)
+			req.ContentLength = tt.length
+			if tt.gzip {
+				req.Header.Set("Content-Encoding", "gzip")
+			}
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, req)
+			require.Equal(t, http.StatusBadRequest, w.Code, w.Body.String())
+			class, message := errorOf(t, w.Body.Bytes())
+			assert.Equal(t, ClassBadRequest, class)
+			assert.Contains(t, message, tt.message)
+		})
 	}
 }
