@@ -30,7 +30,11 @@ PORT=${PORT:-18095}
 modes=("$@")
 [ ${#modes[@]} -gt 0 ] || modes=(floor spin:2us spin:4us bare serve)
 [ "${modes[0]}" = floor ] || { echo "loadladder: the first mode must be floor (ratios are against it)" >&2; exit 2; }
+declare -A given=()
 for m in "${modes[@]}"; do
+	# runs are kept by mode: a repeat without its own label would overwrite the first
+	[ -z "${given[$m]:-}" ] || { echo "loadladder: mode \"$m\" is given twice; give a repeat a label, such as $m#2" >&2; exit 2; }
+	given[$m]=1
 	[[ $m =~ ^(floor|bare|serve|spin:[0-9.]+(ns|us|µs|ms))(#[0-9]+)?$ ]] || { echo "loadladder: mode \"$m\": expected floor, spin:DURATION (such as spin:2us), bare or serve, optionally with a label #N" >&2; exit 2; }
 done
 

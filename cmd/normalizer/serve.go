@@ -40,7 +40,8 @@ type serveFlags struct {
 	headerBytes byteSize
 	logLevel    string
 	logFormat   string
-	addrFrom    string // where addr came from, for the listen error
+	level       zerolog.Level // logLevel, parsed by check
+	addrFrom    string        // where addr came from, for the listen error
 	memLimit    byteSize
 	memRatio    float64
 }
@@ -132,7 +133,8 @@ func (f *serveFlags) check(origin func(flagName string) string) error {
 	if f.timeouts.DrainDelay < 0 {
 		return usageErrorf("serve: %s is %s; expected 0 or more", origin("drain-delay"), f.timeouts.DrainDelay)
 	}
-	if _, err := logLevel(f.logLevel); err != nil {
+	var err error
+	if f.level, err = logLevel(f.logLevel); err != nil {
 		return usageErrorf("serve: %s %v", origin("log-level"), err)
 	}
 	if f.logFormat != "json" && f.logFormat != "console" {
@@ -167,10 +169,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// Log lines are batched (one write per 100 ms, not one per request) and flushed on exit.
 	logOut := httpapi.NewLogWriter(stderr, 100*time.Millisecond)
 	defer logOut.Close()
-	logger, err := newLogger(f.logLevel, f.logFormat, logOut, isTerminal(stderr))
-	if err != nil {
-		return err
-	}
+	logger := newLogger(f.level, f.logFormat == "console", logOut, isTerminal(stderr))
 	defer mem.Apply()()
 	log := logger.With().Str("component", "serve").Logger()
 	mem.Log(log)
@@ -214,22 +213,14 @@ func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
 }
 
 // newLogger builds the one logger of the process; packages get sub-loggers of it. The console
-// format is coloured only on a terminal: escape codes in a file or a pipe are noise.
-func newLogger(level, format string, stderr io.Writer, terminal bool) (zerolog.Logger, error) {
-	lvl, err := logLevel(level)
-	if err != nil {
-		return zerolog.Logger{}, usageErrorf("serve: --log-level %v", err)
-	}
-	var w io.Writer
-	switch format {
-	case "json":
-		w = stderr
-	case "console":
+// format is coloured only on a terminal: escape codes in a file or a pipe are noise. The
+// settings were checked by serveFlags.check.
+func newLogger(level zerolog.Level, console bool, stderr io.Writer, terminal bool) zerolog.Logger {
+	var w io.Writer = stderr
+	if console {
 		w = zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.RFC3339, NoColor: !terminal}
-	default:
-		return zerolog.Logger{}, usageErrorf("serve: --log-format is %q; expected json or console", format)
 	}
-	return zerolog.New(w).Level(lvl).With().Timestamp().Logger(), nil
+	return zerolog.New(w).Level(level).With().Timestamp().Logger()
 }
 
 // logLevel is the zerolog level of a --log-level value. zerolog knows more (trace, fatal,

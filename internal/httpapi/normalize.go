@@ -217,7 +217,8 @@ func gzipWireLimit(limit int64) int64 { return limit + limit/1024 + 64<<10 }
 type countingReader struct {
 	r        io.Reader
 	n, limit int64
-	ended    bool // r said io.EOF: the client sent the whole body, so a short stream is the sender's
+	ended    bool    // r said io.EOF: the client sent the whole body, so a short stream is the sender's
+	magic    [2]byte // the body's first bytes, which gzip's are 1f 8b: what tells "not gzip" apart
 }
 
 var errWireTooLarge = errors.New("compressed body over its limit")
@@ -230,6 +231,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 		p = p[:left]
 	}
 	n, err := c.r.Read(p)
+	if c.n < 2 {
+		copy(c.magic[c.n:], p[:n])
+	}
 	c.n += int64(n)
 	c.ended = c.ended || err == io.EOF
 	if c.n > c.limit {
@@ -306,8 +310,8 @@ func join(chunks [][]byte, last []byte, total int64) []byte {
 // decoded bytes passed the limit. It is a PayloadTooLarge like any body over the limit, and
 // renders as one, with the body limit as its limit; its message says which bound it passed.
 type wireTooLargeError struct {
-	what        string
-	wire, limit int64
+	what             string
+	wire, limit, got int64 // got: decoded bytes read, under the limit
 }
 
 func (e *wireTooLargeError) Error() string {
@@ -316,7 +320,7 @@ func (e *wireTooLargeError) Error() string {
 }
 
 func (e *wireTooLargeError) Unwrap() error {
-	return &normalize.PayloadTooLargeError{Size: e.wire, Limit: e.limit, AtLeast: true}
+	return &normalize.PayloadTooLargeError{Size: e.got, Limit: e.limit, AtLeast: true}
 }
 
 // bodyError classes a failure to read or decode the body: compressed bytes past their bound
@@ -326,7 +330,7 @@ func (e *wireTooLargeError) Unwrap() error {
 func (s *Server) bodyError(err error, what string, req *http.Request, wire *countingReader, got int64) error {
 	switch {
 	case errors.Is(err, errWireTooLarge):
-		return &wireTooLargeError{what: what, wire: wire.limit, limit: s.cfg.BodyLimit}
+		return &wireTooLargeError{what: what, wire: wire.limit, limit: s.cfg.BodyLimit, got: got}
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return &apiError{class: ClassRequestTimeout, msg: what + ": not received within the read timeout"}
 	case s.stopping.Load() && errors.Is(err, net.ErrClosed):
@@ -346,16 +350,18 @@ func unreadable(err error, what string, req *http.Request, wire *countingReader,
 	switch {
 	case gzipped && errors.Is(err, io.EOF): // gzip.NewReader on no bytes at all
 		return "empty; expected a gzip stream, as Content-Encoding: gzip says"
+	case what == gzipStart && (wire.n >= 2 && wire.magic != [2]byte{0x1f, 0x8b} || wire.n < 2 && wire.ended):
+		return "not gzip: it does not start with gzip's bytes 1f 8b; expected a gzip stream, as Content-Encoding: gzip says"
 	case what == gzipStart && errors.Is(err, gzip.ErrHeader):
-		return "not gzip: it does not start with a gzip header; expected a gzip stream, as Content-Encoding: gzip says"
+		return "its gzip header is invalid (a compression method other than deflate, a bad header checksum, or a name or comment too long to take); expected a gzip header"
 	case gzipped && errors.Is(err, gzip.ErrHeader):
 		return "bytes after the end of a gzip member (within the first " + strconv.FormatInt(wire.n, 10) +
 			" compressed bytes) are not another gzip member; expected the gzip stream to end there"
 	case gzipped && errors.Is(err, gzip.ErrChecksum):
 		return "the gzip stream's checksum does not match its data: the body is corrupt"
 	case gzipped && errors.Is(err, io.ErrUnexpectedEOF) && wire.ended:
-		return "the gzip stream is truncated: all " + strconv.FormatInt(wire.n, 10) +
-			" compressed bytes arrived, and the stream ends before its end; expected a complete gzip stream"
+		return "the gzip stream is cut short: all " + strconv.FormatInt(wire.n, 10) +
+			" compressed bytes arrived, and they end inside a gzip header, data or trailer; expected a complete gzip stream"
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		sent := strconv.FormatInt(got, 10) + " bytes of the body"
 		if gzipped {
