@@ -2,7 +2,9 @@
 # Runs every test of normalizer: formatting, vet, the unit, golden, schema, contract and
 # end-to-end tests under the race detector, the memory and allocation budgets (which need a run
 # without it), a short run of every fuzz target, the golden corpus through the real command,
-# and the static build the Dockerfile makes. It needs only Go (and gcc, for -race).
+# a TypeScript client generated from the OpenAPI document run against the real service, and the
+# static build the Dockerfile makes. It needs Go (and gcc, for -race), and Node.js with npm for
+# the OpenAPI client (scripts/openapi-client.sh installs Debian's packages when they are missing).
 #
 # Usage: scripts/test.sh            FUZZTIME=30000x by default; FUZZTIME=0 skips fuzzing
 #
@@ -59,6 +61,9 @@ fi
 
 step "golden corpus through the command line"
 go run ./cmd/normalizer check testdata/golden | tail -n 1
+
+step "OpenAPI: a client generated from the document, type-checked and run against the real service"
+scripts/openapi-client.sh
 
 step "static build, as the Dockerfile makes it"
 scripts/build-static.sh bin/normalizer
