@@ -40,7 +40,6 @@ go test -c -o "$work/normalize.test" ./pkg/normalize
 go run ./internal/httpapi/loadbench/bodies "$work"
 scripts/build-static.sh "$work/normalizer" >/dev/null
 
-
 taskset -c 0 "$work/floor" -addr "127.0.0.1:$PORT_FLOOR" & pids+=($!)
 pid_floor=$!
 # Logs at the default level (one JSON line per request), to /dev/null: the cost of writing them stays in.

@@ -6,24 +6,24 @@
 # internal/httpapi/loadbench/profile (the service's handler with serve's settings). Refresh it
 # after changes to the hot path; a stale profile costs some of the gain, never correctness.
 #
-# Usage: scripts/pgo-profile.sh   (env: DURATION=10; needs wrk, see scripts/loadbench.sh)
+# Usage: scripts/pgo-profile.sh   (env: DURATION=10; wrk is installed if missing, as for scripts/loadbench.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
 PORT=${PORT:-18096}
-command -v wrk >/dev/null || { echo "pgo-profile: wrk is needed (apt-get install wrk)" >&2; exit 1; }
-pin() { if command -v taskset >/dev/null; then taskset -c "$1" "${@:2}"; else "${@:2}"; fi; }
+. scripts/load-tools.sh
+need_load_tools pgo-profile
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/profile" ./internal/httpapi/loadbench/profile
 go run ./internal/httpapi/loadbench/bodies "$work"
 
-pin 0 "$work/profile" -mode serve -addr "127.0.0.1:$PORT" -warm 1s -d "$((2 * DURATION))s" -cpuprofile "$work/default.pgo" &
+taskset -c 0 "$work/profile" -mode serve -addr "127.0.0.1:$PORT" -warm 1s -d "$((2 * DURATION))s" -cpuprofile "$work/default.pgo" &
 pid=$!
 sleep 0.5
 for body in small medium; do
-	BODY="$work/$body.json" pin 1 wrk -t1 -c32 -d"${DURATION}s" -s internal/httpapi/loadbench/post.lua "http://127.0.0.1:$PORT/v1/normalize" >/dev/null
+	BODY="$work/$body.json" taskset -c 1 wrk -t1 -c32 -d"${DURATION}s" -s internal/httpapi/loadbench/post.lua "http://127.0.0.1:$PORT/v1/normalize" >/dev/null
 done
 wait "$pid"
 cp "$work/default.pgo" cmd/normalizer/default.pgo
