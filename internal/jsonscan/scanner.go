@@ -12,6 +12,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -168,6 +169,9 @@ func (s *Scanner) AtEnd() bool {
 		return false
 	}
 	if s.pos < len(s.data) {
+		if isComment(s.data, s.pos) {
+			return s.Fail(s.pos, "found a comment after the top-level value, which JSON does not have: remove it")
+		}
 		return s.Fail(s.pos, "%s after the top-level value; expected exactly one JSON value", describeByte(s.data, s.pos))
 	}
 	return true
@@ -255,12 +259,12 @@ func (s *Scanner) next(obj bool) bool {
 			return false
 		}
 	}
-	return s.Fail(s.pos, "%s after %s; expected ',' or '%c'", describeByte(s.data, s.pos), elementName(obj), closer(obj))
+	return s.failSeparator(s.pos, obj)
 }
 
 func (s *Scanner) member() bool {
 	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
-		return s.Fail(s.pos, "%s; expected a string key in double quotes", describeByte(s.data, s.pos))
+		return s.failKey(s.pos)
 	}
 	start := s.pos + 1
 	flags, ok := s.scanString()
@@ -318,7 +322,7 @@ func (s *Scanner) SkipValue() Span {
 				s.stack = s.stack[:len(s.stack)-1]
 				continue
 			}
-			s.Fail(s.pos, "%s after %s; expected ',' or '%c'", describeByte(s.data, s.pos), elementName(obj), closer(obj))
+			s.failSeparator(s.pos, obj)
 		}
 		if s.depth == base {
 			break
@@ -365,7 +369,7 @@ func (s *Scanner) scalarOrOpen() bool {
 			if c == '-' || (c >= '0' && c <= '9') {
 				return s.scanNumber()
 			}
-			return s.Fail(s.pos, "%s; expected a value", describeByte(s.data, s.pos))
+			return s.failValue(s.pos)
 		}
 	}
 }
@@ -394,6 +398,9 @@ func closer(obj bool) byte {
 func (s *Scanner) literal(word string) bool {
 	end := s.pos + len(word)
 	if end > len(s.data) || string(s.data[s.pos:end]) != word {
+		if w := wordAt(s.data, s.pos); w != "" && !strings.HasPrefix(word, w) {
+			return s.failValue(s.pos) // another word: None, nan, or prose
+		}
 		return s.Fail(s.pos, "invalid literal; expected %q", word)
 	}
 	s.pos = end
@@ -411,6 +418,9 @@ func (s *Scanner) scanNumber() bool {
 	case i < len(d) && d[i] >= '1' && d[i] <= '9':
 		i = digits(d, i+1)
 	default:
+		if h := wrongText(d, i); h != "" { // -Infinity
+			return s.Fail(i, "%s", h)
+		}
 		return s.Fail(i, "%s in a number; expected a digit", describeByte(d, i))
 	}
 	if i < len(d) && d[i] == '.' {

@@ -62,7 +62,7 @@ func ExampleAppendError() {
 	fmt.Println(string(normalize.AppendError(nil, err)))
 	// Output:
 	// ResponseShapeError true
-	// InvalidJSON at line 1, column 24
+	// InvalidJSON at line 1, column 23
 	// InvalidJSON false
 	// ResponseShapeError true
 	// {"error":{"class":"ResponseShapeError","message":"the result is an array; expected a non-empty string or an object with \"final_response\""}}

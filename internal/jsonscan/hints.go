@@ -1,0 +1,127 @@
+package jsonscan
+
+import (
+	"bytes"
+	"strings"
+)
+
+// The errors below are where a value or a key was expected and something else came. Most
+// input that fails there is not broken JSON but text of another kind: a Python dict printed
+// with str(), a value JSON does not have (NaN, None, undefined), a comment, a trailing comma,
+// compressed bytes, plain prose. Saying which, and the fix, is worth more to the person who
+// sent it than the byte alone. Only the error path runs this code.
+
+// failValue records the error for d[i], where a value was expected.
+func (s *Scanner) failValue(i int) bool {
+	d := s.data
+	if i >= len(d) {
+		return s.Fail(i, "unexpected end of input; expected a value")
+	}
+	if c := d[i]; c == ']' || c == '}' {
+		if comma, ok := trailingComma(d, i); ok {
+			return s.Fail(comma, "trailing comma before '%c'; JSON allows none: remove it", c)
+		}
+	}
+	if i == 0 && bytes.HasPrefix(d, []byte{0x1f, 0x8b}) {
+		return s.Fail(i, "the input starts with the bytes 1F 8B, the gzip magic: it is compressed; "+
+			"expected JSON text (decompress it, or over HTTP send it with Content-Encoding: gzip)")
+	}
+	if h := wrongText(d, i); h != "" {
+		return s.Fail(i, "%s", h)
+	}
+	w := wordAt(d, i)
+	switch {
+	case w == "":
+		return s.Fail(i, "%s; expected a value", describeByte(d, i))
+	case s.depth == 0:
+		return s.Fail(i, "found the text %q, expected a JSON value; a bare answer must be a JSON string, in double quotes", w)
+	}
+	return s.Fail(i, "found the word %q, expected a value; a string takes double quotes", w)
+}
+
+// failKey records the error for d[i], where an object key was expected: after '{' or ','.
+func (s *Scanner) failKey(i int) bool {
+	d := s.data
+	if i < len(d) && d[i] == '}' {
+		if comma, ok := trailingComma(d, i); ok {
+			return s.Fail(comma, "trailing comma before '}'; JSON allows none: remove it")
+		}
+	}
+	if h := wrongText(d, i); h != "" {
+		return s.Fail(i, "%s; expected a string key in double quotes", h)
+	}
+	if w := wordAt(d, i); w != "" {
+		return s.Fail(i, "found the key %s without quotes; expected a string key in double quotes (\"%s\")", w, w)
+	}
+	return s.Fail(i, "%s; expected a string key in double quotes", describeByte(d, i))
+}
+
+// failSeparator records the error for d[i], where ',' or the container's closing byte was
+// expected after one of its members or elements.
+func (s *Scanner) failSeparator(i int, obj bool) bool {
+	if isComment(s.data, i) {
+		return s.Fail(i, "found a comment after %s, which JSON does not have: remove it; expected ',' or '%c'", elementName(obj), closer(obj))
+	}
+	return s.Fail(i, "%s after %s; expected ',' or '%c'", describeByte(s.data, i), elementName(obj), closer(obj))
+}
+
+// wrongText recognises, at d[i], the text of another language that is often sent for JSON, and
+// says what it is and what to send instead; it returns "" for anything else.
+func wrongText(d []byte, i int) string {
+	if i >= len(d) {
+		return ""
+	}
+	if isComment(d, i) {
+		return "found a comment, which JSON does not have: remove it"
+	}
+	if d[i] == '\'' {
+		return "unexpected single quote; JSON strings and keys take double quotes " +
+			"(a Python dict printed with str() or repr() is not JSON: serialize it with json.dumps)"
+	}
+	switch w := wordAt(d, i); w {
+	case "True", "False", "None":
+		return "found Python's " + w + ", which JSON writes " + strings.ToLower(strings.Replace(w, "None", "null", 1)) +
+			" (serialize with json.dumps, not str())"
+	case "NaN", "nan", "Infinity", "inf", "Inf":
+		return "found " + w + ", which JSON does not have (Python's json.dumps writes NaN and Infinity " +
+			"unless allow_nan=False): send null or a string instead"
+	case "undefined":
+		return "found undefined, which JSON does not have: send null, or leave the key out"
+	}
+	return ""
+}
+
+// isComment reports whether a comment starts at d[i].
+func isComment(d []byte, i int) bool {
+	return i+1 < len(d) && d[i] == '/' && (d[i+1] == '/' || d[i+1] == '*')
+}
+
+// trailingComma reports where the ',' is when the last byte before d[i], whitespace aside, is one.
+func trailingComma(d []byte, i int) (int, bool) {
+	for j := i - 1; j >= 0; j-- {
+		switch d[j] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case ',':
+			return j, true
+		}
+		return 0, false
+	}
+	return 0, false
+}
+
+// wordAt returns the bare word at d[i] (ASCII letters, digits and '_', starting with a letter),
+// cut to 32 bytes, or "" when no word starts there.
+func wordAt(d []byte, i int) string {
+	const most = 32
+	j := i
+	for j < len(d) && j-i < most {
+		c := d[j]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || j > i && c >= '0' && c <= '9' {
+			j++
+			continue
+		}
+		break
+	}
+	return string(d[i:j])
+}
