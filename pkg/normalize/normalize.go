@@ -300,6 +300,7 @@ func (r *Result) begin(f int) bool {
 	}
 	fl.count++
 	fl.last = r.s.Pos()
+	from := r.warn.Len()
 	if fl.seen {
 		n := fl.warnTo - fl.warnFrom
 		r.warn.Remove(fl.warnFrom, fl.warnTo)
@@ -309,10 +310,13 @@ func (r *Result) begin(f int) bool {
 				r.fields[i].warnTo -= n
 			}
 		}
+		// The duplicate warning belongs to this value's warnings, so that a third value
+		// replaces it with its own: one warning however often the key repeats.
+		from = r.warn.Len()
 		r.warn.Add(duplicateTopLevel(f))
 	}
 	fl.seen = true
-	fl.warnFrom = r.warn.Len()
+	fl.warnFrom = from
 	return true
 }
 

@@ -3,6 +3,7 @@ package normalize_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -387,6 +388,43 @@ func TestCapCountMatchesRuneCount(t *testing.T) {
 			require.NoError(t, json.Unmarshal([]byte(`"`+text+`"`), &decoded))
 			want = utf8.RuneCountInString(decoded)
 			assert.Contains(t, rec.SoftWarnings[0], "has "+group(want)+" characters", "%q pad %d", p, pad)
+		}
+	}
+}
+
+// Rule 12: one warning names a duplicated top-level key however often it repeats, whether or
+// not the warning list is full (a full list makes the reader replay the object).
+func TestTopLevelDuplicateWarnedOnce(t *testing.T) {
+	for _, repeats := range []int{2, 3, 4} {
+		for _, limit := range []int{normalize.DefaultMaxWarnings, 1} {
+			t.Run(fmt.Sprintf("repeats=%d/limit=%d", repeats, limit), func(t *testing.T) {
+				doc := `{"messages":[1,2]`
+				for i := range repeats {
+					doc += fmt.Sprintf(`,"final_response":"v%d","metadata":{"model":%d}`, i, i)
+				}
+				doc += "}"
+				res, err := normalize.Normalize([]byte(doc), normalize.WithMaxWarnings(limit))
+				require.NoError(t, err)
+				defer res.Release()
+				assert.Equal(t, fmt.Sprintf("v%d", repeats-1), res.FinalResponse())
+				var dups []string
+				for _, w := range res.Warnings() {
+					if w.Code == softwarn.DuplicateKey {
+						dups = append(dups, w.Path)
+					}
+				}
+				// messages[0], messages[1], metadata.model (of the last metadata) and the two
+				// duplicates; past the limit one warnings_limited warning stands for the rest.
+				problems := len(res.Warnings())
+				if more := res.WarningsNotListed(); more > 0 {
+					problems += more - 1
+				}
+				assert.Equal(t, 5, problems, "listed: %q", res.SoftWarnings())
+				if limit == 1 {
+					return
+				}
+				assert.ElementsMatch(t, []string{"final_response", "metadata"}, dups, "listed: %q", res.SoftWarnings())
+			})
 		}
 	}
 }
