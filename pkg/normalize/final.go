@@ -25,14 +25,14 @@ func (r *Result) readFinal(sp jsonscan.Span, flags jsonscan.StrFlags) {
 	out = append(out, '"')
 	head := headOf(content, &out)
 	if head.lone > 0 {
-		r.warn.Add(softwarn.At("final_response").Warn(softwarn.FinalResponseLoneSurrogate, softwarn.Replaced,
+		r.warn.AddAlways(softwarn.At("final_response").Warn(softwarn.FinalResponseLoneSurrogate, softwarn.Replaced,
 			loneSurrogates(head.lone, head.firstLone)))
 	}
 	if head.end < len(content) {
 		total := MaxChars + countChars(content[head.end:], flags&jsonscan.Escaped != 0)
 		out = append(out, TruncationMarker...)
 		r.truncated = true
-		r.warn.Add(softwarn.At("final_response").Warn(softwarn.FinalResponseTruncated, softwarn.Truncated,
+		r.warn.AddAlways(softwarn.At("final_response").Warn(softwarn.FinalResponseTruncated, softwarn.Truncated,
 			"has "+group(total)+" characters, over the cap of "+group(MaxChars)+"; the first "+group(MaxChars)+
 				" were kept and \""+TruncationMarker+"\" was appended. The judge scores the head only: put the answer first"))
 	}

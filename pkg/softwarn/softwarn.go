@@ -169,6 +169,11 @@ func (c *Collector) Add(w Warning) {
 	c.list = append(c.list, w)
 }
 
+// AddAlways appends w even past the limit. It is for the warnings about the graded answer
+// itself (final_response was cut or had characters replaced), at most two per record: a list
+// filled by a hostile transcript must not hide that the answer changed.
+func (c *Collector) AddAlways(w Warning) { c.list = append(c.list, w) }
+
 // topLevel is the top-level key a path starts with.
 func topLevel(path string) string {
 	if i := strings.IndexAny(path, "[."); i >= 0 {
@@ -185,7 +190,7 @@ func (c *Collector) Close() {
 	area := c.firstArea
 	c.list = append(c.list, At(area).Warn(WarningsLimited, Dropped, strconv.Itoa(c.skipped)+
 		" more warnings (the first about "+area+") were not listed: a record lists at most "+strconv.Itoa(c.limit)+
-		"; what they concern was dropped all the same. Fix the ones listed and normalize again"))
+		" besides those about final_response; what they concern was dropped all the same. Fix the ones listed and normalize again"))
 }
 
 // Len is the number of warnings collected so far; with Truncate it marks a point to roll back to.
