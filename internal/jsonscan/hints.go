@@ -125,3 +125,21 @@ func wordAt(d []byte, i int) string {
 	}
 	return string(d[i:j])
 }
+
+// StringHoldsJSON reports whether the string token at sp holds, once unescaped, the JSON text
+// of one value of kind k (Object or Array), whitespace around it aside: what a value
+// serialized twice looks like (json.dumps of a message, or of a model_dump_json()). It is for
+// warnings, not the hot path.
+func StringHoldsJSON(data []byte, sp Span, k Kind) bool {
+	text := bytes.TrimSpace(StringText(data, sp))
+	if len(text) < 2 || text[0] != byte(k) || text[len(text)-1] != closer(k == Object) {
+		return false
+	}
+	var s Scanner
+	s.Reset(text, DefaultHintDepth)
+	s.SkipValue()
+	return s.Err() == nil && s.AtEnd()
+}
+
+// DefaultHintDepth is the nesting StringHoldsJSON accepts: enough for any real message.
+const DefaultHintDepth = 64

@@ -112,6 +112,10 @@ func (r *Reader) readToolCall(j int) string {
 		return "name is " + describeKind(c.nameKind) + ", expected the tool's name as a string " + callShapes
 	}
 	if c.idKind != jsonscan.None && c.idKind != jsonscan.Null && c.idKind != jsonscan.String {
+		if c.idKind == jsonscan.Number {
+			n := shortened(string(r.s.Data()[c.id.Start:c.id.End]))
+			return "id is the number " + n + ", expected a string or null; send it as a string: \"" + n + "\""
+		}
 		return "id is " + c.idKind.Describe() + ", expected a string or null"
 	}
 	r.calls.append(call)
@@ -242,9 +246,15 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 		}
 	}
 	if i := r.members.Find(data, "tool_call_id"); i >= 0 {
-		if k := kindAt(data, r.members.List[i].Value()); k != jsonscan.String && k != jsonscan.Null {
+		v := r.members.List[i].Value()
+		if k := kindAt(data, v); k != jsonscan.String && k != jsonscan.Null {
+			found, fix := k.Describe(), ""
+			if k == jsonscan.Number {
+				n := shortened(string(data[v.Start:v.End]))
+				found, fix = "the number "+n, `; send it as a string: "`+n+`"`
+			}
 			return at.Key("tool_call_id").Warn(softwarn.MessageToolCallIDInvalid, softwarn.Dropped,
-				"found "+k.Describe()+", expected a string (the id of the tool call this message answers) or null"+dropped), false
+				"found "+found+", expected a string (the id of the tool call this message answers) or null"+dropped+fix), false
 		}
 	}
 	switch k := f.calls.kind; {
@@ -298,6 +308,19 @@ func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {
 
 const roleList = `"system", "user", "assistant", "tool"`
 
+// langChainRole is the role that replaces a LangChain message's type, and what else changes.
+func langChainRole(typ string) (role, also string) {
+	switch typ {
+	case "human":
+		return "user", ""
+	case "ai":
+		return "assistant", `, with tool calls as {"id", "name", "arguments"} (LangChain's "args")`
+	case "tool":
+		return "tool", ", keeping its tool_call_id"
+	}
+	return typ, ""
+}
+
 // roleFix says which role to use instead of one that other APIs and frameworks use.
 func roleFix(role string) string {
 	switch role {
@@ -348,6 +371,10 @@ func (r *Reader) noRole(at softwarn.Loc) softwarn.Warning {
 	case "text":
 		return at.Warn(softwarn.AnthropicBlockMessage, softwarn.Dropped, prefix+
 			`; this is a bare content part sent as a message: wrap it as {"role": "user" or "assistant", "content": [<the part>]}`)
+	case "human", "ai", "system", "tool":
+		role, also := langChainRole(typ)
+		return at.Warn(softwarn.MessageRoleMissing, softwarn.Dropped, prefix+"; this looks like a LangChain message (type "+
+			quote(typ)+"): send it with \"role\": "+quote(role)+also+"; langchain_core.messages.convert_to_openai_messages converts it")
 	}
 	return at.Warn(softwarn.MessageRoleMissing, softwarn.Dropped, prefix)
 }

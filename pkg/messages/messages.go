@@ -111,7 +111,12 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 		case r.warn.Full():
 			r.warn.Skip("messages")
 		default:
-			r.warn.Add(notObject(loc.Index(i), kind))
+			w := notObject(loc.Index(i), kind)
+			if kind == jsonscan.String && jsonscan.StringHoldsJSON(s.Data(), jsonscan.Span{Start: start, End: s.Pos()}, jsonscan.Object) {
+				w.Message = "found a string holding the JSON text of an object, expected a message object" + dropped +
+					"; the message was serialized twice (json.dumps of a message, or of a model_dump_json()): send the object itself"
+			}
+			r.warn.Add(w)
 		}
 		return
 	}

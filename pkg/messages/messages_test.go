@@ -28,7 +28,7 @@ func TestCheck(t *testing.T) {
 		{"no role", `{"content":"x"}`, false, "messages[0]", softwarn.MessageRoleMissing, "found no role"},
 		{"developer", `{"role":"developer"}`, false, "messages[0].role", softwarn.MessageRoleInvalid, `use "system"`},
 		{"bare part", `{"role":"user","content":{"type":"text"}}`, false, "messages[0].content", softwarn.MessageContentInvalid, "wrap"},
-		{"id number", `{"role":"tool","tool_call_id":1}`, false, "messages[0].tool_call_id", softwarn.MessageToolCallIDInvalid, "found a number"},
+		{"id number", `{"role":"tool","tool_call_id":1}`, false, "messages[0].tool_call_id", softwarn.MessageToolCallIDInvalid, `found the number 1, expected a string (the id of the tool call this message answers) or null; the message was dropped; send it as a string: "1"`},
 		{"calls object", `{"role":"assistant","tool_calls":{}}`, false, "messages[0].tool_calls", softwarn.MessageToolCallsInvalid, "wrapped in an array"},
 		{"call no name", `{"role":"assistant","tool_calls":[{"id":"a"}]}`, false, "messages[0].tool_calls[0]", softwarn.ToolCallInvalid, "name is missing"},
 		{"second call bad", `{"role":"assistant","tool_calls":[{"name":"a"},{"name":1}]}`, false, "messages[0].tool_calls[1]", softwarn.ToolCallInvalid, "name is a number"},
@@ -37,6 +37,11 @@ func TestCheck(t *testing.T) {
 		{"role checked first", `{"content":5,"role":"x"}`, false, "messages[0].role", softwarn.MessageRoleInvalid, `found "x"`},
 		{"responses item", `{"type":"function_call","name":"f","arguments":"{}","call_id":"c"}`, false, "messages[0]", softwarn.OpenAIResponsesItem, `"role": "assistant"`},
 		{"anthropic tool_result", `{"type":"tool_result","tool_use_id":"t","content":"x"}`, false, "messages[0]", softwarn.AnthropicBlockMessage, `"role": "tool"`},
+		{"langchain human", `{"type":"human","content":"hi"}`, false, "messages[0]", softwarn.MessageRoleMissing, `this looks like a LangChain message (type "human"): send it with "role": "user"`},
+		{"langchain ai", `{"type":"ai","content":"","tool_calls":[{"name":"f","args":{}}]}`, false, "messages[0]", softwarn.MessageRoleMissing, `"role": "assistant", with tool calls as {"id", "name", "arguments"} (LangChain's "args")`},
+		{"serialized twice", `"{\"role\": \"user\", \"content\": \"hi\"}"`, false, "messages[0]", softwarn.MessageNotObject, "found a string holding the JSON text of an object, expected a message object; the message was dropped; the message was serialized twice"},
+		{"string in braces is not JSON", `"{not json}"`, false, "messages[0]", softwarn.MessageNotObject, "to send plain text"},
+		{"call id number", `{"role":"assistant","tool_calls":[{"id":5,"name":"f"}]}`, false, "messages[0].tool_calls[0]", softwarn.ToolCallInvalid, `id is the number 5, expected a string or null; send it as a string: "5"`},
 		{"long role is shortened", `{"role":"` + strings.Repeat("r", 500) + `"}`, false, "messages[0].role", softwarn.MessageRoleInvalid, "…"},
 	}
 	for _, tt := range tests {

@@ -27,10 +27,10 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	m.reset()
 	m.kind = s.Peek()
 	if m.kind != jsonscan.Object {
-		s.SkipValue()
+		v := s.SkipValue()
 		if m.kind != jsonscan.Null && s.Err() == nil {
 			warn.Add(softwarn.At("metadata").Warn(softwarn.MetadataNotObject, softwarn.Dropped,
-				"found "+m.kind.Describe()+", expected an object; metadata was dropped"))
+				"found "+m.kind.Describe()+", expected an object; metadata was dropped"+serializedTwice(s.Data(), v, m.kind, jsonscan.Object)))
 		}
 		return
 	}
@@ -73,13 +73,17 @@ func checkMetadata(data, key []byte, v jsonscan.Span) string {
 	kind := kindOf(tok)
 	switch string(key) {
 	case "model", "system_prompt_id":
-		if kind != jsonscan.String {
-			return "found " + kind.Describe() + ", expected a string; the key was dropped"
+		switch kind {
+		case jsonscan.String:
+		case jsonscan.Number:
+			return "found the number " + shorten(tok) + ", expected a string; the key was dropped; send it as a string: \"" + shorten(tok) + "\""
+		default:
+			return "found " + kind.Describe() + ", expected a string; the key was dropped" + nullHint(kind)
 		}
 	case "total_input_tokens", "total_output_tokens":
 		const want = ", expected a whole, non-negative number of tokens; the key was dropped"
 		if kind != jsonscan.Number {
-			return "found " + describeValue(tok, kind) + want + unquoteHint(data, v, kind, wholeNonNegative)
+			return "found " + describeValue(tok, kind) + want + unquoteHint(data, v, kind, wholeNonNegative) + nullHint(kind)
 		}
 		if !wholeNonNegative(tok) {
 			return "found " + shorten(tok) + want
@@ -87,13 +91,31 @@ func checkMetadata(data, key []byte, v jsonscan.Span) string {
 	case "agent_runtime_ms":
 		const want = ", expected a non-negative number of milliseconds; the key was dropped"
 		if kind != jsonscan.Number {
-			return "found " + describeValue(tok, kind) + want + unquoteHint(data, v, kind, nonNegative)
+			return "found " + describeValue(tok, kind) + want + unquoteHint(data, v, kind, nonNegative) + nullHint(kind)
 		}
 		if !nonNegative(tok) {
 			return "found " + shorten(tok) + want
 		}
 	}
 	return ""
+}
+
+// serializedTwice is the fix for a value of kind k at v that should have been of kind want,
+// when it is a string holding the JSON text of one.
+func serializedTwice(data []byte, v jsonscan.Span, k, want jsonscan.Kind) string {
+	if k != jsonscan.String || !jsonscan.StringHoldsJSON(data, v, want) {
+		return ""
+	}
+	return "; the string holds its JSON text: it was serialized twice (json.dumps of a value already serialized): send the " + want.Name() + " itself"
+}
+
+// nullHint says how to send no value for a recognised key: null is not one (a Pydantic
+// model_dump of unset fields sends null for each).
+func nullHint(kind jsonscan.Kind) string {
+	if kind != jsonscan.Null {
+		return ""
+	}
+	return "; leave the key out when there is no value (Pydantic: model_dump(exclude_none=True))"
 }
 
 func wholeNonNegative(number []byte) bool {

@@ -336,9 +336,9 @@ func (r *Result) readMessages() {
 	case jsonscan.Null:
 		s.SkipValue()
 	default:
-		s.SkipValue()
+		v := s.SkipValue()
 		if s.Err() == nil {
-			hint := ""
+			hint := serializedTwice(s.Data(), v, kind, jsonscan.Array)
 			if kind == jsonscan.Object {
 				hint = "; a single message must be wrapped in an array: [{...}]"
 			}
