@@ -35,7 +35,7 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	}
 	res, err := n.Normalize(in.b)
 	if err != nil {
-		return err // the error handler renders it with normalize.AppendError
+		return rejection(err, req, in.b) // the error handler renders it with normalize.AppendError
 	}
 	s.metrics.observeResult(res)
 	x.warnings = warningCount(res)
@@ -102,7 +102,10 @@ func (s *Server) normalizerFor(req *http.Request) (*normalize.Normalizer, error)
 	if err != nil { // URL.Query would drop the broken pair and go on as if it were not there
 		return nil, &apiError{class: ClassBadRequest, msg: "query string " + strconv.Quote(req.URL.RawQuery) + ": " + err.Error() + "; expected explain=true or explain=false"}
 	}
-	vs, given := q["explain"]
+	if err := unknownParams(req.URL.RawQuery); err != nil {
+		return nil, err
+	}
+	vs, given := q[queryParam]
 	if !given {
 		return s.plain, nil
 	}
@@ -134,7 +137,7 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange) ([]byte, e
 		return dst, err
 	case !gzipped:
 		if req.ContentLength > limit {
-			return dst, &normalize.PayloadTooLargeError{Size: req.ContentLength, Limit: limit}
+			return dst, tooLargeByLength(req.ContentLength, limit)
 		}
 		if req.ContentLength >= 0 {
 			known = req.ContentLength
@@ -165,7 +168,7 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange) ([]byte, e
 	s.metrics.bytesIn.Add(float64(n))
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			return dst, &normalize.PayloadTooLargeError{Size: n, Limit: limit, AtLeast: true}
+			return dst, tooLargeWhileReading(wire != nil, n, limit)
 		}
 		return dst, s.bodyError(err, "request body", req, wire, n)
 	}
@@ -306,31 +309,15 @@ func join(chunks [][]byte, last []byte, total int64) []byte {
 	return append(out, last...)
 }
 
-// wireTooLargeError is a gzip body whose compressed bytes passed their bound before its
-// decoded bytes passed the limit. It is a PayloadTooLarge like any body over the limit, and
-// renders as one, with the body limit as its limit; its message says which bound it passed.
-type wireTooLargeError struct {
-	what             string
-	wire, limit, got int64 // got: decoded bytes read, under the limit
-}
-
-func (e *wireTooLargeError) Error() string {
-	return e.what + ": more than " + strconv.FormatInt(e.wire, 10) + " compressed bytes; expected at most that for a body limit of " +
-		strconv.FormatInt(e.limit, 10) + " decoded bytes"
-}
-
-func (e *wireTooLargeError) Unwrap() error {
-	return &normalize.PayloadTooLargeError{Size: e.got, Limit: e.limit, AtLeast: true}
-}
-
 // bodyError classes a failure to read or decode the body: compressed bytes past their bound
-// are 413, a timeout is 408, a body cut off because the server is shutting down 503, and the
-// rest 400 (a corrupt body sent while the server shuts down is still the client's). got is the
-// count of decoded bytes read.
+// are 413 (a PayloadTooLarge like any body over the limit, with the body limit as its limit),
+// a timeout is 408, a body cut off because the server is shutting down 503, and the rest 400
+// (a corrupt body sent while the server shuts down is still the client's). got is the count
+// of decoded bytes read.
 func (s *Server) bodyError(err error, what string, req *http.Request, wire *countingReader, got int64) error {
 	switch {
 	case errors.Is(err, errWireTooLarge):
-		return &wireTooLargeError{what: what, wire: wire.limit, limit: s.cfg.BodyLimit, got: got}
+		return tooLargeCompressed(wire.limit, got, s.cfg.BodyLimit)
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return &apiError{class: ClassRequestTimeout, msg: what + ": not received within the read timeout"}
 	case s.stopping.Load() && errors.Is(err, net.ErrClosed):

@@ -80,7 +80,7 @@ func TestExplainTakesOneBoolean(t *testing.T) {
 		{query: "explain=TRUE", status: 200, diag: true},
 		{query: "explain=false", status: 200},
 		{query: "explain=0", status: 200},
-		{query: "other=1", status: 200},
+		{query: "other=1", status: 400, message: `query parameter "other" is not accepted`},
 		{query: "explain", status: 400, message: `query parameter explain is ""; expected true or false (or 1, 0)`},
 		{query: "explain=", status: 400, message: `query parameter explain is ""`},
 		{query: "explain=maybe", status: 400, message: `query parameter explain is "maybe"`},

@@ -40,5 +40,5 @@ func TestTooLargeWithoutLengthSaysMoreThan(t *testing.T) {
 	w := httptest.NewRecorder()
 	s.Handler().ServeHTTP(w, req)
 	require.Equal(t, http.StatusRequestEntityTooLarge, w.Code)
-	assert.Contains(t, w.Body.String(), "payload of more than 1024 bytes is over the limit of 1024 bytes")
+	assert.Contains(t, w.Body.String(), "request body of more than 1024 bytes (reading stopped there) is over the body limit of 1024 bytes (1KiB)")
 }
