@@ -361,6 +361,8 @@ func (r *Result) shapeError(probe probeKeys) error {
 		msg := `the result object has no "final_response" key; expected {"final_response": "<the agent's answer>", ...}`
 		if name, ok := probe.first(); ok {
 			msg += `. It has "` + name + `": it looks like a serialized agent result that did not go through build_response, which moves final_response, final_output, output or message (in that order) to final_response`
+		} else {
+			msg += missingFinalHint(r.s.Data(), r.s.MaxDepth())
 		}
 		return &ResponseShapeError{Path: "final_response", Got: "object without final_response", Want: "object with final_response", Msg: msg}
 	}

@@ -64,7 +64,13 @@ func TestShapeErrors(t *testing.T) {
 		{"final_output", `{"final_output":"x"}`, "object without final_response", `It has "final_output"`},
 		{"output", `{"output":"x"}`, "object without final_response", `It has "output"`},
 		{"message", `{"message":"x"}`, "object without final_response", "build_response"},
-		{"case matters", `{"FINAL_RESPONSE":"x"}`, "object without final_response", `no "final_response" key`},
+		{"case matters", `{"FINAL_RESPONSE":"x"}`, "object without final_response", `no "final_response" key; expected {"final_response": "<the agent's answer>", ...}. It has "FINAL_RESPONSE": keys are matched exactly, case included; send "final_response"`},
+		{"camel case", `{"messages":[],"finalResponse":"x"}`, "object without final_response", `It has "finalResponse": keys are matched exactly`},
+		{"chat completion", `{"id":"chatcmpl-1","choices":[{"message":{"content":"x"}}]}`, "object without final_response", `It has "choices": it looks like an OpenAI chat completion, the model's response rather than the handler's result; send {"final_response": choices[0].message.content}`},
+		{"anthropic message", `{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"x"}]}`, "object without final_response", `it looks like an Anthropic Messages API response`},
+		{"other keys listed", `{"answer":"x","messages":[]}`, "object without final_response", `It has the keys "answer", "messages"`},
+		{"many keys", `{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":0}`, "object without final_response", `It has the keys "a", "b", "c", "d", "e", "f", "g", "h" and 2 more`},
+		{"no keys", `{}`, "object without final_response", `It has no keys`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
