@@ -4,7 +4,7 @@
 // Usage:
 //
 //	normalizer normalize [--jsonl [-j N]] [--explain] [--format json|text] [FILE]
-//	normalizer check [--update] [-v] DIR
+//	normalizer check [--update] [-v] DIR|FILE...
 //	normalizer serve [--addr ADDR]
 //	normalizer healthcheck [--url URL]
 //	normalizer version
@@ -99,7 +99,7 @@ const usage = `normalizer: the platform-side ingest for agent handler results.
 Usage:
   normalizer normalize [--jsonl] [--explain] [FILE]   normalize one result (or one per line)
   normalizer normalize --format text [FILE]           what is wrong with a result, and the fix
-  normalizer check [--update] DIR                     golden-file regression check
+  normalizer check [--update] DIR|FILE...             golden-file regression check
   normalizer serve [--addr ADDR]                      run the HTTP service
   normalizer healthcheck [--url URL]                  probe a running service (for HEALTHCHECK)
   normalizer version                                  print the version
