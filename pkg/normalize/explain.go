@@ -3,19 +3,21 @@ package normalize
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 
+	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
 // lint finds the explain view's notes in the kept messages. It is the human path, not the hot
 // one, so it decodes each kept message again with encoding/json rather than widening the scan.
 func lint(r *Result) []softwarn.Warning {
-	type call struct {
-		at       softwarn.Loc
-		id, name string
-		hasID    bool
-		answered bool
-	}
+	notes := finalResponseNotes(r)
+	return append(notes, messageNotes(r)...)
+}
+
+// messageNotes finds the notes about the kept messages and their tool calls.
+func messageNotes(r *Result) []softwarn.Warning {
 	var (
 		notes []softwarn.Warning
 		calls []*call
@@ -32,10 +34,11 @@ func lint(r *Result) []softwarn.Warning {
 		}
 		for j, raw := range list {
 			var msg struct {
-				Role       string          `json:"role"`
-				ToolCallID *string         `json:"tool_call_id"`
-				Content    json.RawMessage `json:"content"`
-				ToolCalls  []struct {
+				Role         string          `json:"role"`
+				ToolCallID   *string         `json:"tool_call_id"`
+				Content      json.RawMessage `json:"content"`
+				FunctionCall json.RawMessage `json:"function_call"`
+				ToolCalls    []struct {
 					ID   *string `json:"id"`
 					Name string  `json:"name"`
 				} `json:"tool_calls"`
@@ -52,17 +55,27 @@ func lint(r *Result) []softwarn.Warning {
 				}
 				calls = append(calls, c)
 			}
-			if msg.Role == "tool" && msg.ToolCallID != nil {
+			switch {
+			case msg.Role == "tool" && msg.ToolCallID != nil:
 				if c, ok := byID[*msg.ToolCallID]; ok {
 					c.answered = true
 				} else {
 					notes = append(notes, at.Key("tool_call_id").Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
-						"tool_call_id "+strconv.Quote(*msg.ToolCallID)+" answers no earlier tool call, so the trace cannot link this result to its call; use the id of the assistant tool call it answers"))
+						"tool_call_id "+strconv.Quote(*msg.ToolCallID)+" answers no earlier tool call, so the trace cannot link this result to its call; use the id of the assistant tool call it answers"+
+							didYouMean(*msg.ToolCallID, calls)))
 				}
+			case msg.Role == "tool":
+				notes = append(notes, at.Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
+					"a tool message without tool_call_id, so the trace cannot link this result to its call; add \"tool_call_id\": <the id of the assistant tool call it answers>"))
+			}
+			if len(msg.FunctionCall) > 0 && string(msg.FunctionCall) != "null" {
+				notes = append(notes, at.Key("function_call").Warn(softwarn.LegacyFunctionCall, softwarn.Kept,
+					"function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls: send it as \"tool_calls\": [{\"id\": <an id>, \"name\": <name>, \"arguments\": <arguments>}]"))
 			}
 			notes = append(notes, contentNotes(at, msg.Content)...)
 		}
 	}
+	notes = append(notes, argumentsKeyNotes(r)...)
 	for _, c := range calls {
 		switch {
 		case !c.hasID:
@@ -115,7 +128,7 @@ func decodeExact(buf []byte, v any) error {
 	}
 	for k := range raw {
 		switch k {
-		case "role", "tool_call_id", "content", "tool_calls":
+		case "role", "tool_call_id", "content", "tool_calls", "function_call":
 		default:
 			delete(raw, k)
 		}
@@ -125,4 +138,108 @@ func decodeExact(buf []byte, v any) error {
 		return err
 	}
 	return json.Unmarshal(exact, v)
+}
+
+// call is a kept tool call, as the notes see it.
+type call struct {
+	at       softwarn.Loc
+	id, name string
+	hasID    bool
+	answered bool
+}
+
+// didYouMean suggests the id of a call that id matches but for case or whitespace.
+func didYouMean(id string, calls []*call) string {
+	want := strings.ToLower(strings.TrimSpace(id))
+	for _, c := range calls {
+		if c.hasID && c.id != id && strings.ToLower(strings.TrimSpace(c.id)) == want {
+			return "; did you mean " + strconv.Quote(c.id) + "? ids are matched exactly"
+		}
+	}
+	return ""
+}
+
+// finalResponseNotes notes a final_response that is the JSON text of a whole result (an object
+// with final_response): the result was serialized twice, and the platform grades that text.
+func finalResponseNotes(r *Result) []softwarn.Warning {
+	if r.finalKind != jsonscan.String || len(r.final) < 2 || r.truncated {
+		return nil
+	}
+	text := jsonscan.StringText(r.final, jsonscan.Span{Start: 0, End: len(r.final)})
+	var inner map[string]json.RawMessage
+	if json.Unmarshal(text, &inner) != nil {
+		return nil
+	}
+	if _, ok := inner["final_response"]; !ok {
+		return nil
+	}
+	return []softwarn.Warning{softwarn.At("final_response").Warn(softwarn.FinalResponseSerialized, softwarn.Kept,
+		`is the JSON text of a whole result (an object with "final_response"), graded as it is: the result was serialized twice (json.dumps of a JSON string); return the object itself`)}
+}
+
+// argumentsKeyNotes notes tool calls whose arguments are under another SDK's key: the flat
+// form keeps only "arguments", so they are not in the record. It reads the input's messages
+// again, since the record keeps no other keys of a call.
+func argumentsKeyNotes(r *Result) []softwarn.Warning {
+	var list []json.RawMessage
+	if sp := lastMessages(r.s.Data(), r.s.MaxDepth()); !sp.Present() || json.Unmarshal(r.s.Data()[sp.Start:sp.End], &list) != nil {
+		return nil
+	}
+	var notes []softwarn.Warning
+	root := softwarn.At("messages")
+	for k := range r.msgs.Segments() {
+		seg := r.msgs.Segment(k)
+		for i := int(seg.Index); i < int(seg.Index+seg.Count) && i < len(list); i++ {
+			var msg map[string]json.RawMessage
+			var entries []map[string]json.RawMessage
+			if json.Unmarshal(list[i], &msg) != nil || json.Unmarshal(msg["tool_calls"], &entries) != nil {
+				continue
+			}
+			for j, e := range entries {
+				var fn map[string]json.RawMessage
+				if json.Unmarshal(e["function"], &fn) == nil && fn != nil {
+					e = fn
+				}
+				if _, ok := e["arguments"]; ok {
+					continue
+				}
+				for _, key := range [...]string{"args", "input", "parameters"} {
+					if _, ok := e[key]; ok {
+						notes = append(notes, root.Index(i).Key("tool_calls").Index(j).Warn(softwarn.ToolCallArgumentsKey, softwarn.Kept,
+							"has no \"arguments\" but has "+strconv.Quote(key)+" ("+argumentsKeyOrigin(key)+"), which the flat form does not keep: the trace shows this call without arguments; send them as \"arguments\""))
+						break
+					}
+				}
+			}
+		}
+	}
+	return notes
+}
+
+// lastMessages finds the value of the result object's last "messages" key (the one that
+// counts), without decoding the rest: a final_response of megabytes is not copied for it.
+func lastMessages(data []byte, maxDepth int) jsonscan.Span {
+	var s jsonscan.Scanner
+	s.Reset(data, maxDepth)
+	var last jsonscan.Span
+	if s.Peek() != jsonscan.Object {
+		return last
+	}
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		isMessages := string(s.KeyName()) == "messages"
+		if v := s.SkipValue(); isMessages {
+			last = v
+		}
+	}
+	return last
+}
+
+func argumentsKeyOrigin(key string) string {
+	switch key {
+	case "args":
+		return "LangChain's name for them"
+	case "input":
+		return "Anthropic's name for them"
+	}
+	return "a function schema's name"
 }

@@ -1,0 +1,78 @@
+package normalize_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// Rule 21: the explain view's notes, advice for a person porting an agent. Each case lists
+// every note it must give, in order; the record itself never changes.
+func TestExplainNotes(t *testing.T) {
+	type note struct {
+		path     string
+		code     softwarn.Code
+		contains string
+	}
+	tests := []struct {
+		name  string
+		input string
+		notes []note
+	}{
+		{"answered call", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"c1","name":"f","arguments":"{}"}]},{"role":"tool","tool_call_id":"c1","content":"x"}]}`, nil},
+		{"unanswered call", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"c1","name":"f"}]}]}`,
+			[]note{{"messages[0].tool_calls[0]", softwarn.ToolCallUnanswered, `add {"role": "tool", "tool_call_id": "c1"`}}},
+		{"result of no call", `{"final_response":"a","messages":[{"role":"tool","tool_call_id":"c9","content":"x"}]}`,
+			[]note{{"messages[0].tool_call_id", softwarn.ToolResultUnmatched, `tool_call_id "c9" answers no earlier tool call`}}},
+		{"id in another case", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"Call_1","name":"f"}]},{"role":"tool","tool_call_id":"call_1","content":"x"}]}`,
+			[]note{
+				{"messages[1].tool_call_id", softwarn.ToolResultUnmatched, `did you mean "Call_1"? ids are matched exactly`},
+				{"messages[0].tool_calls[0]", softwarn.ToolCallUnanswered, `(id "Call_1")`},
+			}},
+		{"tool message without id", `{"final_response":"a","messages":[{"role":"tool","content":"18C"}]}`,
+			[]note{{"messages[0]", softwarn.ToolResultUnmatched, `a tool message without tool_call_id, so the trace cannot link this result to its call; add "tool_call_id"`}}},
+		{"tool message with null id", `{"final_response":"a","messages":[{"role":"tool","tool_call_id":null,"content":"18C"}]}`,
+			[]note{{"messages[0]", softwarn.ToolResultUnmatched, "without tool_call_id"}}},
+		{"legacy function_call", `{"final_response":"a","messages":[{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}}]}`,
+			[]note{{"messages[0].function_call", softwarn.LegacyFunctionCall, `function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls`}}},
+		{"function_call null", `{"final_response":"a","messages":[{"role":"assistant","content":"x","function_call":null}]}`, nil},
+		{"LangChain args", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"c1","name":"f","args":{"city":"Paris"}}]},{"role":"tool","tool_call_id":"c1","content":"x"}]}`,
+			[]note{{"messages[0].tool_calls[0]", softwarn.ToolCallArgumentsKey, `has no "arguments" but has "args" (LangChain's name for them), which the flat form does not keep`}}},
+		{"Anthropic input in function", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","input":{}}}]},{"role":"tool","tool_call_id":"c1","content":"x"}]}`,
+			[]note{{"messages[0].tool_calls[0]", softwarn.ToolCallArgumentsKey, `has "input" (Anthropic's name for them)`}}},
+		{"arguments and args", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"c1","name":"f","arguments":"{}","args":{}}]},{"role":"tool","tool_call_id":"c1","content":"x"}]}`, nil},
+		{"input index after a dropped message", `{"final_response":"a","messages":[{"role":"x"},{"role":"assistant","tool_calls":[{"id":"c1","name":"f","parameters":{}}]},{"role":"tool","tool_call_id":"c1","content":"x"}]}`,
+			[]note{{"messages[1].tool_calls[0]", softwarn.ToolCallArgumentsKey, `has "parameters"`}}},
+		{"last messages counts", `{"messages":[{"role":"assistant","tool_calls":[{"id":"c1","name":"f","args":{}}]}],"final_response":"a","messages":[{"role":"user","content":"x"}]}`, nil},
+		{"result serialized twice", `"{\"final_response\": \"Done.\", \"messages\": []}"`,
+			[]note{{"final_response", softwarn.FinalResponseSerialized, `is the JSON text of a whole result (an object with "final_response"), graded as it is: the result was serialized twice`}}},
+		{"final_response holding a result", `{"final_response":"{\"final_response\":\"Done.\"}"}`,
+			[]note{{"final_response", softwarn.FinalResponseSerialized, "serialized twice"}}},
+		{"an answer that is JSON", `{"final_response":"{\"refund\": \"issued\"}"}`, nil},
+		{"Anthropic blocks in content", `{"final_response":"a","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}]}`,
+			[]note{{"messages[0].content", softwarn.AnthropicContentBlocks, "holds 1 Anthropic tool_use block"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plain, err := normalize.Normalize([]byte(tt.input))
+			require.NoError(t, err)
+			record := string(plain.AppendJSON(nil))
+			res, err := normalize.Normalize([]byte(tt.input), normalize.WithExplain())
+			require.NoError(t, err)
+			require.Len(t, res.Notes(), len(tt.notes), "notes: %+v", res.Notes())
+			for i, want := range tt.notes {
+				got := res.Notes()[i]
+				assert.Equal(t, want.path, got.Path)
+				assert.Equal(t, want.code, got.Code)
+				assert.Equal(t, softwarn.Kept, got.Action)
+				assert.Contains(t, got.Message, want.contains)
+			}
+			explained := string(res.AppendJSON(nil))
+			assert.Equal(t, record[:len(record)-1], explained[:len(record)-1], "explain changed the record")
+		})
+	}
+}
