@@ -452,3 +452,36 @@ func TestBadFlagValuesSayWhatIsExpected(t *testing.T) {
 		})
 	}
 }
+
+// The 413 tells the operator how to raise the limit: by the flag or the variable it names,
+// which are serve's own (each sets the limit the message then quotes).
+func TestServeTooLargeNamesItsSettings(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+		env  map[string]string
+	}{
+		{"flag", []string{"--body-limit", "1KiB"}, nil},
+		{"variable", nil, map[string]string{"NORMALIZER_BODY_LIMIT": "1KiB"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			logs := &lockedBuffer{}
+			done := make(chan error, 1)
+			go func() {
+				args := append([]string{"serve", "--addr", "127.0.0.1:0", "--drain-delay", "0s"}, tt.args...)
+				done <- run(ctx, args, envOf(tt.env), nil, io.Discard, logs)
+			}()
+			base := "http://" + listeningAddr(t, logs, done)
+			body := `{"final_response":"` + strings.Repeat("a", 2000) + `"}`
+			res, err := http.Post(base+"/v1/normalize", "application/json", strings.NewReader(body))
+			require.NoError(t, err)
+			msg, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			cancel()
+			require.NoError(t, <-done)
+			assert.Equal(t, http.StatusRequestEntityTooLarge, res.StatusCode)
+			assert.Contains(t, string(msg), "over the body limit of 1024 bytes (1KiB); the operator raises the limit with normalizer serve --body-limit or NORMALIZER_BODY_LIMIT")
+		})
+	}
+}
