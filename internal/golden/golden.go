@@ -1,22 +1,19 @@
-// Package golden is the golden-file regression check: every NAME.input.json under a directory
-// has beside it NAME.golden.json, the exact bytes the program prints for that input. Check
-// compares them, shows each mismatch as a unified diff, and can write the golden files
-// instead.
+// Package golden is the golden-file regression check: every NAME.input.json has beside it
+// NAME.golden.json, the exact bytes the program prints for that input. Check takes
+// directories and single cases, compares each case, shows each mismatch as a unified diff
+// (or writes the golden files instead), and reports the files under a directory that it
+// does not check.
 package golden
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-
-	"github.com/pmezard/go-difflib/difflib"
 )
 
 // File name suffixes of a case.
@@ -25,91 +22,107 @@ const (
 	GoldenSuffix = ".golden.json"
 )
 
+// namedIgnored is how many ignored files the summary line names; Verbose lists them all.
+const namedIgnored = 5
+
 // Options configure Check.
 type Options struct {
 	// Render returns the exact bytes expected for an input.
 	Render func(input []byte) []byte
 	// Update writes every golden file that is missing or differs, instead of failing.
 	Update bool
-	// Verbose reports passing cases too.
+	// Verbose reports passing cases too, and lists every ignored file.
 	Verbose bool
-	// Out receives the report: one block per failure (or written file), then the summary.
+	// Out receives the report: one block per failure (or written file), with Verbose the
+	// passing cases and the ignored files, then the summary line.
 	Out io.Writer
-	// UpdateHint is shown with a missing or stale golden file: how to write it.
-	UpdateHint string
+	// UpdateHint, if set, is shown with a missing or stale golden file: how to write it,
+	// given the operand (directory or file) that holds the case.
+	UpdateHint func(operand string) string
+	// ListHint, if set, is shown when the summary line names only some of the ignored files
+	// and Verbose is off: how to list them all.
+	ListHint string
 }
 
-// Summary counts the cases of a check.
-type Summary struct {
+// Report is the outcome of a check.
+type Report struct {
 	Passed  int // the golden file matched (with Update: matched, or was written)
-	Failed  int // mismatch, missing golden file, or golden file without input
+	Failed  int // mismatch, missing golden file, golden file without input, or a misnamed file
 	Written int // golden files written (Update only)
+	// Misnamed are the files under a directory whose name ends in a case suffix in another
+	// letter case (notes.input.JSON): not checked, and each one a failure.
+	Misnamed []string
+	// Ignored are the other files under a directory that are neither an input nor a golden
+	// file: not checked, and no failure.
+	Ignored []string
+	// Empty are the directory operands with no NAME.input.json under them.
+	Empty []string
 }
 
-// String is the last line of the report: "N passed, M failed".
-func (s Summary) String() string { return fmt.Sprintf("%d passed, %d failed", s.Passed, s.Failed) }
-
-// Check walks dir recursively and checks every case, in lexical order of the paths. It
-// returns an error only when the directory or a file cannot be read or written; failed cases
-// are counted in the Summary.
-func Check(dir string, opts Options) (Summary, error) {
-	inputs, orphans, err := findCases(dir)
+// Check checks every case that the operands name, each operand a directory (every
+// NAME.input.json under it, recursively, in lexical order of the paths) or one case's
+// NAME.input.json. Every operand is looked at before any case is checked, and an operand that
+// another one covers is checked once. The report goes to opts.Out as the check goes.
+//
+// The error, always an *OperandError, is an operand that is neither a directory nor a regular
+// NAME.input.json file, or a file that cannot be read or written; failed cases are counted
+// in the Report instead.
+func Check(operands []string, opts Options) (Report, error) {
+	targets, err := resolve(operands)
 	if err != nil {
-		return Summary{}, err
+		return Report{}, err
 	}
-	var s Summary
-	for _, in := range inputs {
-		if err := checkCase(in, opts, &s); err != nil {
-			return s, err
+	var r Report
+	for _, t := range targets {
+		if err := r.checkTarget(t, opts); err != nil {
+			return r, &OperandError{Operand: t.path, Err: err}
 		}
 	}
-	for _, g := range orphans {
-		s.Failed++
+	if opts.Verbose {
+		for _, path := range r.Ignored {
+			fmt.Fprintf(opts.Out, "skip %s\n", path)
+		}
+	}
+	fmt.Fprintf(opts.Out, "%d passed, %d failed%s\n", r.Passed, r.Failed, r.ignoredNote(opts))
+	return r, nil
+}
+
+// checkTarget checks one operand and adds it to r.
+func (r *Report) checkTarget(t target, opts Options) error {
+	if !t.dir {
+		return r.checkCase(t.path, t.path, opts)
+	}
+	c, err := scanDir(t.path)
+	if err != nil {
+		return err
+	}
+	for _, in := range c.inputs {
+		if err := r.checkCase(in, t.path, opts); err != nil {
+			return err
+		}
+	}
+	for _, g := range c.orphans {
+		r.Failed++
 		fmt.Fprintf(opts.Out, "FAIL %s: no %s beside it; add the input or delete the stale golden file\n",
 			g, filepath.Base(strings.TrimSuffix(g, GoldenSuffix)+InputSuffix))
 	}
-	return s, nil
-}
-
-// findCases lists the inputs under dir, and the golden files that have no input.
-func findCases(dir string) (inputs, orphans []string, err error) {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return nil, nil, err
+	for _, path := range c.misnamed {
+		r.Failed++
+		fmt.Fprintf(opts.Out, "FAIL %s: not checked: %s\n", path, misnamedReason(filepath.Base(path)))
 	}
-	if !st.IsDir() {
-		return nil, nil, fmt.Errorf("%s is not a directory", dir)
+	r.Misnamed = append(r.Misnamed, c.misnamed...)
+	r.Ignored = append(r.Ignored, c.ignored...)
+	if len(c.inputs) == 0 {
+		r.Empty = append(r.Empty, t.path)
 	}
-	goldens := map[string]bool{}
-	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case d.IsDir():
-			return nil
-		case strings.HasSuffix(path, InputSuffix):
-			inputs = append(inputs, path)
-		case strings.HasSuffix(path, GoldenSuffix):
-			goldens[path] = true
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, in := range inputs {
-		delete(goldens, goldenPath(in))
-	}
-	for g := range goldens {
-		orphans = append(orphans, g)
-	}
-	sort.Strings(orphans)
-	return inputs, orphans, nil
+	return nil
 }
 
 func goldenPath(input string) string { return strings.TrimSuffix(input, InputSuffix) + GoldenSuffix }
 
-func checkCase(inPath string, opts Options, s *Summary) error {
+// checkCase checks the case of one input file, reports it and counts it; operand is the
+// directory or file that named the case, for the update hint.
+func (r *Report) checkCase(inPath, operand string, opts Options) error {
 	input, err := os.ReadFile(inPath)
 	if err != nil {
 		return err
@@ -118,90 +131,56 @@ func checkCase(inPath string, opts Options, s *Summary) error {
 	gPath := goldenPath(inPath)
 	want, err := os.ReadFile(gPath)
 	missing := errors.Is(err, fs.ErrNotExist)
-	if err != nil && !missing {
+	switch {
+	case err != nil && !missing:
 		return err
-	}
-	if !missing && bytes.Equal(got, want) {
-		s.Passed++
+	case !missing && bytes.Equal(got, want):
+		r.Passed++
 		if opts.Verbose {
 			fmt.Fprintf(opts.Out, "ok   %s\n", inPath)
 		}
-		return nil
-	}
-	if opts.Update {
+	case opts.Update:
 		if err := os.WriteFile(gPath, got, 0o644); err != nil {
 			return err
 		}
-		s.Passed++
-		s.Written++
+		r.Passed, r.Written = r.Passed+1, r.Written+1
 		fmt.Fprintf(opts.Out, "wrote %s\n", gPath)
-		return nil
+	case missing:
+		r.Failed++
+		fmt.Fprintf(opts.Out, "FAIL %s: no golden file %s%s\n", inPath, filepath.Base(gPath), updateHint(opts, operand))
+	default:
+		r.Failed++
+		fmt.Fprintf(opts.Out, "FAIL %s: output differs from %s%s\n", inPath, filepath.Base(gPath), updateHint(opts, operand))
+		fmt.Fprint(opts.Out, Diff(gPath, "normalize "+inPath, want, got))
 	}
-	s.Failed++
-	if missing {
-		fmt.Fprintf(opts.Out, "FAIL %s: no golden file %s%s\n", inPath, filepath.Base(gPath), hint(opts))
-		return nil
-	}
-	fmt.Fprintf(opts.Out, "FAIL %s: output differs from %s%s\n", inPath, filepath.Base(gPath), hint(opts))
-	fmt.Fprint(opts.Out, Diff(gPath, "normalize "+inPath, want, got))
 	return nil
 }
 
-func hint(opts Options) string {
-	if opts.UpdateHint == "" {
+func updateHint(opts Options, operand string) string {
+	if opts.UpdateHint == nil {
 		return ""
 	}
-	return "; if the new output is right, " + opts.UpdateHint
+	return "; if the new output is right, " + opts.UpdateHint(operand)
 }
 
-// Diff returns a unified diff from want to got. Records are one compact line, so both are
-// indented first (whitespace only: keys, their order and numbers stay as written) to show
-// the differing key rather than one long changed line. When the indented forms agree, the
-// bytes differ only in whitespace, and Diff says so and diffs the raw lines.
-func Diff(wantName, gotName string, want, got []byte) string {
-	a, b := indent(want), indent(got)
-	note := ""
-	if a == b {
-		a, b = string(want), string(got)
-		note = fmt.Sprintf("(the two differ only in whitespace: %d bytes against %d; check the final newline)\n", len(want), len(got))
+// ignoredNote is the end of the summary line when the directories hold files that are not
+// checked: how many, and the first few of them (Verbose has listed them all above).
+func (r *Report) ignoredNote(opts Options) string {
+	n := len(r.Ignored)
+	if n == 0 {
+		return ""
 	}
-	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: splitLines(a), B: splitLines(b),
-		FromFile: wantName, ToFile: gotName, Context: 3,
-	})
-	if err != nil {
-		return note + err.Error() + "\n"
+	files := "files"
+	if n == 1 {
+		files = "file"
 	}
-	return note + d
-}
-
-// splitLines cuts s into lines that keep their "\n"; a last line without one is marked.
-func splitLines(s string) []string {
-	lines := strings.SplitAfter(s, "\n")
-	last := len(lines) - 1
-	if lines[last] == "" {
-		return lines[:last]
+	note := fmt.Sprintf("; %d %s ignored (not NAME.input.json or NAME.golden.json): ", n, files)
+	if n <= namedIgnored {
+		return note + strings.Join(r.Ignored, ", ")
 	}
-	lines[last] += " (no newline at end of file)\n"
-	return lines
-}
-
-// indent indents each line of b that holds JSON, and keeps the others as they are.
-func indent(b []byte) string {
-	var out bytes.Buffer
-	for _, line := range bytes.SplitAfter(b, []byte("\n")) {
-		trimmed := bytes.TrimRight(line, "\n")
-		if len(trimmed) == 0 {
-			out.Write(line)
-			continue
-		}
-		if err := json.Indent(&out, trimmed, "", "  "); err != nil {
-			out.Write(line)
-			continue
-		}
-		if len(trimmed) < len(line) {
-			out.WriteByte('\n')
-		}
+	more := fmt.Sprintf(" and %d more", n-namedIgnored)
+	if !opts.Verbose && opts.ListHint != "" {
+		more += " (" + opts.ListHint + ")"
 	}
-	return out.String()
+	return note + strings.Join(r.Ignored[:namedIgnored], ", ") + more
 }

@@ -14,6 +14,15 @@ import (
 // upper is a stand-in renderer: the golden output of an input is its upper case.
 func upper(in []byte) []byte { return bytes.ToUpper(in) }
 
+// testOptions render with upper and report into out, with hints that name the operand.
+func testOptions(out *bytes.Buffer) Options {
+	return Options{
+		Render: upper, Out: out,
+		UpdateHint: func(operand string) string { return "update " + operand },
+		ListHint:   "ask to list them",
+	}
+}
+
 func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -25,60 +34,73 @@ func writeFiles(t *testing.T, files map[string]string) string {
 	return dir
 }
 
+// withDir replaces DIR in each of ss by dir.
+func withDir(ss []string, dir string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ReplaceAll(s, "DIR", dir)
+	}
+	return out
+}
+
 func TestCheck(t *testing.T) {
 	tests := []struct {
 		name   string
 		files  map[string]string
-		want   Summary
+		want   Report   // DIR in a path is the directory checked
 		report []string // substrings of the report, in order
 	}{
 		{
-			name:  "all pass, nested",
-			files: map[string]string{"a.input.json": `{"x":1}`, "a.golden.json": `{"X":1}`, "sub/b.input.json": "b\n", "sub/b.golden.json": "B\n"},
-			want:  Summary{Passed: 2},
+			name:   "all pass, nested",
+			files:  map[string]string{"a.input.json": `{"x":1}`, "a.golden.json": `{"X":1}`, "sub/b.input.json": "b\n", "sub/b.golden.json": "B\n"},
+			want:   Report{Passed: 2},
+			report: []string{"2 passed, 0 failed\n"},
 		},
 		{
 			name:   "mismatch shows a diff of the indented JSON",
 			files:  map[string]string{"a.input.json": `{"k":"new","j":2}` + "\n", "a.golden.json": `{"K":"OLD","J":2}` + "\n"},
-			want:   Summary{Failed: 1},
-			report: []string{"FAIL ", "a.input.json: output differs from a.golden.json; if the new output is right, run the update", "--- ", "a.golden.json\n+++ normalize ", "-  \"K\": \"OLD\",\n+  \"K\": \"NEW\",\n   \"J\": 2\n"},
+			want:   Report{Failed: 1},
+			report: []string{"FAIL ", "a.input.json: output differs from a.golden.json; if the new output is right, update ", "--- ", "a.golden.json\n+++ normalize ", "-  \"K\": \"OLD\",\n+  \"K\": \"NEW\",\n   \"J\": 2\n", "0 passed, 1 failed\n"},
 		},
 		{
 			name:   "missing final newline is shown",
 			files:  map[string]string{"a.input.json": `{"k":1}` + "\n", "a.golden.json": `{"K":1}`},
-			want:   Summary{Failed: 1},
+			want:   Report{Failed: 1},
 			report: []string{"-} (no newline at end of file)\n+}\n"},
 		},
 		{
 			name:   "whitespace-only mismatch says so",
 			files:  map[string]string{"a.input.json": `{"k":1}` + "\n", "a.golden.json": `{"K": 1}` + "\n"},
-			want:   Summary{Failed: 1},
+			want:   Report{Failed: 1},
 			report: []string{"differ only in whitespace: 9 bytes against 8", "-{\"K\": 1}\n+{\"K\":1}\n"},
 		},
 		{
 			name:   "missing golden",
 			files:  map[string]string{"a.input.json": "x"},
-			want:   Summary{Failed: 1},
-			report: []string{"a.input.json: no golden file a.golden.json; if the new output is right, run the update"},
+			want:   Report{Failed: 1},
+			report: []string{"a.input.json: no golden file a.golden.json; if the new output is right, update "},
 		},
 		{
 			name:   "golden without input",
 			files:  map[string]string{"a.input.json": "x", "a.golden.json": "X", "old.golden.json": "Y"},
-			want:   Summary{Passed: 1, Failed: 1},
-			report: []string{"old.golden.json: no old.input.json beside it"},
+			want:   Report{Passed: 1, Failed: 1},
+			report: []string{"old.golden.json: no old.input.json beside it; add the input or delete the stale golden file\n", "1 passed, 1 failed\n"},
 		},
 		{
-			name:  "other files are ignored",
-			files: map[string]string{"README.md": "x", "a.json": "y"},
-			want:  Summary{},
+			name:   "other files are ignored; a directory of them checks nothing",
+			files:  map[string]string{"README.md": "x", "a.json": "y"},
+			want:   Report{Ignored: []string{"DIR/README.md", "DIR/a.json"}, Empty: []string{"DIR"}},
+			report: []string{"0 passed, 0 failed; 2 files ignored (not NAME.input.json or NAME.golden.json): "},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeFiles(t, tt.files)
 			var out bytes.Buffer
-			got, err := Check(dir, Options{Render: upper, Out: &out, UpdateHint: "run the update"})
+			got, err := Check([]string{dir}, testOptions(&out))
 			require.NoError(t, err)
+			tt.want.Ignored = nilIfEmpty(withDir(tt.want.Ignored, dir))
+			tt.want.Empty = nilIfEmpty(withDir(tt.want.Empty, dir))
 			assert.Equal(t, tt.want, got)
 			rest := out.String()
 			for _, s := range tt.report {
@@ -90,6 +112,13 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+func nilIfEmpty(ss []string) []string {
+	if len(ss) == 0 {
+		return nil
+	}
+	return ss
+}
+
 func TestUpdate(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"same.input.json": "s", "same.golden.json": "S",
@@ -97,31 +126,37 @@ func TestUpdate(t *testing.T) {
 		"new.input.json": "n",
 	})
 	var out bytes.Buffer
-	got, err := Check(dir, Options{Render: upper, Out: &out, Update: true})
+	opts := testOptions(&out)
+	opts.Update = true
+	got, err := Check([]string{dir}, opts)
 	require.NoError(t, err)
-	assert.Equal(t, Summary{Passed: 3, Written: 2}, got)
-	assert.Contains(t, out.String(), "wrote "+filepath.Join(dir, "new.golden.json"))
-	assert.Contains(t, out.String(), "wrote "+filepath.Join(dir, "stale.golden.json"))
+	assert.Equal(t, Report{Passed: 3, Written: 2}, got)
+	assert.Equal(t, "wrote "+filepath.Join(dir, "new.golden.json")+"\nwrote "+filepath.Join(dir, "stale.golden.json")+"\n3 passed, 0 failed\n", out.String())
 	b, err := os.ReadFile(filepath.Join(dir, "stale.golden.json"))
 	require.NoError(t, err)
 	assert.Equal(t, "T", string(b))
 
 	out.Reset()
-	got, err = Check(dir, Options{Render: upper, Out: &out, Verbose: true})
+	opts = testOptions(&out)
+	opts.Verbose = true
+	got, err = Check([]string{dir}, opts)
 	require.NoError(t, err)
-	assert.Equal(t, Summary{Passed: 3}, got)
+	assert.Equal(t, Report{Passed: 3}, got)
 	assert.Equal(t, 3, strings.Count(out.String(), "ok   "))
-	assert.Equal(t, "3 passed, 0 failed", got.String())
+	assert.True(t, strings.HasSuffix(out.String(), "\n3 passed, 0 failed\n"), out.String())
 }
 
-func TestCheckErrors(t *testing.T) {
-	_, err := Check(filepath.Join(t.TempDir(), "nope"), Options{Render: upper, Out: &bytes.Buffer{}})
-	require.ErrorContains(t, err, "no such file or directory")
-
-	file := filepath.Join(t.TempDir(), "f")
-	require.NoError(t, os.WriteFile(file, nil, 0o644))
-	_, err = Check(file, Options{Render: upper, Out: &bytes.Buffer{}})
-	require.ErrorContains(t, err, "is not a directory")
+// TestNoHints: without UpdateHint and ListHint, the report says nothing of how to update or
+// list.
+func TestNoHints(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.input.json": "x", "1": "", "2": "", "3": "", "4": "", "5": "", "6": ""})
+	var out bytes.Buffer
+	_, err := Check([]string{dir}, Options{Render: upper, Out: &out})
+	require.NoError(t, err)
+	d := dir + string(filepath.Separator)
+	assert.Equal(t, "FAIL "+d+"a.input.json: no golden file a.golden.json\n"+
+		"0 passed, 1 failed; 6 files ignored (not NAME.input.json or NAME.golden.json): "+d+"1, "+d+"2, "+d+"3, "+d+"4, "+d+"5 and 1 more\n",
+		out.String())
 }
 
 func TestDiffNotJSON(t *testing.T) {

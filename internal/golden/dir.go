@@ -1,0 +1,97 @@
+package golden
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// dirFiles is what a directory holds under it, sorted out by name. Every file is in exactly
+// one list, but for a golden file that has its input, which is in none.
+type dirFiles struct {
+	inputs   []string // NAME.input.json, in walk order
+	orphans  []string // NAME.golden.json without its input, sorted
+	misnamed []string // a case suffix in another letter case: a failure
+	ignored  []string // every other file (links to directories too: WalkDir does not follow them)
+}
+
+// scanDir walks dir and sorts out its files. A case file that is not a regular file is an
+// error (a named pipe would block the read), found before any case is checked.
+func scanDir(dir string) (dirFiles, error) {
+	var f dirFiles
+	goldens := map[string]bool{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		switch {
+		case d.IsDir():
+		case strings.HasSuffix(name, InputSuffix):
+			f.inputs = append(f.inputs, path)
+			return regularFile(path, d)
+		case strings.HasSuffix(name, GoldenSuffix):
+			goldens[path] = true
+			return regularFile(path, d)
+		case misnamedReason(name) != "":
+			f.misnamed = append(f.misnamed, path)
+		default:
+			f.ignored = append(f.ignored, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return dirFiles{}, err
+	}
+	for _, in := range f.inputs {
+		delete(goldens, goldenPath(in))
+	}
+	for g := range goldens {
+		f.orphans = append(f.orphans, g)
+	}
+	sort.Strings(f.orphans)
+	return f, nil
+}
+
+// regularFile refuses a case file that could block the check or not be read: a named pipe,
+// a socket or a device (a symbolic link counts as what it points to).
+func regularFile(path string, d fs.DirEntry) error {
+	if d.Type().IsRegular() {
+		return nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: found %s; expected a regular file", path, fileKind(st.Mode()))
+	}
+	return nil
+}
+
+// misnamedReason explains why a name that ends in a case suffix in another letter case
+// (".input.JSON", ".Golden.json") is not checked, or is "" for any other name. The suffixes
+// are matched exactly, as on a case-sensitive file system; such a file is almost surely a
+// case that someone meant to be checked, so it is a failure rather than an ignored file.
+func misnamedReason(name string) string {
+	for _, suffix := range []string{InputSuffix, GoldenSuffix} {
+		if fixed := misnamed(name, suffix); fixed != "" {
+			return fmt.Sprintf("the name ends in %s, not %s (the suffix is case-sensitive); rename it %s",
+				name[len(name)-len(suffix):], suffix, fixed)
+		}
+	}
+	return ""
+}
+
+// misnamed is name with suffix spelled right, if name ends in suffix in another letter case;
+// else "".
+func misnamed(name, suffix string) string {
+	n := len(name) - len(suffix)
+	if n < 0 || name[n:] == suffix || !strings.EqualFold(name[n:], suffix) {
+		return ""
+	}
+	return name[:n] + suffix
+}
