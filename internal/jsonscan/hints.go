@@ -3,6 +3,8 @@ package jsonscan
 import (
 	"bytes"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The errors below are where a value or a key was expected and something else came. Most
@@ -17,26 +19,30 @@ func (s *Scanner) failValue(i int) bool {
 	if i >= len(d) {
 		return s.Fail(i, "unexpected end of input; expected a value")
 	}
-	if c := d[i]; c == ']' || c == '}' {
+	// A value follows ',' only in an array (in an object a key does), so only ']' can come
+	// after a trailing comma here; a '}' there closes an array with the wrong byte.
+	if d[i] == ']' {
 		if comma, ok := trailingComma(d, i); ok {
-			return s.Fail(comma, "trailing comma before '%c'; JSON allows none: remove it", c)
+			return s.Fail(comma, "trailing comma before ']'; JSON allows none: remove it")
 		}
 	}
 	if i == 0 && bytes.HasPrefix(d, []byte{0x1f, 0x8b}) {
 		return s.Fail(i, "the input starts with the bytes 1F 8B, the gzip magic: it is compressed; "+
 			"expected JSON text (decompress it, or over HTTP send it with Content-Encoding: gzip)")
 	}
-	if h := wrongText(d, i); h != "" {
+	// At the top level, words followed by more text are prose ("None of the orders..."), even
+	// when the first is one of the words wrongText knows.
+	prose := s.depth == 0 && startsText(d, i) && moreAfterWord(d, i)
+	if h := wrongText(d, i); h != "" && !prose {
 		return s.Fail(i, "%s", h)
 	}
-	w := wordAt(d, i)
 	switch {
-	case w == "":
+	case !startsText(d, i):
 		return s.Fail(i, "%s; expected a value", describeByte(d, i))
 	case s.depth == 0:
-		return s.Fail(i, "found the text %q, expected a JSON value; a bare answer must be a JSON string, in double quotes", w)
+		return s.Fail(i, "found the text %q, expected a JSON value; a bare answer must be a JSON string, in double quotes", textAt(d, i))
 	}
-	return s.Fail(i, "found the word %q, expected a value; a string takes double quotes", w)
+	return s.Fail(i, "found the word %q, expected a value; a string takes double quotes", textAt(d, i))
 }
 
 // failKey records the error for d[i], where an object key was expected: after '{' or ','.
@@ -50,8 +56,8 @@ func (s *Scanner) failKey(i int) bool {
 	if h := wrongText(d, i); h != "" {
 		return s.Fail(i, "%s; expected a string key in double quotes", h)
 	}
-	if w := wordAt(d, i); w != "" {
-		return s.Fail(i, "found the key %s without quotes; expected a string key in double quotes (\"%s\")", w, w)
+	if key, ok := unquotedKey(d, i); ok {
+		return s.Fail(i, "found the key %s without quotes; expected a string key in double quotes (%q)", key, key)
 	}
 	return s.Fail(i, "%s; expected a string key in double quotes", describeByte(d, i))
 }
@@ -110,8 +116,8 @@ func trailingComma(d []byte, i int) (int, bool) {
 	return 0, false
 }
 
-// wordAt returns the bare word at d[i] (ASCII letters, digits and '_', starting with a letter),
-// cut to 32 bytes, or "" when no word starts there.
+// wordAt returns the bare ASCII word at d[i] (letters, digits and '_', not starting with a
+// digit), cut to 32 bytes, or "" when none starts there.
 func wordAt(d []byte, i int) string {
 	const most = 32
 	j := i
@@ -125,6 +131,62 @@ func wordAt(d []byte, i int) string {
 	}
 	return string(d[i:j])
 }
+
+// startsText reports whether a letter starts at d[i], in any script.
+func startsText(d []byte, i int) bool {
+	r, _ := utf8.DecodeRune(d[i:])
+	return unicode.IsLetter(r)
+}
+
+// moreAfterWord reports whether anything but whitespace follows the text at d[i].
+func moreAfterWord(d []byte, i int) bool {
+	j := i + len(run(d, i, len(d)))
+	for j < len(d) && isSpace(d[j]) {
+		j++
+	}
+	return j < len(d)
+}
+
+// textAt shows the text at d[i], up to whitespace or JSON punctuation, for an error message:
+// at most 32 bytes, cut on a character boundary.
+func textAt(d []byte, i int) string {
+	const most = 32
+	t := run(d, i, len(d))
+	if len(t) <= most {
+		return string(t)
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(t[cut]) {
+		cut--
+	}
+	return string(t[:cut]) + "…"
+}
+
+// unquotedKey finds a key written without quotes at d[i]: text up to whitespace or JSON
+// punctuation, at most 64 bytes, followed by ':'.
+func unquotedKey(d []byte, i int) (string, bool) {
+	const most = 64
+	k := run(d, i, i+most+1)
+	if len(k) == 0 || len(k) > most || !utf8.Valid(k) {
+		return "", false
+	}
+	j := i + len(k)
+	for j < len(d) && isSpace(d[j]) {
+		j++
+	}
+	return string(k), j < len(d) && d[j] == ':'
+}
+
+// run is the bytes from d[i] up to whitespace, JSON punctuation or d[end].
+func run(d []byte, i, end int) []byte {
+	j := i
+	for j < min(end, len(d)) && !isSpace(d[j]) && !bytes.ContainsRune([]byte(`,:{}[]"`), rune(d[j])) {
+		j++
+	}
+	return d[i:j]
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // StringHoldsJSON reports whether the string token at sp holds, once unescaped, the JSON text
 // of one value of kind k (Object or Array), whitespace around it aside: what a value
