@@ -3,70 +3,126 @@ package normalize
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 )
 
 // missingFinalHint looks again at a result object without final_response, on the error path
 // only, and says what the sender most likely meant: a key spelled another way, a response
-// object of a model API instead of the handler's result, or at least which keys there are.
+// object of a model API instead of the handler's result, or at least which keys there are. It
+// keeps the first few keys and a few facts, whatever the object's size.
 func missingFinalHint(data []byte, maxDepth int) string {
+	const most = 8
 	var s jsonscan.Scanner
 	s.Reset(data, maxDepth)
 	if s.Peek() != jsonscan.Object {
 		return ""
 	}
-	var keys []string
-	typ := ""
+	var (
+		keys                      []string
+		count                     int
+		variant, typ, object      string
+		choices, messageInChoices bool
+		content                   bool
+	)
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		name := string(s.KeyName())
+		name := s.KeyName()
+		if variant == "" && foldsToFinalResponse(name) {
+			variant = string(name)
+		}
+		if count++; len(keys) < most {
+			keys = append(keys, string(name))
+		}
+		var text *string // where the value goes, when it is a short string that matters
+		isChoices := false
+		switch string(name) {
+		case "type":
+			text = &typ
+		case "object":
+			text = &object
+		case "choices":
+			isChoices = true
+		case "content":
+			content = true
+		}
 		v := s.SkipValue()
-		if name == "type" && v.Present() && data[v.Start] == '"' {
-			typ = string(jsonscan.StringText(data, v))
-		}
-		keys = append(keys, name)
-	}
-	for _, k := range keys {
-		if folded(k) == "finalresponse" {
-			return `. It has ` + strconv.Quote(k) + `: keys are matched exactly, case included; send "final_response"`
-		}
-	}
-	for _, k := range keys {
 		switch {
-		case k == "choices":
-			return `. It has "choices": it looks like an OpenAI chat completion, the model's response rather than the handler's result; send {"final_response": choices[0].message.content}`
-		case k == "content" && typ == "message":
-			return `. It has "type": "message" and "content": it looks like an Anthropic Messages API response, the model's response rather than the handler's result; send {"final_response": <the text of its text blocks>}`
+		case text != nil && v.Present() && data[v.Start] == '"' && v.End-v.Start < 64:
+			*text = string(jsonscan.StringText(data, v))
+		case isChoices:
+			choices, messageInChoices = true, firstHasKey(data[v.Start:v.End], "message", maxDepth)
 		}
 	}
-	return ". It has " + listKeys(keys)
+	switch {
+	case variant != "":
+		return `. It has ` + strconv.Quote(variant) + `: keys are matched exactly, case included; send "final_response"`
+	case choices && (object == "chat.completion" || messageInChoices):
+		return `. It has "choices": it looks like an OpenAI chat completion, the model's response rather than the handler's result; send {"final_response": choices[0].message.content}`
+	case content && typ == "message":
+		return `. It has "type": "message" and "content": it looks like an Anthropic Messages API response, the model's response rather than the handler's result; send {"final_response": <the text of its text blocks>}`
+	}
+	return ". It has " + listKeys(keys, count)
 }
 
-// folded is a key with case and separators taken out: Final_Response, finalResponse and
-// final-response all fold to finalresponse.
-func folded(k string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "").Replace(k))
+// foldsToFinalResponse reports whether name is final_response in another case or with other
+// separators (Final_Response, finalResponse, final-response), without allocating.
+func foldsToFinalResponse(name []byte) bool {
+	const want = "finalresponse"
+	n := 0
+	for _, c := range name {
+		switch {
+		case c == '_' || c == '-' || c == ' ':
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if n >= len(want) || c != want[n] {
+			return false
+		}
+		n++
+	}
+	return n == len(want) && string(name) != "final_response"
 }
 
-// listKeys names the keys an object has, the first few of them.
-func listKeys(keys []string) string {
-	const most = 8
-	if len(keys) == 0 {
+// firstHasKey reports whether the array arr's first element is an object with the key key.
+func firstHasKey(arr []byte, key string, maxDepth int) bool {
+	var s jsonscan.Scanner
+	s.Reset(arr, maxDepth)
+	if !s.ArrayStart() || s.Peek() != jsonscan.Object {
+		return false
+	}
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		if string(s.KeyName()) == key {
+			return true
+		}
+		s.SkipValue()
+	}
+	return false
+}
+
+// listKeys names the first keys of an object that has count of them.
+func listKeys(keys []string, count int) string {
+	if count == 0 {
 		return "no keys"
 	}
-	quoted := make([]string, 0, most)
-	for _, k := range keys[:min(len(keys), most)] {
+	quoted := make([]string, 0, len(keys))
+	for _, k := range keys {
 		if len(k) > 40 {
-			k = k[:40] + "…"
+			cut := 40
+			for cut > 0 && !utf8.RuneStart(k[cut]) {
+				cut--
+			}
+			k = k[:cut] + "…"
 		}
 		quoted = append(quoted, strconv.Quote(k))
 	}
-	out := "the keys " + strings.Join(quoted, ", ")
-	if len(keys) == 1 {
-		out = "the key " + quoted[0]
+	if count == 1 {
+		return "the key " + quoted[0]
 	}
-	if len(keys) > most {
-		out += " and " + strconv.Itoa(len(keys)-most) + " more"
+	out := "the keys " + strings.Join(quoted, ", ")
+	if count > len(keys) {
+		out += " and " + strconv.Itoa(count-len(keys)) + " more"
 	}
 	return out
 }
