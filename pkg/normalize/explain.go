@@ -178,42 +178,110 @@ func finalResponseNotes(r *Result) []softwarn.Warning {
 }
 
 // argumentsKeyNotes notes tool calls whose arguments are under another SDK's key: the flat
-// form keeps only "arguments", so they are not in the record. It reads the input's messages
-// again, since the record keeps no other keys of a call.
+// form keeps only "arguments", so they are not in the record. It walks the input's messages
+// again with the scanner (the record keeps no other keys of a call), decoding nothing, so a
+// hostile transcript costs no more memory here than its notes.
 func argumentsKeyNotes(r *Result) []softwarn.Warning {
-	var list []json.RawMessage
-	if sp := lastMessages(r.s.Data(), r.s.MaxDepth()); !sp.Present() || json.Unmarshal(r.s.Data()[sp.Start:sp.End], &list) != nil {
+	data, depth := r.s.Data(), r.s.MaxDepth()
+	sp := lastMessages(data, depth)
+	if !sp.Present() {
 		return nil
 	}
-	var notes []softwarn.Warning
-	root := softwarn.At("messages")
+	var kept [][2]int // input index ranges of the kept messages, in order
 	for k := range r.msgs.Segments() {
 		seg := r.msgs.Segment(k)
-		for i := int(seg.Index); i < int(seg.Index+seg.Count) && i < len(list); i++ {
-			var msg map[string]json.RawMessage
-			var entries []map[string]json.RawMessage
-			if json.Unmarshal(list[i], &msg) != nil || json.Unmarshal(msg["tool_calls"], &entries) != nil {
-				continue
+		kept = append(kept, [2]int{int(seg.Index), int(seg.Index + seg.Count)})
+	}
+	var notes []softwarn.Warning
+	var s jsonscan.Scanner
+	s.Reset(data[sp.Start:sp.End], depth)
+	i := 0
+	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
+		for len(kept) > 0 && i >= kept[0][1] {
+			kept = kept[1:]
+		}
+		if len(kept) > 0 && i >= kept[0][0] && s.Peek() == jsonscan.Object {
+			notes = append(notes, callArgumentsNotes(&s, softwarn.At("messages").Index(i))...)
+		} else {
+			s.SkipValue()
+		}
+		i++
+	}
+	return notes
+}
+
+// callArgumentsNotes reads the message object at the scanner and notes its tool calls that
+// have arguments only under another SDK's key (its last tool_calls counts, as in the record).
+func callArgumentsNotes(s *jsonscan.Scanner, at softwarn.Loc) []softwarn.Warning {
+	var notes []softwarn.Warning
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		if string(s.KeyName()) != "tool_calls" || s.Peek() != jsonscan.Array {
+			s.SkipValue()
+			continue
+		}
+		notes = notes[:0]
+		j := 0
+		for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
+			if key := otherArgumentsKey(s); key != "" {
+				notes = append(notes, at.Key("tool_calls").Index(j).Warn(softwarn.ToolCallArgumentsKey, softwarn.Kept,
+					"has no \"arguments\" but has "+strconv.Quote(key)+" ("+argumentsKeyOrigin(key)+"), which the flat form does not keep: the trace shows this call without arguments; send them as \"arguments\""))
 			}
-			for j, e := range entries {
-				var fn map[string]json.RawMessage
-				if json.Unmarshal(e["function"], &fn) == nil && fn != nil {
-					e = fn
-				}
-				if _, ok := e["arguments"]; ok {
-					continue
-				}
-				for _, key := range [...]string{"args", "input", "parameters"} {
-					if _, ok := e[key]; ok {
-						notes = append(notes, root.Index(i).Key("tool_calls").Index(j).Warn(softwarn.ToolCallArgumentsKey, softwarn.Kept,
-							"has no \"arguments\" but has "+strconv.Quote(key)+" ("+argumentsKeyOrigin(key)+"), which the flat form does not keep: the trace shows this call without arguments; send them as \"arguments\""))
-						break
-					}
-				}
-			}
+			j++
 		}
 	}
 	return notes
+}
+
+// otherArgumentsKey reads the tool call at the scanner and returns the other SDK's key its
+// arguments are under (args, input, parameters), or "" when it has "arguments" or none of
+// them. For OpenAI's nested shape the keys of function count.
+func otherArgumentsKey(s *jsonscan.Scanner) string {
+	if s.Peek() != jsonscan.Object {
+		s.SkipValue()
+		return ""
+	}
+	var entry, function argumentsKeys
+	nested := false
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		name := s.KeyName()
+		if string(name) == "function" && s.Peek() == jsonscan.Object {
+			nested, function = true, argumentsKeys{}
+			for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+				function.see(s.KeyName())
+				s.SkipValue()
+			}
+			continue
+		}
+		if string(name) == "function" {
+			nested = false // null (or anything else): the flat shape
+		}
+		entry.see(name)
+		s.SkipValue()
+	}
+	if nested {
+		entry = function
+	}
+	if entry.arguments {
+		return ""
+	}
+	return entry.other
+}
+
+// argumentsKeys is what otherArgumentsKey notes of one object's keys.
+type argumentsKeys struct {
+	arguments bool
+	other     string
+}
+
+func (a *argumentsKeys) see(name []byte) {
+	switch string(name) {
+	case "arguments":
+		a.arguments = true
+	case "args", "input", "parameters":
+		if a.other == "" {
+			a.other = string(name)
+		}
+	}
 }
 
 // lastMessages finds the value of the result object's last "messages" key (the one that
