@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"errors"
 	"net/http"
 	"strings"
@@ -49,8 +50,8 @@ func formHint(contentType string, body []byte) string {
 	media, _, _ := strings.Cut(contentType, ";")
 	media = strings.TrimSpace(media)
 	switch {
-	case strings.EqualFold(media, "multipart/form-data"):
-		return multipartHint
+	case strings.EqualFold(media, "multipart/form-data") && bytes.HasPrefix(body, []byte("--")):
+		return multipartHint // the body is the form itself, its first boundary first
 	case strings.EqualFold(media, "application/x-www-form-urlencoded") && looksFormEncoded(body):
 		return formEncodedHint
 	}

@@ -102,7 +102,7 @@ func (s *Server) normalizerFor(req *http.Request) (*normalize.Normalizer, error)
 	if err != nil { // URL.Query would drop the broken pair and go on as if it were not there
 		return nil, &apiError{class: ClassBadRequest, msg: "query string " + strconv.Quote(req.URL.RawQuery) + ": " + err.Error() + "; expected explain=true or explain=false"}
 	}
-	if err := unknownParams(req.URL.RawQuery); err != nil {
+	if err := misspeltExplain(req.URL.RawQuery); err != nil {
 		return nil, err
 	}
 	vs, given := q[queryParam]

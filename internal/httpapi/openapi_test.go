@@ -459,7 +459,7 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 		{name: "normalize 400 empty body", call: post("/v1/normalize", ``), want: 400},
 		{name: "normalize 400 explain not a boolean", call: post("/v1/normalize?explain=maybe", okResult), want: 400},
 		{name: "normalize 400 malformed query", call: post("/v1/normalize?explain=%zz", okResult), want: 400},
-		{name: "normalize 400 unknown query parameter", call: post("/v1/normalize?explian=true", okResult), want: 400},
+		{name: "normalize 400 misspelt explain", call: post("/v1/normalize?explian=true", okResult), want: 400},
 		{name: "normalize 400 InvalidJSON form hint", call: post("/v1/normalize", "final_response=done",
 			"Content-Type", "application/x-www-form-urlencoded"), want: 400},
 		{name: "normalize 200 JSON sent as a form", call: post("/v1/normalize", okResult,

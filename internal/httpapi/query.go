@@ -17,41 +17,40 @@ const (
 	maxNameLen     = 64
 )
 
-// unknownParams checks that raw, a query string url.ParseQuery accepted, has no parameter
-// but explain. A parameter the service does not know is an error rather than ignored: a
-// misspelt ?explian=true would otherwise answer 200 without the diagnostics asked for, and
-// the client would not know why. The error names the parameters as sent, in their order.
-func unknownParams(raw string) error {
-	var unknown []string
-	suggest := false
+// misspeltExplain checks raw, a query string url.ParseQuery accepted, for a parameter that is
+// explain misspelt or in another case: ignored, ?explian=true would answer 200 without the
+// diagnostics asked for, and the client would not know why. Other parameters are ignored: a
+// gateway's key or a cache-buster is no mistake, and refusing it would break working clients.
+// The error names the parameters as sent, in their order.
+func misspeltExplain(raw string) error {
+	var misspelt []string
 	for pair := range strings.SplitSeq(raw, "&") {
 		key, _, _ := strings.Cut(pair, "=")
 		if pair == "" || key == queryParam {
 			continue
 		}
 		name, err := url.QueryUnescape(key)
-		if err != nil || name == queryParam { // err: cannot happen, ParseQuery took it
+		if err != nil || name == queryParam || !nearExplain(name) { // err: cannot happen, ParseQuery took it
 			continue
 		}
-		suggest = suggest || nearExplain(name)
-		if !slices.Contains(unknown, key) {
-			unknown = append(unknown, key)
+		if !slices.Contains(misspelt, key) {
+			misspelt = append(misspelt, key)
 		}
 	}
-	if len(unknown) == 0 {
+	if len(misspelt) == 0 {
 		return nil
 	}
-	return &apiError{class: ClassBadRequest, msg: unknownParamsMessage(unknown, suggest)}
+	return &apiError{class: ClassBadRequest, msg: misspeltMessage(misspelt)}
 }
 
-func unknownParamsMessage(unknown []string, suggest bool) string {
+func misspeltMessage(misspelt []string) string {
 	var b strings.Builder
-	if len(unknown) == 1 {
+	if len(misspelt) == 1 {
 		b.WriteString("query parameter ")
 	} else {
 		b.WriteString("query parameters ")
 	}
-	for i, key := range unknown[:min(len(unknown), maxNamedParams)] {
+	for i, key := range misspelt[:min(len(misspelt), maxNamedParams)] {
 		if i > 0 {
 			b.WriteString(", ")
 		}
@@ -60,18 +59,11 @@ func unknownParamsMessage(unknown []string, suggest bool) string {
 		}
 		b.WriteString(strconv.Quote(key))
 	}
-	if more := len(unknown) - maxNamedParams; more > 0 {
+	if more := len(misspelt) - maxNamedParams; more > 0 {
 		b.WriteString(" and " + strconv.Itoa(more) + " more")
 	}
-	if len(unknown) == 1 {
-		b.WriteString(" is not accepted")
-	} else {
-		b.WriteString(" are not accepted")
-	}
-	b.WriteString("; POST /v1/normalize takes only explain (explain=true or explain=false)")
-	if suggest {
-		b.WriteString("; did you mean explain?")
-	}
+	b.WriteString(": did you mean explain? Names are case-sensitive; POST /v1/normalize reads only explain " +
+		"(explain=true or explain=false, or 1, 0) and ignores other parameters")
 	return b.String()
 }
 
