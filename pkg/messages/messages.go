@@ -81,6 +81,12 @@ func (r *Reader) Cap() int {
 // Len is the number of messages kept.
 func (r *Reader) Len() int { return r.n }
 
+// Calls is the number of tool calls in the kept messages.
+func (r *Reader) Calls() int { return r.calls.len() }
+
+// Call is the kept messages' tool call i, in the order they come (as the record writes them).
+func (r *Reader) Call(i int) ToolCall { return *r.calls.at(i) }
+
 // Segments is the number of segments the kept messages are in.
 func (r *Reader) Segments() int { return r.kept.len() }
 

@@ -12,8 +12,9 @@ import (
 )
 
 // TestMemoryBound: for a 20 MiB result, the peak heap while normalizing and writing the record,
-// the input and the record included, stays under three times the input, whatever shape the
-// 20 MiB takes.
+// the input and the record included, stays under three times the input, with or without
+// explain, whatever shape the 20 MiB takes but one (a transcript of nothing but minimal tool
+// calls, bounded on its own below).
 func TestMemoryBound(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("builds 20 MiB inputs and measures the heap: run without -short and -race (scripts/test.sh does)")
@@ -49,33 +50,54 @@ func TestMemoryBound(t *testing.T) {
 	tests := []struct {
 		name string
 		doc  func() []byte
+		// the peak heap allowed, in inputs, when not 3: plain and with explain
+		bound, explainBound float64
 	}{
-		{"tiny messages", func() []byte { return tiny(",") }},
-		{"tiny messages, one per line", func() []byte { return tiny(",\n") }},
-		{"pretty tiny messages", pretty},
-		{"tiny tool calls", calls},
-		{"huge final_response", func() []byte {
+		{name: "tiny messages", doc: func() []byte { return tiny(",") }},
+		{name: "tiny messages, one per line", doc: func() []byte { return tiny(",\n") }},
+		{name: "pretty tiny messages", doc: pretty},
+		{name: "tiny tool calls", doc: calls},
+		// The one shape past 3x: the record's table of tool calls holds 28 bytes for each
+		// 13-byte call (4.2x measured), and explain 9 more to link the calls (5.4x).
+		{name: "one message of minimal tool calls", bound: 4.5, explainBound: 6, doc: func() []byte {
+			return []byte(`{"final_response":"ok","messages":[{"role":"assistant","tool_calls":[` + strings.Repeat(`{"name":"f"},`, size/13-10) + `{"name":"f"}]}]}`)
+		}},
+		{name: "huge final_response", doc: func() []byte {
 			return []byte(`{"final_response":"` + strings.Repeat("ab\\n", size/4-10) + `"}`)
 		}},
-		{"huge metadata", func() []byte {
+		{name: "huge metadata", doc: func() []byte {
 			return []byte(`{"final_response":"ok","metadata":{` + strings.Repeat(`"k":1,`, size/6-10) + `"k":2}}`)
 		}},
 	}
-	n := normalize.New(normalize.WithMaxBytes(size))
+	plain := normalize.New(normalize.WithMaxBytes(size))
+	explain := normalize.New(normalize.WithMaxBytes(size), normalize.WithExplain())
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			doc := tt.doc()
-			require.LessOrEqual(t, len(doc), size)
-			var out []byte
-			extra := heaptest.Peak(func() {
-				res, err := n.Normalize(doc)
-				require.NoError(t, err)
-				out = res.AppendJSON(make([]byte, 0, res.SizeHint()))
+		for _, n := range []*normalize.Normalizer{plain, explain} {
+			name := tt.name
+			if n == explain {
+				name += ", explain"
+			}
+			t.Run(name, func(t *testing.T) {
+				doc := tt.doc()
+				require.LessOrEqual(t, len(doc), size)
+				var out []byte
+				extra := heaptest.Peak(func() {
+					res, err := n.Normalize(doc)
+					require.NoError(t, err)
+					out = res.AppendJSON(make([]byte, 0, res.SizeHint()))
+				})
+				require.NotEmpty(t, out)
+				ratio := float64(uint64(len(doc))+extra) / float64(len(doc))
+				t.Logf("%s: %d bytes in, peak heap %.2fx the input (input and record included)", name, len(doc), ratio)
+				bound := 3.0
+				switch {
+				case n == explain && tt.explainBound > 0:
+					bound = tt.explainBound
+				case n == plain && tt.bound > 0:
+					bound = tt.bound
+				}
+				require.Less(t, ratio, bound)
 			})
-			require.NotEmpty(t, out)
-			ratio := float64(uint64(len(doc))+extra) / float64(len(doc))
-			t.Logf("%s: %d bytes in, peak heap %.2fx the input (input and record included)", tt.name, len(doc), ratio)
-			require.Less(t, ratio, 3.0)
-		})
+		}
 	}
 }

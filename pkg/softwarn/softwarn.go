@@ -56,6 +56,7 @@ const (
 	ToolCallArgumentsKey    Code = "tool_call_arguments_key"   // arguments under another SDK's key (args, input)
 	LegacyFunctionCall      Code = "legacy_function_call"      // OpenAI's function_call, which the trace does not show
 	FinalResponseSerialized Code = "final_response_serialized" // final_response is the JSON text of a whole result
+	NotesLimited            Code = "notes_limited"             // more notes than a record lists
 )
 
 // Warning is one soft warning (or, in the explain view, one note).
