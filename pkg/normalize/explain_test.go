@@ -76,3 +76,17 @@ func TestExplainNotes(t *testing.T) {
 		})
 	}
 }
+
+// Notes are listed up to the warning limit, and counted past it: a hostile transcript can hold
+// a million unanswered calls.
+func TestExplainNotesLimited(t *testing.T) {
+	doc := `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"1","name":"f"},{"id":"2","name":"f"},{"id":"3","name":"f"},{"id":"4","name":"f"}]}]}`
+	res, err := normalize.Normalize([]byte(doc), normalize.WithExplain(), normalize.WithMaxWarnings(2))
+	require.NoError(t, err)
+	notes := res.Notes()
+	require.Len(t, notes, 3, "notes: %+v", notes)
+	assert.Equal(t, "messages[0].tool_calls[0]", notes[0].Path)
+	assert.Equal(t, "messages[0].tool_calls[1]", notes[1].Path)
+	assert.Equal(t, softwarn.NotesLimited, notes[2].Code)
+	assert.Equal(t, "2 more notes were not listed: a record lists at most 2; act on the ones listed and normalize again", notes[2].Message)
+}
