@@ -1,9 +1,10 @@
 package normalize
 
 import (
-	"encoding/json"
+	"bytes"
+	"hash/maphash"
 	"strconv"
-	"strings"
+	"unicode/utf8"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
@@ -11,14 +12,15 @@ import (
 
 // lint finds the explain view's notes. It is the human path, not the hot one: it walks the
 // input's kept messages a second time with the scanner, keeping a few facts per message and
-// per tool call and decoding nothing, and it lists at most as many notes as warnings (the
-// rest are counted), so that explain on a hostile transcript costs about what normalizing it
-// does.
+// about 30 bytes per tool call, decoding nothing, and it lists at most as many notes as
+// warnings (the rest are counted), so that explain on a hostile transcript stays within a
+// small multiple of the input.
 func lint(r *Result) []softwarn.Warning {
 	n := noteList{limit: r.maxWarnings}
-	if r.finalKind == jsonscan.String && !r.truncated && holdsResult(r.final) && n.take() {
+	if r.finalKind == jsonscan.String && !r.truncated && holdsResult(r.final, r.s.MaxDepth()) && n.take() {
 		n.list = append(n.list, softwarn.At("final_response").Warn(softwarn.FinalResponseSerialized, softwarn.Kept,
-			`is the JSON text of a whole result (an object with "final_response"), graded as it is: the result was serialized twice (json.dumps of a JSON string); return the object itself`))
+			`is the JSON text of a whole result (an object with "final_response"), graded as it is: `+
+				`the result was serialized twice (json.dumps of a JSON string); return the object itself`))
 	}
 	var w messageWalk
 	w.run(r, &n)
@@ -51,46 +53,44 @@ func (n *noteList) close() []softwarn.Warning {
 }
 
 // holdsResult reports whether the final_response token is the JSON text of an object with
-// final_response: a result serialized twice.
-func holdsResult(final []byte) bool {
-	sp := jsonscan.Span{Start: 0, End: len(final)}
-	if !jsonscan.StringHoldsJSON(final, sp, jsonscan.Object) {
+// final_response (a result serialized twice), read with the result's own depth limit.
+func holdsResult(final []byte, maxDepth int) bool {
+	text := bytes.TrimSpace(jsonscan.StringText(final, jsonscan.Span{Start: 0, End: len(final)}))
+	var s jsonscan.Scanner
+	s.Reset(text, maxDepth)
+	if s.Peek() != jsonscan.Object {
 		return false
 	}
-	var inner map[string]json.RawMessage
-	return json.Unmarshal(jsonscan.StringText(final, sp), &inner) == nil && inner["final_response"] != nil
+	found := false
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		found = found || string(s.KeyName()) == "final_response"
+		s.SkipValue()
+	}
+	return found && s.AtEnd()
 }
 
-// messageWalk is one pass over the input's messages for the notes: where the tool calls seen
-// so far are (to link tool messages to them, and to list the calls nothing answers). The
-// calls themselves are the record's (messages.Reader.Call), in the same order: the walk keeps
-// 9 bytes per call, for there may be a million.
+// messageWalk is one pass over the input's messages for the notes. The tool calls are the
+// record's (messages.Reader.Call), in the order the walk meets them; the walk keeps where each
+// is, whether it is answered, and a hash of its id: about 30 bytes a call, for there may be a
+// million.
 type messageWalk struct {
 	r        *Result
-	data     []byte         // the messages array, as sent
-	calls    []callRef      // where kept call k is
-	answered []bool         // whether a tool message answers kept call k
-	byID     map[string]int // call by id; the last call with an id wins
-	byFolded map[string]int // call + 1 by id in lower case, for "did you mean"
+	data     []byte           // the messages array, as sent
+	calls    []callRef        // where kept call k is
+	answered []bool           // whether a tool message answers kept call k
+	byID     map[uint64]int32 // call by a hash of its id; the last call with an id wins
+	byFolded map[uint64]int32 // first call by a hash of its id folded, once an id is unmatched
+	seed     maphash.Seed
 	msg      messageFacts
 }
 
 // callRef is where a kept tool call is: message and index in the input.
 type callRef struct{ msg, index int32 }
 
-// callID is kept call k's id, and whether it has one (a string).
-func (w *messageWalk) callID(k int) (string, bool) {
-	data, sp := w.r.s.Data(), w.r.msgs.Call(k).ID.Unpack()
-	if !sp.Present() || data[sp.Start] != '"' {
-		return "", false
-	}
-	return string(jsonscan.StringText(data, sp)), true
-}
-
 // messageFacts is what the notes need of one message; its last value of each key counts, as
 // in the record.
 type messageFacts struct {
-	role         string
+	isTool       bool
 	toolCallID   jsonscan.Span // the string token, absent when missing or null
 	functionCall bool          // present and not null
 	uses         int           // Anthropic tool_use blocks in content
@@ -105,22 +105,34 @@ type otherArgs struct {
 	key   string
 }
 
-func (w *messageWalk) run(r *Result, n *noteList) {
+// run walks the kept messages, giving their notes, then the notes of the calls nothing
+// answered. If the walk and the record's call table were ever out of step, the calls' notes
+// would name the wrong calls: they are left out then.
+func (w *messageWalk) run(r *Result, n *noteList) (inStep bool) {
 	data, depth := r.s.Data(), r.s.MaxDepth()
 	sp := lastMessages(data, depth)
 	if !sp.Present() {
-		return
+		return r.msgs.Calls() == 0
 	}
-	w.r, w.data = r, data[sp.Start:sp.End]
-	w.byID, w.byFolded = map[string]int{}, map[string]int{}
+	w.r, w.data, w.seed = r, data[sp.Start:sp.End], maphash.MakeSeed()
 	w.calls, w.answered = make([]callRef, 0, r.msgs.Calls()), make([]bool, r.msgs.Calls())
-	var kept [][2]int // input index ranges of the kept messages, in order
-	for k := range r.msgs.Segments() {
-		seg := r.msgs.Segment(k)
-		kept = append(kept, [2]int{int(seg.Index), int(seg.Index + seg.Count)})
+	w.byID = map[uint64]int32{}
+	if !w.walk(depth, n) {
+		return false
 	}
+	w.noteUnanswered(n)
+	return true
+}
+
+// walk reads each kept message and gives its notes; it reports whether it met exactly the
+// calls the record kept.
+func (w *messageWalk) walk(depth int, n *noteList) bool {
+	kept := keptRanges(w.r)
 	var s jsonscan.Scanner
 	s.Reset(w.data, depth)
+	if s.Peek() != jsonscan.Array { // null, or not an array: no message was kept
+		return len(w.answered) == 0
+	}
 	i := 0
 	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
 		for len(kept) > 0 && i >= kept[0][1] {
@@ -128,89 +140,202 @@ func (w *messageWalk) run(r *Result, n *noteList) {
 		}
 		if len(kept) > 0 && i >= kept[0][0] && s.Peek() == jsonscan.Object {
 			w.read(&s)
+			if !w.register(i) {
+				return false
+			}
 			w.note(n, i)
 		} else {
 			s.SkipValue()
 		}
 		i++
 	}
-	root := softwarn.At("messages")
+	return s.Err() == nil && len(w.calls) == len(w.answered)
+}
+
+// keptRanges is the input index ranges of the kept messages, in order.
+func keptRanges(r *Result) [][2]int {
+	var kept [][2]int
+	for k := range r.msgs.Segments() {
+		seg := r.msgs.Segment(k)
+		kept = append(kept, [2]int{int(seg.Index), int(seg.Index + seg.Count)})
+	}
+	return kept
+}
+
+// register records the calls of kept message i, just read; false when there are more than the
+// record kept (the walk is out of step).
+func (w *messageWalk) register(i int) bool {
+	for j := range w.msg.calls {
+		k := len(w.calls)
+		if k >= len(w.answered) {
+			return false
+		}
+		w.calls = append(w.calls, callRef{msg: int32(i), index: int32(j)})
+		if id, ok := w.callID(k); ok {
+			w.byID[maphash.Bytes(w.seed, id)] = int32(k)
+			w.addFolded(k, id)
+		}
+	}
+	return true
+}
+
+// callID is the text of kept call k's id, when it has one (a string).
+func (w *messageWalk) callID(k int) ([]byte, bool) {
+	data, sp := w.r.s.Data(), w.r.msgs.Call(k).ID.Unpack()
+	if !sp.Present() || data[sp.Start] != '"' {
+		return nil, false
+	}
+	return jsonscan.StringText(data, sp), true
+}
+
+// answer marks the call that id answers; false when no earlier call has that id.
+func (w *messageWalk) answer(id []byte) bool {
+	k, ok := w.byID[maphash.Bytes(w.seed, id)]
+	if !ok {
+		return false
+	}
+	if theirs, _ := w.callID(int(k)); !bytes.Equal(theirs, id) {
+		return false // a hash collision
+	}
+	w.answered[k] = true
+	return true
+}
+
+// folded is an id in lower case without surrounding space, for "did you mean"; ids that are
+// not valid UTF-8 (lone surrogates) are not folded.
+func folded(id []byte) ([]byte, bool) {
+	if !utf8.Valid(id) {
+		return nil, false
+	}
+	return bytes.ToLower(bytes.TrimSpace(id)), true
+}
+
+// addFolded indexes call k by its folded id, once byFolded exists.
+func (w *messageWalk) addFolded(k int, id []byte) {
+	if w.byFolded == nil {
+		return
+	}
+	if f, ok := folded(id); ok {
+		h := maphash.Bytes(w.seed, f)
+		if _, seen := w.byFolded[h]; !seen {
+			w.byFolded[h] = int32(k)
+		}
+	}
+}
+
+// didYouMean suggests the id of an earlier call that id matches but for case or surrounding
+// space. The folded index is built the first time it is needed: most transcripts never do.
+func (w *messageWalk) didYouMean(id []byte) string {
+	if w.byFolded == nil {
+		w.byFolded = map[uint64]int32{}
+		for k := range w.calls {
+			if theirs, ok := w.callID(k); ok {
+				w.addFolded(k, theirs)
+			}
+		}
+	}
+	f, ok := folded(id)
+	if !ok {
+		return ""
+	}
+	k, ok := w.byFolded[maphash.Bytes(w.seed, f)]
+	if !ok {
+		return ""
+	}
+	theirs, _ := w.callID(int(k))
+	if g, _ := folded(theirs); bytes.Equal(theirs, id) || !bytes.Equal(f, g) {
+		return ""
+	}
+	return "; did you mean " + written(w.r.s.Data(), w.r.msgs.Call(int(k)).ID.Unpack()) + "? ids are matched exactly"
+}
+
+// written shows a string token as the sender wrote it, escapes included (a lone surrogate stays
+// \ud800, valid JSON to copy), cut to about 64 bytes.
+func written(data []byte, sp jsonscan.Span) string {
+	const most = 64
+	tok := data[sp.Start:sp.End]
+	if len(tok) <= most+2 {
+		return string(tok)
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(tok[cut]) {
+		cut--
+	}
+	return string(tok[:cut]) + `…"`
+}
+
+// noteUnanswered notes the calls no tool message answered.
+func (w *messageWalk) noteUnanswered(n *noteList) {
+	data := w.r.s.Data()
 	for k, c := range w.calls {
 		if w.answered[k] || !n.take() {
 			continue
 		}
-		at := root.Index(int(c.msg)).Key("tool_calls").Index(int(c.index))
-		name := strconv.Quote(string(jsonscan.StringText(data, w.r.msgs.Call(k).Name.Unpack())))
-		if id, ok := w.callID(k); ok {
-			n.list = append(n.list, at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept,
-				"tool call "+name+" (id "+strconv.Quote(id)+") has no tool message answering it; add {\"role\": \"tool\", \"tool_call_id\": "+strconv.Quote(id)+", \"content\": <the result>} after it"))
-		} else {
-			n.list = append(n.list, at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept,
-				"tool call "+name+" has no id, so no tool message can answer it; give it an id and answer it with {\"role\": \"tool\", \"tool_call_id\": <the id>, \"content\": ...}"))
+		at := softwarn.At("messages").Index(int(c.msg)).Key("tool_calls").Index(int(c.index))
+		call := w.r.msgs.Call(k)
+		name := written(data, call.Name.Unpack())
+		if _, ok := w.callID(k); ok {
+			id := written(data, call.ID.Unpack())
+			n.list = append(n.list, at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept, "tool call "+name+" (id "+id+
+				") has no tool message answering it; add {\"role\": \"tool\", \"tool_call_id\": "+id+", \"content\": <the result>} after it"))
+			continue
 		}
+		n.list = append(n.list, at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept, "tool call "+name+
+			" has no id, so no tool message can answer it; give it an id and answer it with "+
+			"{\"role\": \"tool\", \"tool_call_id\": <the id>, \"content\": ...}"))
 	}
 }
 
-// note gives the notes of kept message i, whose facts were just read, and registers its calls.
+// messageAt is where kept message i is; built only for a note.
+func messageAt(i int) softwarn.Loc { return softwarn.At("messages").Index(i) }
+
+// note gives the notes of kept message i, whose facts were just read.
 func (w *messageWalk) note(n *noteList, i int) {
 	m := &w.msg
-	at := softwarn.At("messages").Index(i)
-	for j := range m.calls {
-		k := len(w.calls)
-		if k >= len(w.answered) {
-			break // cannot happen: the walk sees the calls the record kept
-		}
-		w.calls = append(w.calls, callRef{msg: int32(i), index: int32(j)})
-		if id, ok := w.callID(k); ok {
-			w.byID[id] = k
-			if folded := strings.ToLower(strings.TrimSpace(id)); w.byFolded[folded] == 0 {
-				w.byFolded[folded] = k + 1 // 0 is "none"
-			}
-		}
-	}
-	switch {
-	case m.role != "tool":
-	case m.toolCallID.Present():
-		id := string(jsonscan.StringText(w.data, m.toolCallID))
-		if k, ok := w.byID[id]; ok {
-			w.answered[k] = true
-		} else if n.take() {
-			n.list = append(n.list, at.Key("tool_call_id").Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
-				"tool_call_id "+strconv.Quote(id)+" answers no earlier tool call, so the trace cannot link this result to its call; use the id of the assistant tool call it answers"+
-					w.didYouMean(id)))
-		}
-	case n.take():
-		n.list = append(n.list, at.Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
-			"a tool message without tool_call_id, so the trace cannot link this result to its call; add \"tool_call_id\": <the id of the assistant tool call it answers>"))
+	if m.isTool {
+		w.noteResult(n, i)
 	}
 	if m.functionCall && n.take() {
-		n.list = append(n.list, at.Key("function_call").Warn(softwarn.LegacyFunctionCall, softwarn.Kept,
-			"function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls: send it as \"tool_calls\": [{\"id\": <an id>, \"name\": <name>, \"arguments\": <arguments>}]"))
+		n.list = append(n.list, messageAt(i).Key("function_call").Warn(softwarn.LegacyFunctionCall, softwarn.Kept,
+			"function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls: "+
+				"send it as \"tool_calls\": [{\"id\": <an id>, \"name\": <name>, \"arguments\": <arguments>}]"))
 	}
 	if m.uses > 0 && n.take() {
-		n.list = append(n.list, at.Key("content").Warn(softwarn.AnthropicContentBlocks, softwarn.Kept,
-			"holds "+plural(m.uses, "Anthropic tool_use block")+"; the trace shows tool calls only from tool_calls: move each to tool_calls as {\"id\": <id>, \"name\": <name>, \"arguments\": <input>}"))
+		n.list = append(n.list, messageAt(i).Key("content").Warn(softwarn.AnthropicContentBlocks, softwarn.Kept,
+			"holds "+plural(m.uses, "Anthropic tool_use block")+"; the trace shows tool calls only from tool_calls: "+
+				"move each to tool_calls as {\"id\": <id>, \"name\": <name>, \"arguments\": <input>}"))
 	}
 	if m.results > 0 && n.take() {
-		n.list = append(n.list, at.Key("content").Warn(softwarn.AnthropicContentBlocks, softwarn.Kept,
-			"holds "+plural(m.results, "Anthropic tool_result block")+"; the trace links results only from tool messages: send each as {\"role\": \"tool\", \"tool_call_id\": <tool_use_id>, \"content\": <content>}"))
+		n.list = append(n.list, messageAt(i).Key("content").Warn(softwarn.AnthropicContentBlocks, softwarn.Kept,
+			"holds "+plural(m.results, "Anthropic tool_result block")+"; the trace links results only from tool messages: "+
+				"send each as {\"role\": \"tool\", \"tool_call_id\": <tool_use_id>, \"content\": <content>}"))
 	}
 	for _, c := range m.otherArgs {
 		if n.take() {
-			n.list = append(n.list, at.Key("tool_calls").Index(c.index).Warn(softwarn.ToolCallArgumentsKey, softwarn.Kept,
-				"has no \"arguments\" but has "+strconv.Quote(c.key)+" ("+argumentsKeyOrigin(c.key)+"), which the flat form does not keep: the trace shows this call without arguments; send them as \"arguments\""))
+			n.list = append(n.list, messageAt(i).Key("tool_calls").Index(c.index).Warn(softwarn.ToolCallArgumentsKey, softwarn.Kept,
+				"has no \"arguments\" but has "+strconv.Quote(c.key)+" ("+argumentsKeyOrigin(c.key)+
+					"), which the flat form does not keep: the trace shows this call without arguments; send them as \"arguments\""))
 		}
 	}
 }
 
-// didYouMean suggests the id of a call that id matches but for case or whitespace.
-func (w *messageWalk) didYouMean(id string) string {
-	if k := w.byFolded[strings.ToLower(strings.TrimSpace(id))]; k > 0 {
-		if theirs, _ := w.callID(k - 1); theirs != id {
-			return "; did you mean " + strconv.Quote(theirs) + "? ids are matched exactly"
+// noteResult links tool message i to the call it answers, or notes why it cannot be.
+func (w *messageWalk) noteResult(n *noteList, i int) {
+	if !w.msg.toolCallID.Present() {
+		if n.take() {
+			n.list = append(n.list, messageAt(i).Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
+				"a tool message without tool_call_id, so the trace cannot link this result to its call; "+
+					"add \"tool_call_id\": <the id of the assistant tool call it answers>"))
 		}
+		return
 	}
-	return ""
+	id := jsonscan.StringText(w.data, w.msg.toolCallID)
+	if w.answer(id) || !n.take() {
+		return
+	}
+	n.list = append(n.list, messageAt(i).Key("tool_call_id").Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
+		"tool_call_id "+written(w.data, w.msg.toolCallID)+" answers no earlier tool call, so the trace cannot link this result "+
+			"to its call; use the id of the assistant tool call it answers"+w.didYouMean(id)))
 }
 
 // read reads the message object at the scanner into w.msg.
@@ -220,15 +345,10 @@ func (w *messageWalk) read(s *jsonscan.Scanner) {
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		switch string(s.KeyName()) {
 		case "role":
-			m.role = ""
-			if v := s.SkipValue(); w.data[v.Start] == '"' {
-				m.role = string(jsonscan.StringText(w.data, v))
-			}
+			v := w.stringAt(s.SkipValue())
+			m.isTool = v.Present() && string(jsonscan.StringText(w.data, v)) == "tool"
 		case "tool_call_id":
-			m.toolCallID = jsonscan.Span{}
-			if v := s.SkipValue(); w.data[v.Start] == '"' {
-				m.toolCallID = v
-			}
+			m.toolCallID = w.stringAt(s.SkipValue())
 		case "function_call":
 			m.functionCall = w.data[s.SkipValue().Start] != 'n'
 		case "content":
@@ -251,6 +371,14 @@ func (w *messageWalk) read(s *jsonscan.Scanner) {
 	}
 }
 
+// stringAt is v when it is a string token, else absent.
+func (w *messageWalk) stringAt(v jsonscan.Span) jsonscan.Span {
+	if v.Present() && w.data[v.Start] == '"' {
+		return v
+	}
+	return jsonscan.Span{}
+}
+
 // contentBlocks counts the Anthropic tool_use and tool_result blocks of the content at the
 // scanner, which the trace does not link.
 func (w *messageWalk) contentBlocks(s *jsonscan.Scanner) (uses, results int) {
@@ -266,9 +394,9 @@ func (w *messageWalk) contentBlocks(s *jsonscan.Scanner) (uses, results int) {
 		typ := ""
 		for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 			isType := string(s.KeyName()) == "type"
-			if v := s.SkipValue(); isType {
+			if v := w.stringAt(s.SkipValue()); isType {
 				typ = ""
-				if w.data[v.Start] == '"' {
+				if v.Present() {
 					typ = string(jsonscan.StringText(w.data, v))
 				}
 			}
@@ -283,9 +411,14 @@ func (w *messageWalk) contentBlocks(s *jsonscan.Scanner) (uses, results int) {
 	return uses, results
 }
 
-// readCall reads the tool call at the scanner (an object: its message was kept) and returns
-// the other key its arguments are under, or "". As in the record, OpenAI's nested shape takes them from function.
+// readCall reads the tool call at the scanner and returns the other key its arguments are
+// under, or "". As in the record, OpenAI's nested shape takes them from function.
 func (w *messageWalk) readCall(s *jsonscan.Scanner) string {
+	// Not an object: an earlier tool_calls of a message whose last one the record kept.
+	if s.Peek() != jsonscan.Object {
+		s.SkipValue()
+		return ""
+	}
 	var entry, function argumentsKeys
 	nested := false
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {

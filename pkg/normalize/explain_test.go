@@ -1,6 +1,7 @@
 package normalize_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -53,6 +54,24 @@ func TestExplainNotes(t *testing.T) {
 		{"final_response holding a result", `{"final_response":"{\"final_response\":\"Done.\"}"}`,
 			[]note{{"final_response", softwarn.FinalResponseSerialized, "serialized twice"}}},
 		{"an answer that is JSON", `{"final_response":"{\"refund\": \"issued\"}"}`, nil},
+		{"an earlier tool_calls that is not the one kept", `{"final_response":"ok","messages":[
+			{"role":"assistant","content":"draft","tool_calls":[1],"tool_calls":null},
+			{"role":"assistant","tool_calls":[{"id":"call_1","name":"lookup"}]},
+			{"role":"tool","tool_call_id":"call_9","content":"18C"},
+			{"role":"assistant","content":null,"function_call":{"name":"f"}}]}`,
+			[]note{
+				{"messages[2].tool_call_id", softwarn.ToolResultUnmatched, `tool_call_id "call_9" answers no earlier tool call`},
+				{"messages[3].function_call", softwarn.LegacyFunctionCall, "legacy"},
+				{"messages[1].tool_calls[0]", softwarn.ToolCallUnanswered, `tool call "lookup" (id "call_1")`},
+			}},
+		{"lone surrogate ids as written", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"\ud800","name":"f"}]},{"role":"tool","tool_call_id":"\udc00","content":"x"}]}`,
+			[]note{
+				{"messages[1].tool_call_id", softwarn.ToolResultUnmatched, `tool_call_id "\udc00" answers no earlier tool call, so the trace cannot link this result to its call; use the id of the assistant tool call it answers`},
+				{"messages[0].tool_calls[0]", softwarn.ToolCallUnanswered, `(id "\ud800") has no tool message answering it; add {"role": "tool", "tool_call_id": "\ud800"`},
+			}},
+		{"escaped id answered", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"c\u0031","name":"f"}]},{"role":"tool","tool_call_id":"c1","content":"x"}]}`, nil},
+		{"a deeply nested result serialized twice", `{"final_response":"{\"final_response\":\"a\",\"x\":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}"}`,
+			[]note{{"final_response", softwarn.FinalResponseSerialized, "serialized twice"}}},
 		{"Anthropic blocks in content", `{"final_response":"a","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}]}`,
 			[]note{{"messages[0].content", softwarn.AnthropicContentBlocks, "holds 1 Anthropic tool_use block"}}},
 	}

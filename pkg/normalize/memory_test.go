@@ -2,6 +2,7 @@ package normalize_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -13,8 +14,7 @@ import (
 
 // TestMemoryBound: for a 20 MiB result, the peak heap while normalizing and writing the record,
 // the input and the record included, stays under three times the input, with or without
-// explain, whatever shape the 20 MiB takes but one (a transcript of nothing but minimal tool
-// calls, bounded on its own below).
+// explain, but for shapes dense in tool calls, which have bounds of their own below.
 func TestMemoryBound(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("builds 20 MiB inputs and measures the heap: run without -short and -race (scripts/test.sh does)")
@@ -47,6 +47,26 @@ func TestMemoryBound(t *testing.T) {
 		b.WriteString(`{"role":"user","content":"x"}]}`)
 		return b.Bytes()
 	}
+	// Tool calls with ids of their own, each answered by a tool message: a real transcript's
+	// shape, and the one explain keeps most for (an index of the ids).
+	pairs := func() []byte {
+		var b bytes.Buffer
+		b.WriteString(`{"final_response":"ok","messages":[`)
+		for i := 0; b.Len() < size-256; i++ {
+			fmt.Fprintf(&b, `{"role":"assistant","tool_calls":[{"id":"call_%x","name":"f","arguments":"{}"}]},{"role":"tool","tool_call_id":"call_%x","content":"x"},`, i, i)
+		}
+		b.WriteString(`{"role":"user","content":"x"}]}`)
+		return b.Bytes()
+	}
+	unanswered := func() []byte {
+		var b bytes.Buffer
+		b.WriteString(`{"final_response":"ok","messages":[{"role":"assistant","tool_calls":[`)
+		for i := 0; b.Len() < size-256; i++ {
+			fmt.Fprintf(&b, `{"id":"%x","name":"f"},`, i)
+		}
+		b.WriteString(`{"name":"f"}]}]}`)
+		return b.Bytes()
+	}
 	tests := []struct {
 		name string
 		doc  func() []byte
@@ -56,12 +76,15 @@ func TestMemoryBound(t *testing.T) {
 		{name: "tiny messages", doc: func() []byte { return tiny(",") }},
 		{name: "tiny messages, one per line", doc: func() []byte { return tiny(",\n") }},
 		{name: "pretty tiny messages", doc: pretty},
-		{name: "tiny tool calls", doc: calls},
-		// The one shape past 3x: the record's table of tool calls holds 28 bytes for each
-		// 13-byte call (4.2x measured), and explain 9 more to link the calls (5.4x).
+		{name: "tiny tool calls", doc: calls, explainBound: 3.5},
+		// Shapes dense in tool calls go past 3x: the record's table of calls holds 28 bytes for
+		// each (4.2x for 13-byte calls), and explain about 30 more to link calls and answers
+		// (5.4x); measured bounds, with a margin.
 		{name: "one message of minimal tool calls", bound: 4.5, explainBound: 6, doc: func() []byte {
 			return []byte(`{"final_response":"ok","messages":[{"role":"assistant","tool_calls":[` + strings.Repeat(`{"name":"f"},`, size/13-10) + `{"name":"f"}]}]}`)
 		}},
+		{name: "tool calls and their answers", doc: pairs, explainBound: 4},
+		{name: "one message of unanswered calls with ids", doc: unanswered, bound: 3.5, explainBound: 5},
 		{name: "huge final_response", doc: func() []byte {
 			return []byte(`{"final_response":"` + strings.Repeat("ab\\n", size/4-10) + `"}`)
 		}},

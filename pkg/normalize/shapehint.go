@@ -58,9 +58,11 @@ func missingFinalHint(data []byte, maxDepth int) string {
 	case variant != "":
 		return `. It has ` + strconv.Quote(variant) + `: keys are matched exactly, case included; send "final_response"`
 	case choices && (object == "chat.completion" || messageInChoices):
-		return `. It has "choices": it looks like an OpenAI chat completion, the model's response rather than the handler's result; send {"final_response": choices[0].message.content}`
+		return `. It has "choices": it looks like an OpenAI chat completion, the model's response rather than ` +
+			`the handler's result; send {"final_response": choices[0].message.content}`
 	case content && typ == "message":
-		return `. It has "type": "message" and "content": it looks like an Anthropic Messages API response, the model's response rather than the handler's result; send {"final_response": <the text of its text blocks>}`
+		return `. It has "type": "message" and "content": it looks like an Anthropic Messages API response, ` +
+			`the model's response rather than the handler's result; send {"final_response": <the text of its text blocks>}`
 	}
 	return ". It has " + listKeys(keys, count)
 }
