@@ -17,14 +17,43 @@ import (
 // small multiple of the input.
 func lint(r *Result) []softwarn.Warning {
 	n := noteList{limit: r.maxWarnings}
-	if r.finalKind == jsonscan.String && !r.truncated && holdsResult(r.final, r.s.MaxDepth()) && n.take() {
-		n.list = append(n.list, softwarn.At("final_response").Warn(softwarn.FinalResponseSerialized, softwarn.Kept,
-			`is the JSON text of a whole result (an object with "final_response"), graded as it is: `+
-				`the result was serialized twice (json.dumps of a JSON string); return the object itself`))
+	if r.finalKind == jsonscan.String && !r.truncated {
+		finalNotes(r, &n)
 	}
 	var w messageWalk
 	w.run(r, &n)
 	return n.close()
+}
+
+// finalNotes notes a final_response that the platform accepts but the judge can do nothing
+// with: a whole result serialized twice, only whitespace, or a placeholder that str() of a
+// missing value prints.
+func finalNotes(r *Result, n *noteList) {
+	at := softwarn.At("final_response")
+	text := jsonscan.StringText(r.final, jsonscan.Span{Start: 0, End: len(r.final)})
+	switch {
+	case holdsResult(r.final, r.s.MaxDepth()):
+		if n.take() {
+			n.list = append(n.list, at.Warn(softwarn.FinalResponseSerialized, softwarn.Kept,
+				`is the JSON text of a whole result (an object with "final_response"), graded as it is: `+
+					`the result was serialized twice (json.dumps of a JSON string); return the object itself`))
+		}
+	case len(bytes.TrimSpace(text)) == 0:
+		if n.take() {
+			n.list = append(n.list, at.Warn(softwarn.FinalResponsePlaceholder, softwarn.Kept,
+				"is only whitespace: accepted (it is not empty), but the judge has nothing to grade; "+
+					"return at least a one-sentence summary of what the agent did or why it failed"))
+		}
+	default:
+		switch t := string(bytes.TrimSpace(text)); t {
+		case "None", "null", "undefined", "NaN", "nil":
+			if n.take() {
+				n.list = append(n.list, at.Warn(softwarn.FinalResponsePlaceholder, softwarn.Kept,
+					"is the text "+strconv.Quote(t)+", what str() prints for a missing value: the judge grades that text; "+
+						"return the agent's answer, or a summary of why there is none"))
+			}
+		}
+	}
 }
 
 // noteList keeps the notes up to a limit and counts the rest; take says whether to build the

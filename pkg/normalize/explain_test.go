@@ -54,6 +54,11 @@ func TestExplainNotes(t *testing.T) {
 		{"final_response holding a result", `{"final_response":"{\"final_response\":\"Done.\"}"}`,
 			[]note{{"final_response", softwarn.FinalResponseSerialized, "serialized twice"}}},
 		{"an answer that is JSON", `{"final_response":"{\"refund\": \"issued\"}"}`, nil},
+		{"only whitespace", `{"final_response":" \n\t "}`,
+			[]note{{"final_response", softwarn.FinalResponsePlaceholder, "is only whitespace: accepted (it is not empty), but the judge has nothing to grade"}}},
+		{"str of None", `"None"`,
+			[]note{{"final_response", softwarn.FinalResponsePlaceholder, `is the text "None", what str() prints for a missing value: the judge grades that text`}}},
+		{"an answer that mentions None", `{"final_response":"None of the orders were refunded."}`, nil},
 		{"an earlier tool_calls that is not the one kept", `{"final_response":"ok","messages":[
 			{"role":"assistant","content":"draft","tool_calls":[1],"tool_calls":null},
 			{"role":"assistant","tool_calls":[{"id":"call_1","name":"lookup"}]},

@@ -50,13 +50,14 @@ const (
 // Notes: advice for a person porting an agent, reported only by the explain view. They are not
 // soft warnings: nothing was changed.
 const (
-	ToolCallUnanswered      Code = "tool_call_unanswered"
-	ToolResultUnmatched     Code = "tool_result_unmatched"
-	AnthropicContentBlocks  Code = "anthropic_content_blocks"
-	ToolCallArgumentsKey    Code = "tool_call_arguments_key"   // arguments under another SDK's key (args, input)
-	LegacyFunctionCall      Code = "legacy_function_call"      // OpenAI's function_call, which the trace does not show
-	FinalResponseSerialized Code = "final_response_serialized" // final_response is the JSON text of a whole result
-	NotesLimited            Code = "notes_limited"             // more notes than a record lists
+	ToolCallUnanswered       Code = "tool_call_unanswered"
+	ToolResultUnmatched      Code = "tool_result_unmatched"
+	AnthropicContentBlocks   Code = "anthropic_content_blocks"
+	ToolCallArgumentsKey     Code = "tool_call_arguments_key"    // arguments under another SDK's key (args, input)
+	LegacyFunctionCall       Code = "legacy_function_call"       // OpenAI's function_call, which the trace does not show
+	FinalResponseSerialized  Code = "final_response_serialized"  // final_response is the JSON text of a whole result
+	FinalResponsePlaceholder Code = "final_response_placeholder" // whitespace, or "None": nothing to grade
+	NotesLimited             Code = "notes_limited"              // more notes than a record lists
 )
 
 // Warning is one soft warning (or, in the explain view, one note).
