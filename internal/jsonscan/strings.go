@@ -126,7 +126,9 @@ func AppendValue(dst, data []byte, sp Span, hasWS bool) []byte {
 }
 
 // AppendString appends s as a JSON string. Only what JSON requires is escaped, plus U+2028 and
-// U+2029 for the sake of JavaScript readers; invalid UTF-8 becomes U+FFFD.
+// U+2029 for the sake of JavaScript readers. A lone surrogate that AppendUnescaped kept (the
+// three bytes ED A0-BF 80-BF) is written back as its \uXXXX escape, so that a key holding one
+// is named as it was sent; other invalid UTF-8 becomes U+FFFD.
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -155,6 +157,14 @@ func AppendString(dst []byte, s string) []byte {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
+		if c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
+			u := 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', hexDigits[u>>12], hexDigits[u>>8&0xF], hexDigits[u>>4&0xF], hexDigits[u&0xF])
+			i += 3
+			start = i
+			continue
+		}
 		if r == utf8.RuneError && n == 1 {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, "\uFFFD"...)

@@ -76,3 +76,22 @@ func TestAppendCompactEndsOnInvalidInput(t *testing.T) {
 		}
 	}
 }
+
+// AppendString writes the lone surrogates AppendUnescaped keeps back as their escapes, so that
+// a key holding one round-trips; other invalid bytes become U+FFFD.
+func TestAppendStringLoneSurrogates(t *testing.T) {
+	for _, tt := range []struct{ escaped, want string }{
+		{`\ud800`, `"\ud800"`},
+		{`a\uDFFFb`, `"a\udfffb"`},
+		{`\ud83d\ude00`, `"😀"`}, // a pair is a character
+		{`\udc00\ud800`, `"\udc00\ud800"`},
+	} {
+		got := string(AppendString(nil, string(AppendUnescaped(nil, []byte(tt.escaped)))))
+		if got != tt.want {
+			t.Errorf("AppendString(unescaped %s) = %s, want %s", tt.escaped, got, tt.want)
+		}
+	}
+	if got := string(AppendString(nil, "a\xffb\xed\xa0")); got != "\"a\uFFFDb\uFFFD\uFFFD\"" {
+		t.Errorf("invalid bytes: got %q", got)
+	}
+}

@@ -2,7 +2,6 @@ package normalize
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
@@ -49,7 +48,7 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 			}
 			name := m.members.Name(data, j)
 			warn.Add(softwarn.At("metadata").Key(string(name)).Warn(softwarn.DuplicateKey, softwarn.Dropped,
-				"duplicate key "+strconv.Quote(string(name))+"; the last value was kept and the earlier ones dropped, as the platform's parser does"))
+				"duplicate key "+softwarn.QuoteKey(string(name))+"; the last value was kept and the earlier ones dropped, as the platform's parser does"))
 		}
 	}
 	if s.Err() != nil {

@@ -10,6 +10,9 @@ package softwarn
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/dystopic/normalizer/internal/jsonscan"
 )
 
 // Action says what normalization did with the value a warning concerns.
@@ -85,7 +88,7 @@ func At(key string) Loc { return Loc{}.Key(key) }
 func (l Loc) Key(key string) Loc {
 	seg := key
 	if !isIdent(key) {
-		seg = "[" + strconv.Quote(key) + "]"
+		seg = "[" + QuoteKey(key) + "]"
 	} else if l.path != "" {
 		seg = "." + key
 	}
@@ -107,6 +110,16 @@ func (l Loc) Pointer() string { return l.pointer }
 // Warn builds the warning at l.
 func (l Loc) Warn(code Code, action Action, message string) Warning {
 	return Warning{Path: l.path, Pointer: l.pointer, Code: code, Action: action, Message: message}
+}
+
+// QuoteKey quotes a key for a path or a message, as strconv.Quote does, except that a key
+// holding a lone surrogate (unescaped from \ud800, which no UTF-8 text can hold) shows it as
+// the escape it was sent as, not as the bytes that stand for it.
+func QuoteKey(key string) string {
+	if utf8.ValidString(key) {
+		return strconv.Quote(key)
+	}
+	return string(jsonscan.AppendString(nil, key))
 }
 
 func isIdent(s string) bool {

@@ -20,6 +20,11 @@ func TestLoc(t *testing.T) {
 		{"odd key", At("metadata").Key("a.b/c~d"), `metadata["a.b/c~d"]`, "/metadata/a.b~1c~0d"},
 		{"empty key", At("metadata").Key(""), `metadata[""]`, "/metadata/"},
 		{"digit first", At("metadata").Key("1x"), `metadata["1x"]`, "/metadata/1x"},
+		// A key sent as "\ud800" is unescaped to the three bytes that stand for the lone
+		// surrogate: the path names it as sent; the pointer keeps the key, which the record's
+		// writer sends back as \ud800, so that it resolves.
+		{"lone surrogate key", At("metadata").Key("\xed\xa0\x80x"), `metadata["\ud800x"]`, "/metadata/\xed\xa0\x80x"},
+		{"control character key", At("metadata").Key("a\x01"), `metadata["a\x01"]`, "/metadata/a\x01"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
