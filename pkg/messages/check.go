@@ -21,6 +21,9 @@ type callFacts struct {
 	span   jsonscan.Span32 // the tool_calls value
 	bad    int             // index of the first tool call that does not normalize, or -1
 	reason string          // why it does not
+	// flat: the array is already what the record writes (every call flat, its keys exactly
+	// id, name, arguments in that order, no whitespace), so the message is copied as it is.
+	flat bool
 }
 
 type thinkingFacts struct {
@@ -32,20 +35,81 @@ type thinkingFacts struct {
 func (r *Reader) readToolCalls() callFacts {
 	s := r.s
 	f := callFacts{kind: s.Peek(), bad: -1}
-	start := s.Pos()
+	start, ws0 := s.Pos(), s.WS()
 	if f.kind != jsonscan.Array {
 		s.SkipValue()
 		return f
 	}
-	j := 0
+	// Calls already in the flat form are not put in the table while every call so far is: the
+	// message will most likely be copied as it is. The first call that is not flat brings them
+	// in (backfill), since the record then writes the array from the table.
+	j, flat := 0, true
 	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
-		if reason := r.readToolCall(j); reason != "" && f.bad < 0 {
+		reason, flatCall := r.readToolCall(j)
+		if reason != "" && f.bad < 0 {
 			f.bad, f.reason = j, reason
 		}
+		switch {
+		case r.KeepFlatCalls:
+		case flat && flatCall:
+			r.calls.truncate(r.calls.len() - 1) // appended valid: not needed while all are flat
+		case flat && j > 0:
+			r.backfillBefore(start, j, reason == "")
+		}
+		flat = flat && flatCall
 		j++
 	}
 	f.span = jsonscan.Span{Start: start, End: s.Pos()}.Pack()
+	f.flat = flat && s.WS() == ws0
+	if flat && !f.flat && !r.KeepFlatCalls { // flat calls, but whitespace between them
+		r.backfillFlat(start, j)
+	}
 	return f
+}
+
+// backfillBefore puts the first n calls of the array at data[from], which were flat and left
+// out, in the table before call n, which the table holds when it is valid.
+func (r *Reader) backfillBefore(from, n int, holdsLast bool) {
+	var last ToolCall
+	if holdsLast {
+		last = *r.calls.last()
+		r.calls.truncate(r.calls.len() - 1)
+	}
+	r.backfillFlat(from, n)
+	if holdsLast {
+		r.calls.append(last)
+	}
+}
+
+// backfillFlat puts in the table the first n calls of the tool_calls array at data[from], all
+// valid and in the flat form (each key once, unescaped): the rare array whose calls turn out
+// not to be all flat, or to have whitespace between them.
+func (r *Reader) backfillFlat(from, n int) {
+	data := r.s.Data()
+	var s jsonscan.Scanner
+	s.Reset(data[from:], r.s.MaxDepth())
+	j := 0
+	for ok := s.ArrayStart(); ok && j < n; ok = s.ArrayNext() {
+		var call ToolCall
+		for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+			field := &call.Arguments
+			switch string(s.KeyName()) {
+			case "id":
+				field = &call.ID
+			case "name":
+				field = &call.Name
+			}
+			s.Peek()
+			wsv := s.WS()
+			v := s.SkipValue()
+			*field = jsonscan.Span{Start: from + v.Start, End: from + v.End}.Pack()
+			if field == &call.Arguments {
+				call.ArgumentsWS = s.WS() != wsv
+			}
+		}
+		r.calls.append(call)
+		j++
+	}
 }
 
 // callFields are the fields of a tool call or of its function object, with the kinds found.
@@ -60,20 +124,26 @@ type callFields struct {
 }
 
 // readToolCall reads tool call j; when it cannot be normalized it returns why, else it appends
-// the flat form to r.calls and returns "".
-func (r *Reader) readToolCall(j int) string {
+// the flat form to r.calls and returns "". It also reports whether the call is written in the flat form already: its keys exactly id
+// (optional), name, arguments (optional), in that order, unescaped (whitespace is the caller's
+// to check).
+func (r *Reader) readToolCall(j int) (reason string, flat bool) {
 	s := r.s
 	kind := s.Peek()
 	if kind != jsonscan.Object {
 		s.SkipValue()
-		return "found " + kind.Describe() + ", expected a tool call object " + callShapes
+		return "found " + kind.Describe() + ", expected a tool call object " + callShapes, false
 	}
 	var c callFields
 	r.entry.Reset()
 	data := s.Data()
+	flat, order := true, 0 // order: the next key the flat form allows, by flatKeys
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		name, key := s.KeyName(), s.KeyToken()
 		_, keyFlags := s.Key()
+		if flat {
+			flat, order = nextFlatKey(name, keyFlags, order)
+		}
 		k, wsv, start := s.Peek(), s.WS(), s.Pos()
 		if string(name) == "function" {
 			c.function = k
@@ -99,27 +169,55 @@ func (r *Reader) readToolCall(j int) string {
 			r.dups = append(r.dups, duplicate{call: j, key: string(name), written: string(data[key.Start:key.End])})
 		}
 	}
+	flat = flat && order >= flatArguments // name was there
 	call := ToolCall{ID: c.id.Pack(), Name: c.name.Pack(), Arguments: c.args.Pack(), ArgumentsWS: c.argsWS}
 	if c.function != jsonscan.None && c.function != jsonscan.Null {
 		if c.function != jsonscan.Object {
-			return "function is " + c.function.Describe() + ", expected an object {\"name\", \"arguments\"} " + callShapes
+			return "function is " + c.function.Describe() + ", expected an object {\"name\", \"arguments\"} " + callShapes, false
 		}
 		if c.fnNameKind != jsonscan.String {
-			return "function.name is " + describeKind(c.fnNameKind) + ", expected the tool's name as a string"
+			return "function.name is " + describeKind(c.fnNameKind) + ", expected the tool's name as a string", false
 		}
 		call.Name, call.Arguments, call.ArgumentsWS = c.fnName.Pack(), c.fnArgs.Pack(), c.fnArgsWS
 	} else if c.nameKind != jsonscan.String {
-		return "name is " + describeKind(c.nameKind) + ", expected the tool's name as a string " + callShapes
+		return "name is " + describeKind(c.nameKind) + ", expected the tool's name as a string " + callShapes, false
 	}
 	if c.idKind != jsonscan.None && c.idKind != jsonscan.Null && c.idKind != jsonscan.String {
 		if c.idKind == jsonscan.Number {
 			n := shortened(string(r.s.Data()[c.id.Start:c.id.End]))
-			return "id is the number " + n + ", expected a string or null; send it as a string: \"" + n + "\""
+			return "id is the number " + n + ", expected a string or null; send it as a string: \"" + n + "\"", false
 		}
-		return "id is " + c.idKind.Describe() + ", expected a string or null"
+		return "id is " + c.idKind.Describe() + ", expected a string or null", false
 	}
 	r.calls.append(call)
-	return ""
+	return "", flat
+}
+
+// The keys of the flat form, in the order the record writes them; each value of order is the
+// first key still allowed.
+const (
+	flatID = iota
+	flatName
+	flatArguments
+	flatDone
+)
+
+// nextFlatKey reports whether key name may come next in a call written in the flat form, given
+// the first key still allowed, and what is allowed after it. An escaped key is not written as
+// the record writes it, so it is not flat either.
+func nextFlatKey(name []byte, flags jsonscan.StrFlags, order int) (bool, int) {
+	if flags&jsonscan.Escaped != 0 {
+		return false, order
+	}
+	switch string(name) {
+	case "id":
+		return order <= flatID, flatName
+	case "name":
+		return order <= flatName, flatArguments
+	case "arguments":
+		return order == flatArguments, flatDone
+	}
+	return false, order
 }
 
 const callShapes = `(flat {"id", "name", "arguments"} or OpenAI's {"id", "type": "function", "function": {"name", "arguments"}})`

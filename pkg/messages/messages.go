@@ -7,6 +7,8 @@
 package messages
 
 import (
+	"math"
+
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
@@ -53,6 +55,11 @@ type Reader struct {
 	kept    chunked[Message]
 	n       int         // messages kept
 	dups    []duplicate // duplicate keys of the message being read, reported if it is kept
+	// KeepFlatCalls keeps in the call table the calls of messages copied as they are (their
+	// tool_calls already in the flat form), which the record does not need: the explain view
+	// reads every kept call from the table. Without it a transcript of small flat calls costs
+	// no table at all (28 bytes a call, more than a small call's own bytes).
+	KeepFlatCalls bool
 }
 
 // duplicate is a duplicate key found inside a message, reported only if the message is kept so
@@ -81,7 +88,8 @@ func (r *Reader) Cap() int {
 // Len is the number of messages kept.
 func (r *Reader) Len() int { return r.n }
 
-// Calls is the number of tool calls in the kept messages.
+// Calls is the number of tool calls in the table: every call of the kept messages with
+// KeepFlatCalls, else those the record rewrites.
 func (r *Reader) Calls() int { return r.calls.len() }
 
 // Call is the kept messages' tool call i, in the order they come (as the record writes them).
@@ -170,17 +178,23 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 	r.n++
 	span := jsonscan.Span{Start: start, End: s.Pos()}.Pack()
 	ws := s.WS() != ws0
+	if len(r.dups) > 0 && f.calls.kind == jsonscan.Array && f.calls.flat && !r.KeepFlatCalls {
+		r.backfillFlat(int(f.calls.span.Start), math.MaxInt) // rebuilt: written from the table
+	}
 	calls := [2]int32{int32(callsFrom), int32(r.calls.len())}
 	switch {
 	case len(r.dups) > 0:
 		r.kept.append(Message{Index: int32(i), Count: 1, Span: span, kind: rebuilt, compact: ws,
 			ref: [2]int32{int32(first), int32(len(r.members.List))}, calls: calls})
 		return
-	case f.calls.kind == jsonscan.Array:
+	case f.calls.kind == jsonscan.Array && !f.calls.flat:
 		r.kept.append(Message{Index: int32(i), Count: 1, Span: span, kind: spliced, compact: ws,
 			ref: [2]int32{f.calls.span.Start, f.calls.span.End}, calls: calls})
 	default:
 		r.appendCopied(int32(i), span, ws)
+		if !r.KeepFlatCalls {
+			r.calls.truncate(callsFrom)
+		}
 	}
 	r.members.Drop()
 }

@@ -77,14 +77,18 @@ func TestMemoryBound(t *testing.T) {
 		{name: "tiny messages, one per line", doc: func() []byte { return tiny(",\n") }},
 		{name: "pretty tiny messages", doc: pretty},
 		{name: "tiny tool calls", doc: calls, explainBound: 3.5},
-		// Shapes dense in tool calls go past 3x: the record's table of calls holds 28 bytes for
-		// each (4.2x for 13-byte calls), and explain about 30 more to link calls and answers
-		// (5.4x); measured bounds, with a margin.
-		{name: "one message of minimal tool calls", bound: 4.5, explainBound: 6, doc: func() []byte {
+		// Calls already in the flat form are copied and need no table; calls that are not take
+		// 28 bytes each in it (3.5x for the smallest, 18 bytes), and explain keeps the table
+		// for every call plus about 30 bytes to link calls and answers (5.4x for 13-byte calls).
+		// Measured bounds, with a margin.
+		{name: "one message of minimal tool calls", explainBound: 6, doc: func() []byte {
 			return []byte(`{"final_response":"ok","messages":[{"role":"assistant","tool_calls":[` + strings.Repeat(`{"name":"f"},`, size/13-10) + `{"name":"f"}]}]}`)
 		}},
 		{name: "tool calls and their answers", doc: pairs, explainBound: 4},
-		{name: "one message of unanswered calls with ids", doc: unanswered, bound: 3.5, explainBound: 5},
+		{name: "one message of unanswered calls with ids", doc: unanswered, explainBound: 5},
+		{name: "one message of minimal calls not in the flat form", bound: 4, explainBound: 4.5, doc: func() []byte {
+			return []byte(`{"final_response":"ok","messages":[{"role":"assistant","tool_calls":[` + strings.Repeat(`{"x":0,"name":"f"},`, size/19-10) + `{"name":"f"}]}]}`)
+		}},
 		{name: "huge final_response", doc: func() []byte {
 			return []byte(`{"final_response":"` + strings.Repeat("ab\\n", size/4-10) + `"}`)
 		}},

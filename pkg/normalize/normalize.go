@@ -330,6 +330,7 @@ func (r *Result) end(f int) { r.fields[f].warnTo = r.warn.Len() }
 func (r *Result) readMessages() {
 	s := &r.s
 	r.msgs.Reset(s, &r.warn)
+	r.msgs.KeepFlatCalls = r.explain // the explain view reads every kept call from the table
 	switch kind := s.Peek(); kind {
 	case jsonscan.Array:
 		r.msgs.ReadArray()
