@@ -79,13 +79,14 @@ func TestMemoryBound(t *testing.T) {
 		{name: "tiny tool calls", doc: calls, explainBound: 3.5},
 		// Calls already in the flat form are copied and need no table; calls that are not take
 		// 28 bytes each in it (3.5x for the smallest, 18 bytes), and explain keeps the table
-		// for every call plus about 30 bytes to link calls and answers (5.4x for 13-byte calls).
+		// for every call plus about 30 bytes to link calls and answers (5.4x for 13-byte calls;
+		// with distinct ids the index's growth makes the peak vary, 4.4x to 5.6x measured).
 		// Measured bounds, with a margin.
-		{name: "one message of minimal tool calls", explainBound: 6, doc: func() []byte {
+		{name: "one message of minimal tool calls", explainBound: 6.5, doc: func() []byte {
 			return []byte(`{"final_response":"ok","messages":[{"role":"assistant","tool_calls":[` + strings.Repeat(`{"name":"f"},`, size/13-10) + `{"name":"f"}]}]}`)
 		}},
 		{name: "tool calls and their answers", doc: pairs, explainBound: 4},
-		{name: "one message of unanswered calls with ids", doc: unanswered, explainBound: 5},
+		{name: "one message of unanswered calls with ids", doc: unanswered, explainBound: 6.5},
 		{name: "one message of minimal calls not in the flat form", bound: 4, explainBound: 4.5, doc: func() []byte {
 			return []byte(`{"final_response":"ok","messages":[{"role":"assistant","tool_calls":[` + strings.Repeat(`{"x":0,"name":"f"},`, size/19-10) + `{"name":"f"}]}]}`)
 		}},
