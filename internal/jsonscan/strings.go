@@ -186,3 +186,18 @@ func AppendString(dst []byte, s string) []byte {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// ShortToken shows a token from the input in a message as the sender wrote it, escapes
+// included (a lone surrogate stays \ud800), cut to about 64 bytes on a character boundary so
+// that a message stays readable whatever the input holds.
+func ShortToken(token string) string {
+	const most = 64
+	if len(token) <= most+2 {
+		return token
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(token[cut]) {
+		cut--
+	}
+	return token[:cut] + `…"`
+}

@@ -3,7 +3,6 @@ package messages
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
@@ -184,7 +183,7 @@ func (r *Reader) readToolCall(j int) (reason string, flat bool) {
 	}
 	if c.idKind != jsonscan.None && c.idKind != jsonscan.Null && c.idKind != jsonscan.String {
 		if c.idKind == jsonscan.Number {
-			n := shortened(string(r.s.Data()[c.id.Start:c.id.End]))
+			n := jsonscan.ShortToken(string(r.s.Data()[c.id.Start:c.id.End]))
 			return "id is the number " + n + ", expected a string or null; send it as a string: \"" + n + "\"", false
 		}
 		return "id is " + c.idKind.Describe() + ", expected a string or null", false
@@ -348,7 +347,7 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 		if k := kindAt(data, v); k != jsonscan.String && k != jsonscan.Null {
 			found, fix := k.Describe(), ""
 			if k == jsonscan.Number {
-				n := shortened(string(data[v.Start:v.End]))
+				n := jsonscan.ShortToken(string(data[v.Start:v.End]))
 				found, fix = "the number "+n, `; send it as a string: "`+n+`"`
 			}
 			return at.Key("tool_call_id").Warn(softwarn.MessageToolCallIDInvalid, softwarn.Dropped,
@@ -397,7 +396,7 @@ func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {
 			return softwarn.Warning{}, true
 		}
 	}
-	msg := "found " + shortened(string(data[v.Start:v.End])) + ", expected one of " + roleList + dropped
+	msg := "found " + jsonscan.ShortToken(string(data[v.Start:v.End])) + ", expected one of " + roleList + dropped
 	if fix := roleFix(role); fix != "" {
 		msg += "; " + fix
 	}
@@ -505,17 +504,3 @@ func describeKind(k jsonscan.Kind) string {
 
 // quote quotes a text of ours (a role name) for a warning.
 func quote(s string) string { return strconv.Quote(s) }
-
-// shortened shows a JSON string token from the input as the sender wrote it, escapes included,
-// cut to about 64 characters so that a warning stays readable whatever the input holds.
-func shortened(token string) string {
-	const max = 64
-	if len(token) <= max+2 {
-		return token
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(token[cut]) {
-		cut--
-	}
-	return token[:cut] + `…"`
-}

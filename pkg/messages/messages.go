@@ -234,7 +234,7 @@ func (r *Reader) reportDuplicates(at softwarn.Loc) {
 			}
 		}
 		r.warn.Add(l.Key(d.key).Warn(softwarn.DuplicateKey, softwarn.Dropped,
-			"duplicate key "+shortened(d.written)+"; the last value was kept and the earlier ones dropped, as the platform's parser does"))
+			"duplicate key "+jsonscan.ShortToken(d.written)+"; the last value was kept and the earlier ones dropped, as the platform's parser does"))
 	}
 }
 

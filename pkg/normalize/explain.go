@@ -275,23 +275,11 @@ func (w *messageWalk) didYouMean(id []byte) string {
 	if g, _ := folded(theirs); bytes.Equal(theirs, id) || !bytes.Equal(f, g) {
 		return ""
 	}
-	return "; did you mean " + written(w.r.s.Data(), w.r.msgs.Call(int(k)).ID.Unpack()) + "? ids are matched exactly"
+	return "; did you mean " + jsonscan.ShortToken(tokenText(w.r.s.Data(), w.r.msgs.Call(int(k)).ID.Unpack())) + "? ids are matched exactly"
 }
 
-// written shows a string token as the sender wrote it, escapes included (a lone surrogate stays
-// \ud800, valid JSON to copy), cut to about 64 bytes.
-func written(data []byte, sp jsonscan.Span) string {
-	const most = 64
-	tok := data[sp.Start:sp.End]
-	if len(tok) <= most+2 {
-		return string(tok)
-	}
-	cut := most
-	for cut > 0 && !utf8.RuneStart(tok[cut]) {
-		cut--
-	}
-	return string(tok[:cut]) + `…"`
-}
+// tokenText is the token at sp, as written.
+func tokenText(data []byte, sp jsonscan.Span) string { return string(data[sp.Start:sp.End]) }
 
 // noteUnanswered notes the calls no tool message answered.
 func (w *messageWalk) noteUnanswered(n *noteList) {
@@ -302,9 +290,9 @@ func (w *messageWalk) noteUnanswered(n *noteList) {
 		}
 		at := softwarn.At("messages").Index(int(c.msg)).Key("tool_calls").Index(int(c.index))
 		call := w.r.msgs.Call(k)
-		name := written(data, call.Name.Unpack())
+		name := jsonscan.ShortToken(tokenText(data, call.Name.Unpack()))
 		if _, ok := w.callID(k); ok {
-			id := written(data, call.ID.Unpack())
+			id := jsonscan.ShortToken(tokenText(data, call.ID.Unpack()))
 			n.list = append(n.list, at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept, "tool call "+name+" (id "+id+
 				") has no tool message answering it; add {\"role\": \"tool\", \"tool_call_id\": "+id+", \"content\": <the result>} after it"))
 			continue
@@ -363,7 +351,7 @@ func (w *messageWalk) noteResult(n *noteList, i int) {
 		return
 	}
 	n.list = append(n.list, messageAt(i).Key("tool_call_id").Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
-		"tool_call_id "+written(w.data, w.msg.toolCallID)+" answers no earlier tool call, so the trace cannot link this result "+
+		"tool_call_id "+jsonscan.ShortToken(tokenText(w.data, w.msg.toolCallID))+" answers no earlier tool call, so the trace cannot link this result "+
 			"to its call; use the id of the assistant tool call it answers"+w.didYouMean(id)))
 }
 
