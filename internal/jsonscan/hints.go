@@ -150,16 +150,7 @@ func moreAfterWord(d []byte, i int) bool {
 // textAt shows the text at d[i], up to whitespace or JSON punctuation, for an error message:
 // at most 32 bytes, cut on a character boundary.
 func textAt(d []byte, i int) string {
-	const most = 32
-	t := run(d, i, len(d))
-	if len(t) <= most {
-		return string(t)
-	}
-	cut := most
-	for cut > 0 && !utf8.RuneStart(t[cut]) {
-		cut--
-	}
-	return string(t[:cut]) + "…"
+	return Cut(string(run(d, i, i+256)), 32)
 }
 
 // unquotedKey finds a key written without quotes at d[i]: text up to whitespace or JSON

@@ -195,9 +195,18 @@ func ShortToken(token string) string {
 	if len(token) <= most+2 {
 		return token
 	}
+	return Cut(token, most) + `"`
+}
+
+// Cut is s when it has at most most bytes, else its first most bytes or fewer, cut on a
+// character boundary, and "…".
+func Cut(s string, most int) string {
+	if len(s) <= most {
+		return s
+	}
 	cut := most
-	for cut > 0 && !utf8.RuneStart(token[cut]) {
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return token[:cut] + `…"`
+	return s[:cut] + "…"
 }

@@ -3,7 +3,6 @@ package normalize
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 )
@@ -110,14 +109,7 @@ func listKeys(keys []string, count int) string {
 	}
 	quoted := make([]string, 0, len(keys))
 	for _, k := range keys {
-		if len(k) > 40 {
-			cut := 40
-			for cut > 0 && !utf8.RuneStart(k[cut]) {
-				cut--
-			}
-			k = k[:cut] + "…"
-		}
-		quoted = append(quoted, strconv.Quote(k))
+		quoted = append(quoted, strconv.Quote(jsonscan.Cut(k, 40)))
 	}
 	if count == 1 {
 		return "the key " + quoted[0]
