@@ -134,14 +134,8 @@ func kindOf(tok []byte) jsonscan.Kind {
 	return jsonscan.Kind(tok[0])
 }
 
-// shorten shows a value from the input in a warning, cut so that a warning stays readable.
-func shorten(tok []byte) string {
-	const max = 40
-	if len(tok) <= max {
-		return string(tok)
-	}
-	return string(tok[:max]) + "…"
-}
+// shorten shows a number from the input in a warning, cut so that a warning stays readable.
+func shorten(tok []byte) string { return jsonscan.Cut(string(tok), 40) }
 
 func describeValue(tok []byte, kind jsonscan.Kind) string {
 	if kind == jsonscan.String && len(tok) <= 40 {
