@@ -157,3 +157,34 @@ func parseByteSize(s string) (int64, error) {
 	}
 	return n * mult, nil
 }
+
+// budgetFlag is --memory-budget: auto (a share of the Go soft memory limit, when one is in
+// force), off, or a size (0 is off too).
+type budgetFlag struct {
+	auto bool
+	size byteSize
+}
+
+func (b *budgetFlag) String() string {
+	switch {
+	case b.auto:
+		return "auto"
+	case b.size == 0:
+		return "off"
+	}
+	return b.size.String()
+}
+
+func (b *budgetFlag) Set(s string) error {
+	switch t := strings.TrimSpace(s); t {
+	case "auto", "off":
+		b.auto, b.size = t == "auto", 0
+		return nil
+	}
+	var size byteSize
+	if err := size.Set(s); err != nil {
+		return fmt.Errorf("%v, or auto, or off", err)
+	}
+	b.auto, b.size = false, size
+	return nil
+}

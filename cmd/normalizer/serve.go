@@ -44,6 +44,7 @@ type serveFlags struct {
 	addrFrom    string        // where addr came from, for the listen error
 	memLimit    byteSize
 	memRatio    float64
+	memBudget   budgetFlag
 }
 
 func newServeFlagSet(f *serveFlags) *flag.FlagSet {
@@ -55,6 +56,8 @@ func newServeFlagSet(f *serveFlags) *flag.FlagSet {
 	fs.Var(&f.bodyLimit, "body-limit", "largest request body, after gzip decoding (e.g. 20MiB)")
 	fs.IntVar(&f.maxDepth, "max-depth", httpapi.DefaultMaxDepth, "deepest nesting of arrays and objects accepted")
 	fs.IntVar(&f.maxInFlight, "max-in-flight", httpapi.DefaultMaxInFlight, "normalize requests served at once; past it: 429 with Retry-After")
+	f.memBudget.auto = true
+	fs.Var(&f.memBudget, "memory-budget", "memory the normalize requests in flight may reserve together (e.g. 512MiB), each its worst case\n(4.5 x its body, 6.5 x with explain); past it: 429 with Retry-After. auto: 80% of the Go soft memory\nlimit when one is in force, else off; off or 0: no budget")
 	fs.DurationVar(&f.retryAfter, "retry-after", httpapi.DefaultRetryAfter, "delay a 429 asks clients to wait")
 	fs.DurationVar(&f.timeouts.ReadHeader, "read-header-timeout", d.ReadHeader, "time to read a request's headers")
 	fs.DurationVar(&f.timeouts.Read, "read-timeout", d.Read, "time to read a whole request, body included")
@@ -158,8 +161,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	f.addrFrom = origin("addr")
-	inFlightGiven := false
-	fs.Visit(func(fl *flag.Flag) { inFlightGiven = inFlightGiven || fl.Name == "max-in-flight" }) // by flag or environment
 	mem, err := memlimit.Resolve(memlimit.Config{GOMEMLIMIT: getenv("GOMEMLIMIT"),
 		Limit: int64(f.memLimit), LimitFrom: origin("memory-limit"),
 		Ratio: f.memRatio, RatioFrom: origin("memory-limit-ratio"), Detect: memlimit.Cgroup})
@@ -173,29 +174,23 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	defer mem.Apply()()
 	log := logger.With().Str("component", "serve").Logger()
 	mem.Log(log)
-	if soft := debug.SetMemoryLimit(-1); !inFlightGiven && soft != math.MaxInt64 {
-		f.maxInFlight = inFlightFor(soft, int64(f.bodyLimit))
-		log.Info().Int("max_in_flight", f.maxInFlight).Int64("soft_limit", soft).Int64("body_limit", int64(f.bodyLimit)).
-			Msg("requests in flight capped to fit the memory limit at 3 x body limit each; --max-in-flight overrides")
+	if soft := debug.SetMemoryLimit(-1); f.memBudget.auto && soft != math.MaxInt64 {
+		f.memBudget.size = byteSize(memlimit.Budget(soft))
+		log.Info().Int64("memory_budget", int64(f.memBudget.size)).Int64("soft_limit", soft).
+			Msg("memory budget of the requests in flight: 80% of the soft memory limit, the rest for the runtime and idle buffers; --memory-budget overrides")
 	}
 	return serve(ctx, &f, logger)
 }
 
-// inFlightFor is the cap on requests in flight that keeps their worst case, about three times
-// the body limit each (body, record, scratch), within the soft memory limit: at least one, at
-// most the default.
-func inFlightFor(softLimit, bodyLimit int64) int {
-	return int(min(max(softLimit/(3*bodyLimit), 1), httpapi.DefaultMaxInFlight))
-}
-
 func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
 	srv, err := httpapi.New(httpapi.Config{
-		BodyLimit:   int64(f.bodyLimit),
-		MaxDepth:    f.maxDepth,
-		MaxInFlight: f.maxInFlight,
-		RetryAfter:  f.retryAfter,
-		Schemas:     schemas.FS,
-		Logger:      logger,
+		BodyLimit:    int64(f.bodyLimit),
+		MaxDepth:     f.maxDepth,
+		MaxInFlight:  f.maxInFlight,
+		MemoryBudget: int64(f.memBudget.size),
+		RetryAfter:   f.retryAfter,
+		Schemas:      schemas.FS,
+		Logger:       logger,
 	})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

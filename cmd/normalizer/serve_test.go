@@ -209,7 +209,23 @@ func TestServeFlagsAndEnv(t *testing.T) {
 			assert.Equal(t, ":8080", f.addr)
 			assert.Equal(t, byteSize(20<<20), f.bodyLimit)
 			assert.Equal(t, 64, f.maxInFlight)
+			assert.Equal(t, budgetFlag{auto: true}, f.memBudget)
 		}},
+		{name: "memory-budget-env", env: map[string]string{"NORMALIZER_MEMORY_BUDGET": "512MiB"}, check: func(t *testing.T, f *serveFlags) {
+			assert.Equal(t, budgetFlag{size: 512 << 20}, f.memBudget)
+		}},
+		{name: "memory-budget-off", args: []string{"--memory-budget", "off"}, env: map[string]string{"NORMALIZER_MEMORY_BUDGET": "512MiB"},
+			check: func(t *testing.T, f *serveFlags) { assert.Equal(t, budgetFlag{}, f.memBudget) }},
+		{name: "memory-budget-zero-is-off", args: []string{"--memory-budget", "0"}, check: func(t *testing.T, f *serveFlags) {
+			assert.Equal(t, budgetFlag{}, f.memBudget)
+			assert.Equal(t, "off", f.memBudget.String())
+		}},
+		{name: "memory-budget-auto", args: []string{"--memory-budget", "auto"}, env: map[string]string{"NORMALIZER_MEMORY_BUDGET": "1GiB"},
+			check: func(t *testing.T, f *serveFlags) { assert.Equal(t, budgetFlag{auto: true}, f.memBudget) }},
+		{name: "memory-budget-not-a-size", env: map[string]string{"NORMALIZER_MEMORY_BUDGET": "plenty"},
+			wantErr: `NORMALIZER_MEMORY_BUDGET="plenty": found "plenty", expected a whole number of bytes such as 1048576, 512KiB or 20MiB, or auto, or off`},
+		{name: "memory-budget-negative", args: []string{"--memory-budget", "-1MiB"},
+			wantErr: `"-1MiB" for flag -memory-budget: found "-1MiB", expected a size of 0 or more, or auto, or off`},
 		{name: "env-supplies", env: map[string]string{"NORMALIZER_ADDR": "127.0.0.1:9", "NORMALIZER_BODY_LIMIT": "1MiB",
 			"NORMALIZER_MAX_IN_FLIGHT": "3", "NORMALIZER_READ_TIMEOUT": "7s", "NORMALIZER_LOG_FORMAT": "console"},
 			check: func(t *testing.T, f *serveFlags) {
@@ -327,30 +343,35 @@ func TestServeMemoryLimit(t *testing.T) {
 		env      map[string]string
 		wantSoft int64 // the runtime's limit while serving
 		wantLine map[string]any
-		// the cap on requests in flight: sized to the soft limit unless given
-		wantInFlight int
+		// the memory budget of the requests in flight: 80% of the soft limit unless given
+		wantBudget int64
 	}{
 		{name: "from the Deployment's env, default ratio", env: map[string]string{"NORMALIZER_MEMORY_LIMIT": "1073741824"},
 			wantSoft: 966367641,
 			wantLine: map[string]any{"source": "NORMALIZER_MEMORY_LIMIT", "container_limit": float64(1 << 30), "ratio": 0.9,
 				"soft_limit": float64(966367641), "message": "go soft memory limit set"},
-			wantInFlight: 15}, // 966367641 / (3 x 20 MiB)
-		{name: "max in flight given", env: map[string]string{"NORMALIZER_MEMORY_LIMIT": "1073741824", "NORMALIZER_MAX_IN_FLIGHT": "40"},
+			wantBudget: 773094112}, // 966367641 / 5 * 4
+		{name: "budget given", env: map[string]string{"NORMALIZER_MEMORY_LIMIT": "1073741824", "NORMALIZER_MEMORY_BUDGET": "300MiB"},
 			wantSoft: 966367641,
 			wantLine: map[string]any{"source": "NORMALIZER_MEMORY_LIMIT", "container_limit": float64(1 << 30), "ratio": 0.9,
 				"soft_limit": float64(966367641), "message": "go soft memory limit set"},
-			wantInFlight: 40},
+			wantBudget: 300 << 20},
 		{name: "flag wins over env, ratio from env", args: []string{"--memory-limit", "2GiB"},
 			env:      map[string]string{"NORMALIZER_MEMORY_LIMIT": "1073741824", "NORMALIZER_MEMORY_LIMIT_RATIO": "0.75"},
 			wantSoft: 3 << 29,
 			wantLine: map[string]any{"source": "--memory-limit", "container_limit": float64(2 << 30), "ratio": 0.75,
 				"soft_limit": float64(3 << 29), "message": "go soft memory limit set"},
-			wantInFlight: 25}, // 1.5 GiB / (3 x 20 MiB)
+			wantBudget: 3 << 29 / 5 * 4},
 		{name: "GOMEMLIMIT wins", env: map[string]string{"GOMEMLIMIT": "900MiB", "NORMALIZER_MEMORY_LIMIT": "1073741824"},
 			wantSoft: prev, // this test's process was not started with it: serve leaves the runtime alone
 			wantLine: map[string]any{"source": "GOMEMLIMIT", "gomemlimit": "900MiB", "soft_limit": float64(prev),
 				"message": "go soft memory limit from GOMEMLIMIT, applied by the Go runtime; --memory-limit and its ratio are not used"},
-			wantInFlight: httpapi.DefaultMaxInFlight}, // this process has no soft limit
+			wantBudget: 0}, // this process has no soft limit: no budget
+		{name: "budget off", env: map[string]string{"NORMALIZER_MEMORY_LIMIT": "1073741824", "NORMALIZER_MEMORY_BUDGET": "off"},
+			wantSoft: 966367641,
+			wantLine: map[string]any{"source": "NORMALIZER_MEMORY_LIMIT", "container_limit": float64(1 << 30), "ratio": 0.9,
+				"soft_limit": float64(966367641), "message": "go soft memory limit set"},
+			wantBudget: 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -373,7 +394,7 @@ func TestServeMemoryLimit(t *testing.T) {
 			assert.Equal(t, prev, debug.SetMemoryLimit(-1), "serve puts the previous limit back on return")
 
 			var lines []map[string]any
-			inFlight := -1
+			budget, budgetLines := int64(-1), 0
 			sc := bufio.NewScanner(strings.NewReader(logs.String()))
 			for sc.Scan() {
 				var l map[string]any
@@ -382,10 +403,20 @@ func TestServeMemoryLimit(t *testing.T) {
 					lines = append(lines, l)
 				}
 				if l["message"] == "listening" {
-					inFlight = int(l["max_in_flight"].(float64))
+					budget = int64(l["memory_budget"].(float64))
+					assert.EqualValues(t, httpapi.DefaultMaxInFlight, l["max_in_flight"])
+				}
+				if strings.HasPrefix(l["message"].(string), "memory budget") {
+					budgetLines++
+					assert.EqualValues(t, tt.wantBudget, l["memory_budget"])
 				}
 			}
-			assert.Equal(t, tt.wantInFlight, inFlight, "max_in_flight on the listening line")
+			assert.Equal(t, tt.wantBudget, budget, "memory_budget on the listening line")
+			if _, given := tt.env["NORMALIZER_MEMORY_BUDGET"]; given || tt.wantBudget == 0 {
+				assert.Zero(t, budgetLines, "a line about the budget only when it is derived")
+			} else {
+				assert.Equal(t, 1, budgetLines, "a line says where the budget comes from")
+			}
 			require.Len(t, lines, 1, "one start-up line about the memory limit:\n%s", logs.String())
 			got := lines[0]
 			assert.Equal(t, "info", got["level"])
@@ -403,26 +434,6 @@ func TestServeHelp(t *testing.T) {
 	require.NoError(t, run(context.Background(), []string{"serve", "-h"}, envOf(nil), nil, &out, io.Discard))
 	assert.Contains(t, out.String(), "-max-in-flight")
 	assert.Contains(t, out.String(), "NORMALIZER_")
-}
-
-func TestInFlightFor(t *testing.T) {
-	tests := []struct {
-		name            string
-		soft, bodyLimit int64
-		want            int
-	}{
-		{"a 1 GiB container at 0.9", 966367641, 20 << 20, 15},
-		{"exactly three bodies", 3 * (20 << 20), 20 << 20, 1},
-		{"less than one request's worth: still one", 32 << 20, 20 << 20, 1},
-		{"a large machine: the default at most", 64 << 30, 20 << 20, httpapi.DefaultMaxInFlight},
-		{"small bodies", 1 << 30, 1 << 20, httpapi.DefaultMaxInFlight},
-		{"the largest body limit", 8 << 30, httpapi.MaxBodyLimit, 1},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, inFlightFor(tt.soft, tt.bodyLimit))
-		})
-	}
 }
 
 func TestConsoleLogsAreColouredOnlyOnATerminal(t *testing.T) {

@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dystopic/normalizer/internal/memlimit"
+	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
 // decodeStrict decodes a manifest into v; an unknown, misspelt or duplicated field is an error.
@@ -348,18 +349,22 @@ func TestBudgetFits(t *testing.T) {
 	}
 }
 
-func TestMemoryLimitFitsInFlightBodies(t *testing.T) {
+// TestMemoryBudgetFitsRequestsAtTheLimit: the budget the Deployment leaves serve to derive
+// (auto) holds several requests at the body limit at once, with explain, the costliest: a pod
+// whose budget held one would serve large results one at a time.
+func TestMemoryBudgetFitsRequestsAtTheLimit(t *testing.T) {
 	_, c := loadDeployment(t)
 	env := map[string]string{}
 	for _, e := range c.Env {
 		env[e.Name] = e.Value
 	}
+	require.Equal(t, "auto", env["NORMALIZER_MEMORY_BUDGET"])
+	_, countSet := env["NORMALIZER_MAX_IN_FLIGHT"]
+	assert.False(t, countSet, "the budget bounds memory; the count cap stays at its default")
 	body := resource.MustParse(strings.TrimSuffix(env["NORMALIZER_BODY_LIMIT"], "B")) // 20MiB -> 20Mi
-	inFlight := resource.MustParse(env["NORMALIZER_MAX_IN_FLIGHT"])
-	worst := 3 * body.Value() * inFlight.Value() // body, record and scratch per request
-	// Under the soft limit, not just the hard one: a live heap above the soft limit makes the
-	// GC run continuously, and what is left above it is for memory the heap does not count.
-	assert.Less(t, worst, softLimit(t, c).SoftLimit, "max in flight x 3 x body limit must fit in the Go soft memory limit")
+	budget := memlimit.Budget(softLimit(t, c).SoftLimit)
+	worst := normalize.New(normalize.WithExplain()).PeakHeapRatio() * float64(body.Value())
+	assert.GreaterOrEqual(t, float64(budget), 4*worst, "the memory budget must hold four requests at the body limit with explain")
 }
 
 // assertErrorWants checks a table case's error: none when want is empty, else one whose text

@@ -18,7 +18,7 @@ const (
 	ClassMethodNotAllowed     = "MethodNotAllowed"     // the route exists, not with this method
 	ClassRequestTimeout       = "RequestTimeout"       // the body did not arrive within the read timeout
 	ClassUnsupportedMediaType = "UnsupportedMediaType" // a Content-Encoding other than gzip or identity
-	ClassTooManyRequests      = "TooManyRequests"      // over the cap on requests in flight
+	ClassTooManyRequests      = "TooManyRequests"      // over the cap on requests in flight, or their memory budget
 	ClassInternal             = "Internal"             // a bug: the request id finds it in the logs
 	ClassUnavailable          = "Unavailable"          // not ready: starting or shutting down
 )

@@ -52,6 +52,11 @@ type Config struct {
 	MaxDepth int
 	// MaxInFlight caps the normalize requests served at once; past it the answer is 429.
 	MaxInFlight int
+	// MemoryBudget caps the memory the normalize requests in flight may hold together, in
+	// bytes: each reserves the most it can cost (the core's PeakHeapRatio times its body),
+	// and one the budget has no room for is answered 429. Zero means no budget, only
+	// MaxInFlight.
+	MemoryBudget int64
 	// RetryAfter is what a 429 tells the client to wait; it is sent in whole seconds.
 	RetryAfter time.Duration
 	// Schemas holds the JSON Schema files (*.schema.json) served under /v1/schemas/.
@@ -93,6 +98,8 @@ type Server struct {
 	ready          atomic.Bool
 	stopping       atomic.Bool // shutdown has begun: a body cut off now is not the client's fault
 	inFlight       atomic.Int64
+	budget         *memoryBudget // nil without Config.MemoryBudget
+	retryAfter     []string      // the Retry-After of every 429, in whole seconds
 	// handling counts requests inside ServeHTTP, log line included: what shutdown waits for
 	// after closing the connections, so that a cut-off request's line is not lost.
 	handling atomic.Int64
@@ -113,6 +120,10 @@ func New(cfg Config) (*Server, error) {
 		log:    cfg.Logger.With().Str("component", "http").Logger(),
 		reqLog: cfg.Logger.With().Str("component", "access").Logger(),
 	}
+	s.retryAfter = []string{strconv.Itoa(max(1, int(cfg.RetryAfter.Seconds()+0.5)))}
+	if cfg.MemoryBudget > 0 {
+		s.budget = &memoryBudget{limit: cfg.MemoryBudget, retryAfter: s.retryAfter[0]}
+	}
 	opts := []normalize.Option{normalize.WithMaxBytes(cfg.BodyLimit), normalize.WithMaxDepth(cfg.MaxDepth)}
 	s.plain = normalize.New(opts...)
 	s.explain = normalize.New(append(opts, normalize.WithExplain())...)
@@ -121,6 +132,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if s.metrics, err = newMetrics(cfg.Registry); err != nil {
+		return nil, fmt.Errorf("register metrics: %w", err)
+	}
+	if err = s.metrics.watchBudget(s.budget); err != nil {
 		return nil, fmt.Errorf("register metrics: %w", err)
 	}
 	s.metricsHandler = s.metrics.handler()

@@ -10,7 +10,7 @@ import (
 // normalize requests are being served: a burst is turned away instead of each request holding
 // a body and a record in memory until the process runs out.
 func (s *Server) limitInFlight(next echo.HandlerFunc) echo.HandlerFunc {
-	retryAfter := []string{strconv.Itoa(max(1, int(s.cfg.RetryAfter.Seconds()+0.5)))}
+	retryAfter := s.retryAfter
 	limit := int64(s.cfg.MaxInFlight)
 	return func(c echo.Context) error {
 		if s.inFlight.Add(1) > limit {

@@ -80,6 +80,26 @@ func newMetrics(reg *prometheus.Registry) (*metrics, error) {
 	return m, nil
 }
 
+// watchBudget adds the memory budget's gauges: its size, and what the requests in flight hold
+// of it now (with no budget, neither is registered).
+func (m *metrics) watchBudget(b *memoryBudget) error {
+	if b == nil {
+		return nil
+	}
+	size := prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "memory_budget_bytes",
+		Help: "The memory the normalize requests in flight may reserve together (--memory-budget)."})
+	size.Set(float64(b.limit))
+	reserved := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: namespace, Name: "memory_reserved_bytes",
+		Help: "The memory the normalize requests in flight have reserved of the budget: their worst case, not what they use."},
+		func() float64 { return float64(b.used.Load()) })
+	for _, c := range []prometheus.Collector{size, reserved} {
+		if err := m.reg.Register(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }

@@ -28,9 +28,14 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	in := getBuffer()
 	defer putBuffer(in)
 	x := exchangeOf(c)
-	in.b, err = s.readBody(req, in.b[:0], x)
+	resv := reservation{budget: s.budget, ratio: n.PeakHeapRatio()}
+	defer resv.release()
+	in.b, err = s.readBody(req, in.b[:0], x, &resv)
 	s.rearmWriteDeadline(x) // before an error too: a 408 comes after the read timeout, always late
 	if err != nil {
+		if classify(err) == ClassTooManyRequests {
+			c.Response().Header()["Retry-After"] = s.retryAfter
+		}
 		return err
 	}
 	res, err := n.Normalize(in.b)
@@ -126,7 +131,7 @@ func (s *Server) normalizerFor(req *http.Request) (*normalize.Normalizer, error)
 
 // readBody appends the body, decoded, to dst. It never reads more than BodyLimit+1 decoded
 // bytes: one byte past the limit is how it knows the body is too large.
-func (s *Server) readBody(req *http.Request, dst []byte, x *exchange) ([]byte, error) {
+func (s *Server) readBody(req *http.Request, dst []byte, x *exchange, resv *reservation) ([]byte, error) {
 	limit := s.cfg.BodyLimit
 	var r io.Reader = req.Body
 	known := int64(-1) // the body's length, when the client said it
@@ -141,9 +146,13 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange) ([]byte, e
 		}
 		if req.ContentLength >= 0 {
 			known = req.ContentLength
+			// Its size is known: the budget turns it away before any of it is read.
+			if err := resv.forBody(known, outgrown(int64(cap(dst)), known)); err != nil {
+				return dst, err
+			}
 		}
 		// +1: room to see EOF without growing. A length past upfrontLimit is not taken on
-		// trust: the buffer grows with the bytes that actually come.
+		// trust: the buffer grows with the bytes that actually come. (outgrown follows this.)
 		if want := min(known+1, upfrontLimit); want > int64(cap(dst)) {
 			dst = make([]byte, 0, want)
 		}
@@ -160,7 +169,7 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange) ([]byte, e
 		}
 		r = zr
 	}
-	b, n, err := readLimited(r, dst, limit, known)
+	b, n, dead, err := readLimited(r, dst, limit, known, resv)
 	x.bytesIn = n
 	if wire != nil {
 		x.bytesWire = wire.n
@@ -170,7 +179,15 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange) ([]byte, e
 		if errors.Is(err, errTooLarge) {
 			return dst, tooLargeWhileReading(wire != nil, n, limit)
 		}
+		if classify(err) == ClassTooManyRequests {
+			return dst, err
+		}
 		return dst, s.bodyError(err, "request body", req, wire, n)
+	}
+	// Now that its size is known, what normalizing it may cost (no more than was reserved up
+	// front, when the Content-Length said it).
+	if err := resv.forBody(n, dead); err != nil {
+		return dst, err
 	}
 	return b, nil
 }
@@ -249,8 +266,10 @@ var errTooLarge = errors.New("body over the limit")
 
 // readLimited reads r to EOF into dst, failing with errTooLarge once more than limit bytes
 // came; the reads are sized so that at most limit+1 bytes are ever taken from r. It returns
-// the body and how many bytes were read. known is the body's length when the client gave it,
-// else -1.
+// the body, how many bytes were read and how many of those it allocated are dead (buffers it
+// outgrew, chunks it copied into one). known is the body's length when the client gave it,
+// else -1. Whatever it allocates is first reserved in resv's budget, twice over for the copy
+// at the end; when the budget has no room, it stops with the 429 that says so.
 //
 // A body of known length that outgrows dst grows eightfold at a time up to its length (+1 to
 // see EOF): a client must send an eighth of what it claims before it is given room for the
@@ -261,13 +280,16 @@ var errTooLarge = errors.New("body over the limit")
 // exact size: growing one buffer by copying leaves garbage of several times the body behind
 // (a 20 MiB gzip body read that way peaked at 3.5 times its size), and a rejected body is
 // never copied at all.
-func readLimited(r io.Reader, dst []byte, limit, known int64) ([]byte, int64, error) {
+func readLimited(r io.Reader, dst []byte, limit, known int64, resv *reservation) (body []byte, total, dead int64, err error) {
 	var chunks [][]byte // full chunks before buf, in order
 	buf := dst
-	total := int64(len(dst))
+	total = int64(len(dst))
+	var allocated int64 // by this call: dst is the pool's, in the heap before the request
 	for {
+		grew := true
 		switch {
 		case len(buf) < cap(buf):
+			grew = false
 		case known >= 0 && int64(cap(buf)) <= known:
 			grown := make([]byte, len(buf), min(8*int64(max(cap(buf), initialBuffer)), known+1))
 			copy(grown, buf)
@@ -275,6 +297,12 @@ func readLimited(r io.Reader, dst []byte, limit, known int64) ([]byte, int64, er
 		default:
 			chunks = append(chunks, buf)
 			buf = make([]byte, 0, min(max(2*cap(buf), initialBuffer), maxChunk))
+		}
+		if grew {
+			allocated += int64(cap(buf))
+			if err := resv.forRead(allocated); err != nil {
+				return nil, total, 0, err
+			}
 		}
 		room := buf[len(buf):cap(buf)]
 		if left := limit + 1 - total; int64(len(room)) > left {
@@ -285,13 +313,38 @@ func readLimited(r io.Reader, dst []byte, limit, known int64) ([]byte, int64, er
 		total += int64(n)
 		switch {
 		case total > limit:
-			return nil, total, errTooLarge
+			return nil, total, 0, errTooLarge
 		case err == io.EOF:
-			return join(chunks, buf, total), total, nil
+			// What was allocated and is not the body is garbage the collector may not have
+			// taken yet: buffers outgrown, and chunks once copied into one.
+			body = join(chunks, buf, total)
+			if dead = allocated; allocated > 0 && (len(chunks) == 0 || total == int64(len(buf))) {
+				dead -= int64(cap(buf)) // buf, the last allocated, is the body
+			}
+			return body, total, dead, nil
 		case err != nil:
-			return nil, total, err
+			return nil, total, 0, err
 		}
 	}
+}
+
+// outgrown is what reading a body of known length into the pool's buffer of capacity have
+// allocates and leaves behind for the collector: the buffers readBody and readLimited replace
+// on the way to one of the body's size (the pool's own was in the heap before). It follows
+// their steps; a test holds it to what readLimited reports.
+func outgrown(have, known int64) int64 {
+	var dead int64
+	fresh := false
+	if want := min(known+1, upfrontLimit); want > have {
+		have, fresh = want, true
+	}
+	for have <= known {
+		if fresh {
+			dead += have
+		}
+		have, fresh = min(8*max(have, initialBuffer), known+1), true
+	}
+	return dead
 }
 
 // maxChunk bounds the chunks of a body of unknown length, so the last one wastes little.

@@ -73,7 +73,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 	go func() { served <- srv.Serve(ln) }()
 	s.SetReady(true)
 	s.log.Info().Str("addr", ln.Addr().String()).Int64("body_limit", s.cfg.BodyLimit).
-		Int("max_in_flight", s.cfg.MaxInFlight).Msg("listening")
+		Int("max_in_flight", s.cfg.MaxInFlight).Int64("memory_budget", s.cfg.MemoryBudget).Msg("listening")
 	select {
 	case err := <-served:
 		s.SetReady(false)

@@ -27,6 +27,12 @@ import (
 // (about 100 MiB of a 1 GiB container) is for what the soft limit does not count.
 const DefaultRatio = 0.9
 
+// Budget is the memory that serve's requests in flight may reserve together by default
+// (--memory-budget auto) under the Go soft memory limit soft: 80 % of it. The rest is for what
+// no request reserves (the runtime, pooled and per-connection buffers, metrics), and keeps the
+// live heap off the soft limit, where the collector would run without pause.
+func Budget(soft int64) int64 { return soft / 5 * 4 }
+
 // MinLimit is the smallest explicit container limit accepted. Anything smaller is taken for a
 // unit mistake, not a real limit: a resourceFieldRef with `divisor: 1Mi` turns 1Gi into "1024",
 // and a soft limit of 921 bytes would make the collector run without pause.

@@ -184,3 +184,9 @@ func ExampleResolve() {
 	fmt.Println(plan.Source, plan.SoftLimit)
 	// Output: NORMALIZER_MEMORY_LIMIT 966367641
 }
+
+func TestBudget(t *testing.T) {
+	assert.Equal(t, int64(773094112), Budget(966367641), "a 1 GiB container at 0.9")
+	assert.Equal(t, int64(800), Budget(1000))
+	assert.Equal(t, int64(math.MaxInt64/5*4), Budget(math.MaxInt64), "no overflow")
+}

@@ -84,6 +84,24 @@ type Normalizer struct{ cfg config }
 // New returns a Normalizer with the given options.
 func New(opts ...Option) *Normalizer { return &Normalizer{cfg: newConfig(opts)} }
 
+// PeakHeapRatio is the most heap one Normalize and the record's AppendJSON hold at once, the
+// input and the record included, as a multiple of the input's size: what a caller sizing
+// memory by the bytes it has in flight reserves per byte. Results as agents send them stay
+// near 2; the ceiling is for input built to cost the most, transcripts of nothing but tiny
+// tool calls (up to 4x measured, and 5.6x with explain, which keeps a table of every call
+// and an index of their ids). TestMemoryBound holds each costly shape under it.
+func (n *Normalizer) PeakHeapRatio() float64 {
+	if n.cfg.explain {
+		return peakRatioExplain
+	}
+	return peakRatio
+}
+
+const (
+	peakRatio        = 4.5
+	peakRatioExplain = 6.5
+)
+
 // Normalize is New(opts...).Normalize(raw).
 func Normalize(raw []byte, opts ...Option) (*Result, error) {
 	n := Normalizer{cfg: newConfig(opts)}

@@ -1,0 +1,309 @@
+package httpapi
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/internal/heaptest"
+)
+
+func TestReservation(t *testing.T) {
+	t.Run("no budget", func(t *testing.T) {
+		var r reservation
+		assert.True(t, r.growTo(math.MaxInt64))
+		r.release()
+	})
+	b := &memoryBudget{limit: 100, retryAfter: "1"}
+	a, c, d := reservation{budget: b}, reservation{budget: b}, reservation{budget: b}
+	require.True(t, a.growTo(60))
+	assert.False(t, c.growTo(50), "60 + 50 is over 100 while another holds some")
+	require.True(t, c.growTo(40), "60 + 40 fits")
+	require.True(t, a.growTo(60), "what is held already costs nothing more")
+	assert.False(t, a.growTo(61))
+	assert.EqualValues(t, 100, b.used.Load())
+	a.release()
+	a.release() // twice is harmless
+	assert.EqualValues(t, 40, b.used.Load())
+	assert.False(t, d.growTo(200), "over the whole budget while another holds some")
+	c.release()
+	require.True(t, d.growTo(200), "alone, a request is admitted whatever it needs")
+	require.True(t, d.growTo(300), "and may grow, alone")
+	assert.False(t, a.growTo(1), "nothing else fits while it is over")
+	d.release()
+	assert.Zero(t, b.used.Load())
+}
+
+// TestReservationConcurrent: reservations taken, grown and given back from many goroutines
+// never hold more than the budget together, and all of it comes back.
+func TestReservationConcurrent(t *testing.T) {
+	const limit = 1000
+	b := &memoryBudget{limit: limit}
+	var over atomic.Int64
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(g), 1))
+			for range 2000 {
+				r := reservation{budget: b}
+				first := rng.Int64N(limit/2) + 1
+				if r.growTo(first) {
+					_ = r.growTo(first + rng.Int64N(limit/2))
+				}
+				if u := b.used.Load(); u > limit {
+					over.Store(u)
+				}
+				r.release()
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Zero(t, over.Load(), "the reservations held more than the budget together")
+	assert.Zero(t, b.used.Load())
+}
+
+// TestMemoryBudgetBurst: a burst of requests of 300 KiB each, every one holding back the end of
+// its body, on a budget with room for three and a half of them and a count cap far above: the
+// server admits exactly three (they wait for their bodies) and answers every other one 429 with
+// Retry-After at once, without reading its body, saying what the budget holds and what the
+// operator can change; a small result still gets through while the three hold their share;
+// once the held bodies arrive, the three get their exact records and the budget is whole again.
+func TestMemoryBudgetBurst(t *testing.T) {
+	const (
+		size      = 300 << 10
+		clients   = 12
+		room      = 3
+		smallSize = 2048
+	)
+	need := int64(math.Ceil(4.5*size)) + perRequest
+	s, _ := newTestServer(t, Config{MemoryBudget: room*need + need/2})
+	require.InDelta(t, 4.5, s.plain.PeakHeapRatio(), 0, "need above is computed from it")
+	addr := startServer(t, s, Timeouts{})
+	body := []byte(`{"final_response":"` + strings.Repeat("x", size-21) + `"}`)
+	require.Len(t, body, size)
+	want, class := expectedOutput(s.plain, body)
+	require.Empty(t, class)
+	head := len(body) / 2
+
+	type answer struct {
+		status     int
+		retryAfter string
+		body       []byte
+		err        error
+	}
+	release := make(chan struct{})
+	answers := make(chan answer, clients)
+	got := map[int]int{}
+	var okBodies [][]byte
+	var refusal string
+	extra := heaptest.Peak(func() {
+		var wg sync.WaitGroup
+		for range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				conn, err := net.Dial("tcp", addr)
+				if err != nil {
+					answers <- answer{err: err}
+					return
+				}
+				defer conn.Close()
+				fmt.Fprintf(conn, "POST /v1/normalize HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n\r\n", addr, len(body))
+				if _, err := conn.Write(body[:head]); err != nil {
+					answers <- answer{err: err}
+					return
+				}
+				go func() { // the rest of the body, once released; a 429'd connection is closed
+					<-release
+					_, _ = conn.Write(body[head:])
+				}()
+				res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+				if err != nil {
+					answers <- answer{err: err}
+					return
+				}
+				b, err := io.ReadAll(res.Body)
+				answers <- answer{status: res.StatusCode, retryAfter: res.Header.Get("Retry-After"), body: b, err: err}
+			}()
+		}
+		take := func(n int) {
+			for range n {
+				select {
+				case a := <-answers:
+					require.NoError(t, a.err)
+					got[a.status]++
+					if a.status == 429 {
+						assert.Equal(t, "1", a.retryAfter)
+						assert.Equal(t, "TooManyRequests", errorClassOf(a.body))
+						refusal = string(a.body)
+					} else {
+						okBodies = append(okBodies, a.body)
+					}
+				case <-time.After(30 * time.Second):
+					t.Fatalf("no answer; so far %v", got)
+				}
+			}
+		}
+		take(clients - room) // all the 429s come while the admitted ones still wait
+		require.Equal(t, map[int]int{429: clients - room}, got, "before the held bodies are sent")
+		require.Equal(t, room*need, s.budget.used.Load())
+		assert.Equal(t, float64(room*need), metricValue(t, s, "normalizer_memory_reserved_bytes"))
+
+		small := `{"final_response":"` + strings.Repeat("y", smallSize-21) + `"}`
+		res, err := http.Post("http://"+addr+"/v1/normalize", "application/json", strings.NewReader(small))
+		require.NoError(t, err)
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		assert.Equal(t, 200, res.StatusCode, "a small result fits beside them: %s", b)
+
+		close(release)
+		take(room)
+		wg.Wait()
+	})
+	bound := uint64(room*need + clients*64<<10)
+	t.Logf("burst of %d on a budget for %d: peak heap %d bytes, bound %d", clients, room, extra, bound)
+	if !raceEnabled {
+		assert.Less(t, extra, bound)
+	}
+	assert.Equal(t, map[int]int{200: room, 429: clients - room}, got)
+	for _, b := range okBodies {
+		assert.Equal(t, string(want), string(b))
+	}
+	assert.Contains(t, refusal, "hold 4.1 MiB of the server's memory budget of 4.8 MiB")
+	assert.Contains(t, refusal, "this one needs 1.4 MiB (up to 4.5 times its body")
+	assert.Contains(t, refusal, "--memory-budget or NORMALIZER_MEMORY_BUDGET")
+	assert.Eventually(t, func() bool { return s.budget.used.Load() == 0 }, 10*time.Second, time.Millisecond,
+		"every reservation is given back")
+	assert.Equal(t, float64(room*len(body)+smallSize), metricValue(t, s, "normalizer_request_body_bytes_total"),
+		"only admitted requests' bodies are read, and the small one")
+}
+
+// heldBody is a request body that gives its first half at once and the rest once released.
+type heldBody struct {
+	r       io.Reader
+	half    int
+	read    int
+	release chan struct{}
+}
+
+func (h *heldBody) Read(p []byte) (int, error) {
+	if h.read >= h.half {
+		<-h.release
+	} else if len(p) > h.half-h.read {
+		p = p[:h.half-h.read]
+	}
+	n, err := h.r.Read(p)
+	h.read += n
+	return n, err
+}
+
+// TestMemoryBudgetUnknownLength: a body without Content-Length (chunked, or gzip) is charged
+// as its bytes arrive, so one that grows past what the budget has left is stopped with a 429
+// while it is read, not after it is all in memory; explain reserves more per byte.
+func TestMemoryBudgetUnknownLength(t *testing.T) {
+	const size = 256 << 10
+	held := []byte(`{"final_response":"` + strings.Repeat("h", size-21) + `"}`)
+	// Larger than any buffer the pool keeps, so that reading it must allocate, whatever
+	// the requests before it left in the pool.
+	big := []byte(`{"final_response":"` + strings.Repeat("b", maxPooled+size-21) + `"}`)
+	for _, tt := range []struct {
+		name   string
+		gzip   bool
+		target string
+	}{
+		{name: "chunked", target: "/v1/normalize"},
+		{name: "gzip", gzip: true, target: "/v1/normalize"},
+		{name: "chunked, explain", target: "/v1/normalize?explain=true"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			heldNeed := int64(math.Ceil(4.5*float64(len(held)))) + perRequest
+			s, _ := newTestServer(t, Config{MemoryBudget: heldNeed + 512<<10})
+			h := s.Handler()
+			release := make(chan struct{})
+			done := make(chan int)
+			go func() {
+				req := httptest.NewRequest("POST", "/v1/normalize", &heldBody{r: bytes.NewReader(held), half: len(held) / 2, release: release})
+				req.ContentLength = int64(len(held))
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				done <- w.Code
+			}()
+			require.Eventually(t, func() bool { return s.budget.used.Load() == heldNeed }, 10*time.Second, time.Millisecond)
+
+			wire := big
+			if tt.gzip {
+				wire = gzipBytes(big)
+			}
+			src := &countingSource{r: bytes.NewReader(wire)}
+			req := httptest.NewRequest("POST", tt.target, src)
+			req.ContentLength = -1
+			if tt.gzip {
+				req.Header.Set("Content-Encoding", "gzip")
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			assert.Equal(t, 429, w.Code, w.Body.String())
+			assert.Equal(t, "1", w.Header().Get("Retry-After"))
+			assert.Contains(t, w.Body.String(), "memory budget")
+			if !tt.gzip {
+				assert.Less(t, src.n, len(wire), "stopped while reading, not after")
+			}
+			assert.Equal(t, heldNeed, s.budget.used.Load(), "the refused request gave back what it held")
+
+			close(release)
+			assert.Equal(t, 200, <-done)
+			assert.Zero(t, s.budget.used.Load())
+
+			// Alone, the same request is admitted, though it needs more than the budget.
+			req = httptest.NewRequest("POST", tt.target, bytes.NewReader(wire))
+			req.ContentLength = -1
+			if tt.gzip {
+				req.Header.Set("Content-Encoding", "gzip")
+			}
+			w = httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			assert.Equal(t, 200, w.Code, w.Body.String())
+			assert.Zero(t, s.budget.used.Load())
+		})
+	}
+}
+
+// countingSource counts the bytes a request body gave.
+type countingSource struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingSource) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// TestMemoryBudgetOff: without a budget, neither its gauges nor any refusal.
+func TestMemoryBudgetOff(t *testing.T) {
+	s, _ := newTestServer(t, Config{})
+	assert.Nil(t, s.budget)
+	w := do(t, s, call{method: "GET", target: "/metrics"})
+	assert.NotContains(t, w.Body.String(), "normalizer_memory_")
+	s, _ = newTestServer(t, Config{MemoryBudget: 1 << 30})
+	w = do(t, s, call{method: "GET", target: "/metrics"})
+	assert.Contains(t, w.Body.String(), "normalizer_memory_budget_bytes 1.073741824e+09")
+	assert.Contains(t, w.Body.String(), "normalizer_memory_reserved_bytes 0")
+}
