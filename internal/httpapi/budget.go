@@ -27,6 +27,13 @@ type memoryBudget struct {
 // (its 32 KiB window and tables), the core's result and the connection's share.
 const perRequest = 64 << 10
 
+// largestReservation is what a request at the body limit with explain, the costliest there
+// is, reserves once read.
+func (s *Server) largestReservation() int64 {
+	r := reservation{ratio: s.explain.PeakHeapRatio()}
+	return r.need(s.cfg.BodyLimit, 0)
+}
+
 // reservation is one request's share of the budget. Its zero budget is no budget: every
 // reservation succeeds.
 type reservation struct {
@@ -39,11 +46,16 @@ type reservation struct {
 // allocated for it (the chunks of a body of unknown length, until the collector takes them),
 // or returns the 429 that says why it could not.
 func (r *reservation) forBody(n, dead int64) error {
-	need := int64(math.Ceil(r.ratio*float64(n))) + dead + perRequest
+	need := r.need(n, dead)
 	if r.growTo(need) {
 		return nil
 	}
 	return r.overBudget(need)
+}
+
+// need is what normalizing a body of n bytes costs at most, with dead bytes besides.
+func (r *reservation) need(n, dead int64) int64 {
+	return int64(math.Ceil(r.ratio*float64(n))) + dead + perRequest
 }
 
 // forRead reserves what reading a body of unknown length holds so far: the allocated bytes,

@@ -307,3 +307,25 @@ func TestMemoryBudgetOff(t *testing.T) {
 	assert.Contains(t, w.Body.String(), "normalizer_memory_budget_bytes 1.073741824e+09")
 	assert.Contains(t, w.Body.String(), "normalizer_memory_reserved_bytes 0")
 }
+
+// TestMemoryBudgetTooSmallIsLogged: a budget smaller than what a request at the body limit
+// with explain reserves is served, with a warning at start-up that says what follows and what
+// to change; one large enough gets none.
+func TestMemoryBudgetTooSmallIsLogged(t *testing.T) {
+	for _, tt := range []struct {
+		budget int64
+		warned bool
+	}{{budget: 8 << 20, warned: true}, {budget: 14 << 20, warned: false}} {
+		s, logs := newTestServer(t, Config{BodyLimit: 2 << 20, MemoryBudget: tt.budget})
+		startServer(t, s, Timeouts{})
+		require.Eventually(t, func() bool { return strings.Contains(logs.String(), `"listening"`) }, 10*time.Second, time.Millisecond)
+		warning := `"level":"warn","component":"http","memory_budget":8388608,"largest_reservation":13697024,` +
+			`"message":"the memory budget is smaller than what a request at the body limit with explain reserves`
+		if tt.warned {
+			assert.Contains(t, logs.String(), warning)
+			assert.Contains(t, logs.String(), "raise --memory-budget")
+		} else {
+			assert.NotContains(t, logs.String(), "memory budget is smaller")
+		}
+	}
+}

@@ -72,6 +72,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	s.SetReady(true)
+	if need := s.largestReservation(); s.budget != nil && need > s.budget.limit {
+		s.log.Warn().Int64("memory_budget", s.budget.limit).Int64("largest_reservation", need).
+			Msg("the memory budget is smaller than what a request at the body limit with explain reserves: such a request runs only when no other holds any of the budget, and is answered 429 until then; raise --memory-budget (or the memory limit) or lower --body-limit")
+	}
 	s.log.Info().Str("addr", ln.Addr().String()).Int64("body_limit", s.cfg.BodyLimit).
 		Int("max_in_flight", s.cfg.MaxInFlight).Int64("memory_budget", s.cfg.MemoryBudget).Msg("listening")
 	select {
