@@ -176,7 +176,7 @@ func (b *budgetFlag) String() string {
 }
 
 func (b *budgetFlag) Set(s string) error {
-	switch t := strings.TrimSpace(s); t {
+	switch t := strings.ToLower(strings.TrimSpace(s)); t {
 	case "auto", "off":
 		b.auto, b.size = t == "auto", 0
 		return nil

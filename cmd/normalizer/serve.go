@@ -174,10 +174,15 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	defer mem.Apply()()
 	log := logger.With().Str("component", "serve").Logger()
 	mem.Log(log)
-	if soft := debug.SetMemoryLimit(-1); f.memBudget.auto && soft != math.MaxInt64 {
+	switch soft := debug.SetMemoryLimit(-1); {
+	case !f.memBudget.auto:
+	case soft != math.MaxInt64:
 		f.memBudget.size = byteSize(memlimit.Budget(soft))
 		log.Info().Int64("memory_budget", int64(f.memBudget.size)).Int64("soft_limit", soft).
 			Msg("memory budget of the requests in flight: 80% of the soft memory limit, the rest for the runtime and idle buffers; --memory-budget overrides")
+	default:
+		log.Info().Int64("memory_budget", 0).
+			Msg("memory budget of the requests in flight: none, since no soft memory limit is in force; only --max-in-flight bounds them; --memory-budget gives one")
 	}
 	return serve(ctx, &f, logger)
 }

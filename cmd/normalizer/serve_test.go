@@ -220,7 +220,9 @@ func TestServeFlagsAndEnv(t *testing.T) {
 			assert.Equal(t, budgetFlag{}, f.memBudget)
 			assert.Equal(t, "off", f.memBudget.String())
 		}},
-		{name: "memory-budget-auto", args: []string{"--memory-budget", "auto"}, env: map[string]string{"NORMALIZER_MEMORY_BUDGET": "1GiB"},
+		{name: "memory-budget-any-case", env: map[string]string{"NORMALIZER_MEMORY_BUDGET": " Off "},
+			check: func(t *testing.T, f *serveFlags) { assert.Equal(t, budgetFlag{}, f.memBudget) }},
+		{name: "memory-budget-auto", args: []string{"--memory-budget", "AUTO"}, env: map[string]string{"NORMALIZER_MEMORY_BUDGET": "1GiB"},
 			check: func(t *testing.T, f *serveFlags) { assert.Equal(t, budgetFlag{auto: true}, f.memBudget) }},
 		{name: "memory-budget-not-a-size", env: map[string]string{"NORMALIZER_MEMORY_BUDGET": "plenty"},
 			wantErr: `NORMALIZER_MEMORY_BUDGET="plenty": found "plenty", expected a whole number of bytes such as 1048576, 512KiB or 20MiB, or auto, or off`},
@@ -412,10 +414,10 @@ func TestServeMemoryLimit(t *testing.T) {
 				}
 			}
 			assert.Equal(t, tt.wantBudget, budget, "memory_budget on the listening line")
-			if _, given := tt.env["NORMALIZER_MEMORY_BUDGET"]; given || tt.wantBudget == 0 {
-				assert.Zero(t, budgetLines, "a line about the budget only when it is derived")
+			if _, given := tt.env["NORMALIZER_MEMORY_BUDGET"]; given {
+				assert.Zero(t, budgetLines, "a line about the budget only when it is derived (auto)")
 			} else {
-				assert.Equal(t, 1, budgetLines, "a line says where the budget comes from")
+				assert.Equal(t, 1, budgetLines, "a line says where the budget comes from, or why there is none")
 			}
 			require.Len(t, lines, 1, "one start-up line about the memory limit:\n%s", logs.String())
 			got := lines[0]

@@ -23,8 +23,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dystopic/normalizer/internal/httpapi"
 	"github.com/dystopic/normalizer/internal/memlimit"
-	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
 // decodeStrict decodes a manifest into v; an unknown, misspelt or duplicated field is an error.
@@ -351,7 +351,8 @@ func TestBudgetFits(t *testing.T) {
 
 // TestMemoryBudgetFitsRequestsAtTheLimit: the budget the Deployment leaves serve to derive
 // (auto) holds several requests at the body limit at once, with explain, the costliest: a pod
-// whose budget held one would serve large results one at a time.
+// whose budget held one would serve large results one at a time. The counts are those the
+// manifest's comment gives.
 func TestMemoryBudgetFitsRequestsAtTheLimit(t *testing.T) {
 	_, c := loadDeployment(t)
 	env := map[string]string{}
@@ -363,8 +364,8 @@ func TestMemoryBudgetFitsRequestsAtTheLimit(t *testing.T) {
 	assert.False(t, countSet, "the budget bounds memory; the count cap stays at its default")
 	body := resource.MustParse(strings.TrimSuffix(env["NORMALIZER_BODY_LIMIT"], "B")) // 20MiB -> 20Mi
 	budget := memlimit.Budget(softLimit(t, c).SoftLimit)
-	worst := normalize.New(normalize.WithExplain()).PeakHeapRatio() * float64(body.Value())
-	assert.GreaterOrEqual(t, float64(budget), 4*worst, "the memory budget must hold four requests at the body limit with explain")
+	assert.EqualValues(t, 8, budget/httpapi.ReservationFor(body.Value(), false), "requests at the body limit held at once")
+	assert.EqualValues(t, 5, budget/httpapi.ReservationFor(body.Value(), true), "requests at the body limit held at once, with explain")
 }
 
 // assertErrorWants checks a table case's error: none when want is empty, else one whose text

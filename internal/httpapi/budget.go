@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"sync/atomic"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
 // memoryBudget is the heap that the normalize requests in flight may hold together, in bytes.
@@ -20,68 +22,102 @@ import (
 type memoryBudget struct {
 	limit      int64
 	used       atomic.Int64
-	retryAfter string // what a refusal tells the client to wait, in whole seconds
+	refusals   atomic.Int64 // requests answered 429 for want of room, for the metrics
+	retryAfter string       // what a refusal tells the client to wait, in whole seconds
 }
 
 // perRequest is what a request holds whatever its body: buffers, the decoder of a gzip body
 // (its 32 KiB window and tables), the core's result and the connection's share.
 const perRequest = 64 << 10
 
+// ReservationFor is what a request whose body of n bytes came with its Content-Length
+// reserves of the memory budget once read, at the least (a pooled buffer may add its slack):
+// the core's worst case for n bytes, with explain or without, and perRequest. Deployments size
+// the budget with it.
+func ReservationFor(n int64, explain bool) int64 {
+	return ceilMul(ratioFor(explain), n) + perRequest
+}
+
+func ratioFor(explain bool) float64 {
+	opts := []normalize.Option{}
+	if explain {
+		opts = append(opts, normalize.WithExplain())
+	}
+	return normalize.New(opts...).PeakHeapRatio()
+}
+
+func ceilMul(ratio float64, n int64) int64 { return int64(math.Ceil(ratio * float64(n))) }
+
 // largestReservation is what a request at the body limit with explain, the costliest there
 // is, reserves once read.
-func (s *Server) largestReservation() int64 {
-	r := reservation{ratio: s.explain.PeakHeapRatio()}
-	return r.need(s.cfg.BodyLimit, 0)
-}
+func (s *Server) largestReservation() int64 { return ReservationFor(s.cfg.BodyLimit, true) }
 
-// reservation is one request's share of the budget. Its zero budget is no budget: every
-// reservation succeeds.
+// reservation is one request's share of the budget. Without a budget (nil) every reservation
+// succeeds and nothing is counted.
 type reservation struct {
-	budget *memoryBudget
-	ratio  float64 // the core's PeakHeapRatio for this request (explain costs more)
-	held   int64
+	budget  *memoryBudget
+	ratio   float64 // the core's PeakHeapRatio for this request
+	explain bool
+	held    int64
 }
 
-// forBody reserves what normalizing a body of n bytes costs at most, with dead bytes already
-// allocated for it (the chunks of a body of unknown length, until the collector takes them),
-// or returns the 429 that says why it could not.
-func (r *reservation) forBody(n, dead int64) error {
-	need := r.need(n, dead)
-	if r.growTo(need) {
+// forRead reserves, before a buffer for the body is allocated, what the request may hold once
+// it is: live is the capacity of the body's buffers then, and known the body's length when the
+// client gave it, else -1. A body of unknown length may be as large as its buffers (chunks
+// and the last one, copied into one at the end: live plus the copy, within the core's ratio
+// times live); one of known length is no larger than known, and the rest of its buffer is
+// slack. Buffers outgrown on the way are garbage, not counted: the collector takes them
+// before the heap passes the soft memory limit, which the budget stays under.
+func (r *reservation) forRead(known, live int64) error {
+	body := live
+	if known >= 0 {
+		body = min(known, live)
+	}
+	return r.reserve(ceilMul(r.ratio, body)+live-body+perRequest, body, known < 0)
+}
+
+// forBody sets the reservation to what the request holds once its body of n bytes is read,
+// into a buffer of the given capacity: the core's worst case for n and the buffer's slack.
+// What reading reserved beyond that is given back.
+func (r *reservation) forBody(n, capacity int64) error {
+	need := ceilMul(r.ratio, n) + capacity - n + perRequest
+	if r.budget != nil && need < r.held {
+		r.budget.used.Add(need - r.held)
+		r.held = need
 		return nil
 	}
-	return r.overBudget(need)
+	return r.reserve(need, n, false)
 }
 
-// need is what normalizing a body of n bytes costs at most, with dead bytes besides.
-func (r *reservation) need(n, dead int64) int64 {
-	return int64(math.Ceil(r.ratio*float64(n))) + dead + perRequest
+// add reserves n bytes more, for a buffer's slack beyond what the core counts, and says
+// whether the budget had room.
+func (r *reservation) add(n int64) bool {
+	ok, _ := r.growTo(r.held + n)
+	return ok
 }
 
-// forRead reserves what reading a body of unknown length holds so far: the allocated bytes,
-// twice (a body read in chunks is copied into one buffer at the end).
-func (r *reservation) forRead(allocated int64) error {
-	need := 2*allocated + perRequest
-	if r.growTo(need) {
-		return nil
+func (r *reservation) reserve(need, body int64, soFar bool) error {
+	if ok, others := r.growTo(need); !ok {
+		return r.overBudget(need, others, body, soFar)
 	}
-	return r.overBudget(need)
+	return nil
 }
 
-// growTo makes the reservation n bytes if it holds less, and says whether the budget had room.
-func (r *reservation) growTo(n int64) bool {
+// growTo makes the reservation n bytes if it holds less, and says whether the budget had room
+// and, when it had not, what the others held at that moment.
+func (r *reservation) growTo(n int64) (ok bool, others int64) {
 	if r.budget == nil || n <= r.held {
-		return true
+		return true, 0
 	}
 	more := n - r.held
 	for {
 		used := r.budget.used.Load()
 		if used+more > r.budget.limit && used > r.held { // others hold some: no room
-			return false
+			return false, used - r.held
 		}
 		if r.budget.used.CompareAndSwap(used, used+more) {
 			r.held = n
-			return true
+			return true, 0
 		}
 	}
 }
@@ -94,14 +130,26 @@ func (r *reservation) release() {
 	}
 }
 
-// overBudget is the 429 of a request the budget had no room for: what it needed, what the
-// others held at that moment, and who can change what.
-func (r *reservation) overBudget(need int64) error {
-	others := r.budget.used.Load() - r.held
-	return &apiError{class: ClassTooManyRequests, msg: "the requests in flight hold " + sizeText(others) +
-		" of the server's memory budget of " + sizeText(r.budget.limit) + ", and this one needs " + sizeText(need) +
-		" (up to " + strconv.FormatFloat(r.ratio, 'f', -1, 64) + " times its body, for the record and its working memory); retry after " +
-		r.budget.retryAfter + "s; the operator sizes the budget with normalizer serve --memory-budget or NORMALIZER_MEMORY_BUDGET"}
+// overBudget is the 429 of a request the budget had no room for: what it needed and why, what
+// the others held when it was refused, and what the client and the operator can change.
+func (r *reservation) overBudget(need, others, body int64, soFar bool) error {
+	r.budget.refusals.Add(1)
+	of := "its body of " + sizeText(body)
+	if soFar {
+		of = "its body, " + sizeText(body) + " so far (its size was not given)"
+	}
+	msg := "the requests in flight hold " + sizeText(others) + " of the server's memory budget of " + sizeText(r.budget.limit) +
+		", and this one needs " + sizeText(need) + ": " + strconv.FormatFloat(r.ratio, 'f', -1, 64) + " times " + of +
+		" (the record and the working memory, at worst) and 64 KiB"
+	if need > r.budget.limit {
+		msg += ", more than the whole budget, so it is served only when no other request holds any of it"
+	}
+	msg += "; retry after " + r.budget.retryAfter + "s; a client needs less by sending a smaller result (trim its messages)"
+	if r.explain {
+		msg += " or leaving out explain=true (" + strconv.FormatFloat(ratioFor(false), 'f', -1, 64) + " times its body without it)"
+	}
+	return &apiError{class: ClassTooManyRequests, msg: msg +
+		"; the operator sizes the budget with normalizer serve --memory-budget or NORMALIZER_MEMORY_BUDGET"}
 }
 
 // sizeText is a byte count for people: whole bytes below 1 KiB, else KiB, MiB or GiB with one

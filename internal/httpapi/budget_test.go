@@ -10,6 +10,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	rtmetrics "runtime/metrics"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,29 +24,48 @@ import (
 	"github.com/dystopic/normalizer/internal/heaptest"
 )
 
+// grows is growTo's ok.
+func grows(r *reservation, n int64) bool {
+	ok, _ := r.growTo(n)
+	return ok
+}
+
 func TestReservation(t *testing.T) {
 	t.Run("no budget", func(t *testing.T) {
 		var r reservation
-		assert.True(t, r.growTo(math.MaxInt64))
+		assert.True(t, grows(&r, math.MaxInt64))
 		r.release()
 	})
 	b := &memoryBudget{limit: 100, retryAfter: "1"}
 	a, c, d := reservation{budget: b}, reservation{budget: b}, reservation{budget: b}
-	require.True(t, a.growTo(60))
-	assert.False(t, c.growTo(50), "60 + 50 is over 100 while another holds some")
-	require.True(t, c.growTo(40), "60 + 40 fits")
-	require.True(t, a.growTo(60), "what is held already costs nothing more")
-	assert.False(t, a.growTo(61))
+	require.True(t, grows(&a, 60))
+	ok, others := c.growTo(50)
+	assert.False(t, ok, "60 + 50 is over 100 while another holds some")
+	assert.EqualValues(t, 60, others, "what the others held when it was refused")
+	require.True(t, grows(&c, 40), "60 + 40 fits")
+	require.True(t, grows(&a, 60), "what is held already costs nothing more")
+	assert.False(t, grows(&a, 61))
 	assert.EqualValues(t, 100, b.used.Load())
 	a.release()
 	a.release() // twice is harmless
 	assert.EqualValues(t, 40, b.used.Load())
-	assert.False(t, d.growTo(200), "over the whole budget while another holds some")
+	assert.False(t, grows(&d, 200), "over the whole budget while another holds some")
 	c.release()
-	require.True(t, d.growTo(200), "alone, a request is admitted whatever it needs")
-	require.True(t, d.growTo(300), "and may grow, alone")
-	assert.False(t, a.growTo(1), "nothing else fits while it is over")
+	require.True(t, grows(&d, 200), "alone, a request is admitted whatever it needs")
+	require.True(t, grows(&d, 300), "and may grow, alone")
+	assert.False(t, grows(&a, 1), "nothing else fits while it is over")
 	d.release()
+	assert.Zero(t, b.used.Load())
+
+	// forBody gives back what reading reserved beyond the body's need.
+	e := reservation{budget: b, ratio: 4.5}
+	require.NoError(t, e.forRead(-1, 10))
+	assert.EqualValues(t, 45+perRequest, e.held)
+	b.limit = 1 << 20
+	require.NoError(t, e.forBody(4, 10))
+	assert.EqualValues(t, 18+6+perRequest, e.held, "4.5 x 4 bytes, and the buffer's 6 bytes of slack")
+	assert.Equal(t, e.held, b.used.Load())
+	e.release()
 	assert.Zero(t, b.used.Load())
 }
 
@@ -63,8 +84,8 @@ func TestReservationConcurrent(t *testing.T) {
 			for range 2000 {
 				r := reservation{budget: b}
 				first := rng.Int64N(limit/2) + 1
-				if r.growTo(first) {
-					_ = r.growTo(first + rng.Int64N(limit/2))
+				if grows(&r, first) {
+					_ = grows(&r, first+rng.Int64N(limit/2))
 				}
 				if u := b.used.Load(); u > limit {
 					over.Store(u)
@@ -76,6 +97,42 @@ func TestReservationConcurrent(t *testing.T) {
 	wg.Wait()
 	assert.Zero(t, over.Load(), "the reservations held more than the budget together")
 	assert.Zero(t, b.used.Load())
+}
+
+// TestReservationAloneIsAlone: a reservation over the budget (admitted because no other held
+// any) is the only one while it lasts, however many goroutines try.
+func TestReservationAloneIsAlone(t *testing.T) {
+	const limit = 1000
+	b := &memoryBudget{limit: limit}
+	var bad atomic.Int64
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(g), 2))
+			for range 20000 {
+				r := reservation{budget: b}
+				if grows(&r, rng.Int64N(limit)+1) && grows(&r, rng.Int64N(2*limit)+1) && r.held > limit {
+					for range 10 {
+						if u := b.used.Load(); u != r.held {
+							bad.Store(u)
+						}
+					}
+				}
+				r.release()
+			}
+		}()
+	}
+	wg.Wait()
+	require.Zero(t, bad.Load(), "another reservation was held beside one over the budget")
+	require.Zero(t, b.used.Load())
+}
+
+// needOf is what a request whose body of n bytes came with its Content-Length reserves once
+// read into a pooled buffer (of the smallest class that holds it and a byte more).
+func needOf(ratio float64, n int) int64 {
+	return ceilMul(ratio, int64(n)) + int64(initialBuffer<<sizeClass(n+1)-n) + perRequest
 }
 
 // TestMemoryBudgetBurst: a burst of requests of 300 KiB each, every one holding back the end of
@@ -91,7 +148,7 @@ func TestMemoryBudgetBurst(t *testing.T) {
 		room      = 3
 		smallSize = 2048
 	)
-	need := int64(math.Ceil(4.5*size)) + perRequest
+	need := needOf(4.5, size)
 	s, _ := newTestServer(t, Config{MemoryBudget: room*need + need/2})
 	require.InDelta(t, 4.5, s.plain.PeakHeapRatio(), 0, "need above is computed from it")
 	addr := startServer(t, s, Timeouts{})
@@ -176,8 +233,8 @@ func TestMemoryBudgetBurst(t *testing.T) {
 		take(room)
 		wg.Wait()
 	})
-	bound := uint64(room*need + clients*64<<10)
-	t.Logf("burst of %d on a budget for %d: peak heap %d bytes, bound %d", clients, room, extra, bound)
+	bound := uint64(room*need + need/2)
+	t.Logf("burst of %d on a budget for %d: peak heap %d bytes, budget %d", clients, room, extra, bound)
 	if !raceEnabled {
 		assert.Less(t, extra, bound)
 	}
@@ -185,8 +242,11 @@ func TestMemoryBudgetBurst(t *testing.T) {
 	for _, b := range okBodies {
 		assert.Equal(t, string(want), string(b))
 	}
-	assert.Contains(t, refusal, "hold 4.1 MiB of the server's memory budget of 4.8 MiB")
-	assert.Contains(t, refusal, "this one needs 1.4 MiB (up to 4.5 times its body")
+	assert.Contains(t, refusal, "hold "+sizeText(room*need)+" of the server's memory budget of "+sizeText(room*need+need/2))
+	assert.Contains(t, refusal, "this one needs "+sizeText(ceilMul(4.5, size)+int64(initialBuffer<<5-size)+perRequest)+
+		": 4.5 times its body of 300.0 KiB (the record and the working memory, at worst) and 64 KiB; retry after 1s; "+
+		"a client needs less by sending a smaller result (trim its messages); the operator sizes")
+	assert.Equal(t, float64(clients-room), metricValue(t, s, "normalizer_memory_budget_rejections_total"))
 	assert.Contains(t, refusal, "--memory-budget or NORMALIZER_MEMORY_BUDGET")
 	assert.Eventually(t, func() bool { return s.budget.used.Load() == 0 }, 10*time.Second, time.Millisecond,
 		"every reservation is given back")
@@ -232,7 +292,7 @@ func TestMemoryBudgetUnknownLength(t *testing.T) {
 		{name: "chunked, explain", target: "/v1/normalize?explain=true"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			heldNeed := int64(math.Ceil(4.5*float64(len(held)))) + perRequest
+			heldNeed := needOf(4.5, len(held))
 			s, _ := newTestServer(t, Config{MemoryBudget: heldNeed + 512<<10})
 			h := s.Handler()
 			release := make(chan struct{})
@@ -261,6 +321,10 @@ func TestMemoryBudgetUnknownLength(t *testing.T) {
 			assert.Equal(t, 429, w.Code, w.Body.String())
 			assert.Equal(t, "1", w.Header().Get("Retry-After"))
 			assert.Contains(t, w.Body.String(), "memory budget")
+			assert.Contains(t, w.Body.String(), "so far (its size was not given)")
+			if strings.Contains(tt.target, "explain") {
+				assert.Contains(t, w.Body.String(), "or leaving out explain=true (4.5 times its body without it)")
+			}
 			if !tt.gzip {
 				assert.Less(t, src.n, len(wire), "stopped while reading, not after")
 			}
@@ -327,5 +391,77 @@ func TestMemoryBudgetTooSmallIsLogged(t *testing.T) {
 		} else {
 			assert.NotContains(t, logs.String(), "memory budget is smaller")
 		}
+	}
+}
+
+// liveHeap is the heap's live objects, after collecting what is not.
+func liveHeap() uint64 {
+	for range 3 {
+		runtime.GC()
+	}
+	sample := []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	rtmetrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
+// TestPooledBuffersAreReserved: small requests in flight after a burst of large ones hold
+// about what they reserved, not the large buffers the burst left in the pool (with one pool
+// for every size, 20 requests of 2 KB held 52 MiB while reserving 1.4 MiB).
+func TestPooledBuffersAreReserved(t *testing.T) {
+	if raceEnabled {
+		t.Skip("measures the heap")
+	}
+	const clients = 20
+	s, _ := newTestServer(t, Config{MemoryBudget: 64 << 20})
+	h := s.Handler()
+	for range 2 * clients { // what earlier bodies of up to maxPooled put back
+		putBuffer(&buffer{b: make([]byte, 0, maxPooled)})
+	}
+	small := []byte(`{"final_response":"` + strings.Repeat("y", 2048-21) + `"}`)
+	release := make(chan struct{})
+	var wg sync.WaitGroup
+	before := liveHeap()
+	for range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := httptest.NewRequest("POST", "/v1/normalize", &heldBody{r: bytes.NewReader(small), half: len(small) / 2, release: release})
+			req.ContentLength = int64(len(small))
+			h.ServeHTTP(httptest.NewRecorder(), req)
+		}()
+	}
+	require.Eventually(t, func() bool { return s.budget.used.Load() == clients*needOf(4.5, len(small)) }, 10*time.Second, time.Millisecond)
+	held := int64(liveHeap()) - int64(before)
+	close(release)
+	wg.Wait()
+	reserved := clients * needOf(4.5, len(small))
+	t.Logf("%d small requests in flight: %d bytes live, %d reserved", clients, held, reserved)
+	assert.Less(t, held, reserved, "the requests in flight hold more than they reserved")
+}
+
+// TestRefusalIsAnsweredAtOnce: a 429 goes out as soon as the request is refused, though its
+// body (under net/http's 256 KiB of post-handler reading) has not come: the connection is
+// closed after it instead of the rest of the body being waited for. Both limits.
+func TestRefusalIsAnsweredAtOnce(t *testing.T) {
+	const size = 100 << 10
+	for _, cfg := range []Config{{MemoryBudget: needOf(4.5, size) * 3 / 2}, {MaxInFlight: 1}} {
+		s, _ := newTestServer(t, cfg)
+		addr := startServer(t, s, Timeouts{})
+		send := func() net.Conn {
+			conn, err := net.Dial("tcp", addr)
+			require.NoError(t, err)
+			t.Cleanup(func() { conn.Close() })
+			fmt.Fprintf(conn, "POST /v1/normalize HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n\r\n{\"final_re", addr, size)
+			return conn
+		}
+		send() // holds its share until its body comes, which it never does
+		require.Eventually(t, func() bool { return s.inFlight.Load() == 1 }, 10*time.Second, time.Millisecond)
+		conn := send()
+		require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		require.NoError(t, err, "no answer while the body is missing")
+		assert.Equal(t, 429, res.StatusCode)
+		assert.Equal(t, "1", res.Header.Get("Retry-After"))
+		assert.True(t, res.Close, "the connection is closed after the 429")
 	}
 }

@@ -10,16 +10,27 @@ import (
 // normalize requests are being served: a burst is turned away instead of each request holding
 // a body and a record in memory until the process runs out.
 func (s *Server) limitInFlight(next echo.HandlerFunc) echo.HandlerFunc {
-	retryAfter := s.retryAfter
 	limit := int64(s.cfg.MaxInFlight)
 	return func(c echo.Context) error {
 		if s.inFlight.Add(1) > limit {
 			s.inFlight.Add(-1)
-			c.Response().Header()["Retry-After"] = retryAfter
+			s.refuse(c)
 			return &apiError{class: ClassTooManyRequests,
-				msg: "over " + strconv.FormatInt(limit, 10) + " requests in flight; retry after " + retryAfter[0] + "s"}
+				msg: "over " + strconv.FormatInt(limit, 10) + " requests in flight; retry after " + s.retryAfter[0] + "s"}
 		}
 		defer s.inFlight.Add(-1) // also when next panics: the panic is recovered further out
 		return next(c)
 	}
 }
+
+// refuse prepares the 429 of a request turned away before its body was read (or all of it):
+// Retry-After, and Connection: close, without which net/http would wait for up to 256 KiB of
+// the unread body before sending the answer, and a client pausing after its headers would get
+// nothing until its body came or the read timeout passed.
+func (s *Server) refuse(c echo.Context) {
+	h := c.Response().Header()
+	h["Retry-After"] = s.retryAfter
+	h["Connection"] = connectionClose
+}
+
+var connectionClose = []string{"close"}

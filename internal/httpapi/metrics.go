@@ -92,7 +92,10 @@ func (m *metrics) watchBudget(b *memoryBudget) error {
 	reserved := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: namespace, Name: "memory_reserved_bytes",
 		Help: "The memory the normalize requests in flight have reserved of the budget: their worst case, not what they use."},
 		func() float64 { return float64(b.used.Load()) })
-	for _, c := range []prometheus.Collector{size, reserved} {
+	refused := prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: namespace, Name: "memory_budget_rejections_total",
+		Help: "Normalize requests answered 429 because the memory budget had no room for them (rejections_total counts them too, with those over --max-in-flight)."},
+		func() float64 { return float64(b.refusals.Load()) })
+	for _, c := range []prometheus.Collector{size, reserved, refused} {
 		if err := m.reg.Register(c); err != nil {
 			return err
 		}

@@ -25,16 +25,16 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in := getBuffer()
-	defer putBuffer(in)
 	x := exchangeOf(c)
-	resv := reservation{budget: s.budget, ratio: n.PeakHeapRatio()}
+	resv := reservation{budget: s.budget, ratio: n.PeakHeapRatio(), explain: n == s.explain}
 	defer resv.release()
+	in := getBuffer(firstBuffer(req))
+	defer putBuffer(in)
 	in.b, err = s.readBody(req, in.b[:0], x, &resv)
 	s.rearmWriteDeadline(x) // before an error too: a 408 comes after the read timeout, always late
 	if err != nil {
-		if classify(err) == ClassTooManyRequests {
-			c.Response().Header()["Retry-After"] = s.retryAfter
+		if classify(err) == ClassTooManyRequests { // the memory budget had no room
+			s.refuse(c)
 		}
 		return err
 	}
@@ -44,11 +44,16 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	}
 	s.metrics.observeResult(res)
 	x.warnings = warningCount(res)
-	out := getBuffer()
-	defer putBuffer(out)
-	if hint := res.SizeHint(); cap(out.b) < hint {
-		out.b = make([]byte, 0, hint) // growing by append would hold old and new copies at once
+	// Sized to the record: growing by append would hold old and new copies at once. The core's
+	// ratio counts the record; a pooled buffer's rounding up is slack the budget must have
+	// room for, else the record gets a buffer of its exact size.
+	hint := res.SizeHint()
+	out := getBuffer(hint)
+	if !resv.add(int64(cap(out.b) - hint)) {
+		putBuffer(out)
+		out = &buffer{b: make([]byte, 0, hint)}
 	}
+	defer putBuffer(out)
 	out.b = res.AppendJSON(out.b[:0])
 	res.Release() // the record is in out; res and its scratch go back to the core's pool
 	w := c.Response()
@@ -146,14 +151,8 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange, resv *rese
 		}
 		if req.ContentLength >= 0 {
 			known = req.ContentLength
-			// Its size is known: the budget turns it away before any of it is read.
-			if err := resv.forBody(known, outgrown(int64(cap(dst)), known)); err != nil {
-				return dst, err
-			}
 		}
-		// +1: room to see EOF without growing. A length past upfrontLimit is not taken on
-		// trust: the buffer grows with the bytes that actually come. (outgrown follows this.)
-		if want := min(known+1, upfrontLimit); want > int64(cap(dst)) {
+		if want := firstBuffer(req); want > cap(dst) { // getBuffer(firstBuffer(req)) gives it already
 			dst = make([]byte, 0, want)
 		}
 	default:
@@ -169,7 +168,7 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange, resv *rese
 		}
 		r = zr
 	}
-	b, n, dead, err := readLimited(r, dst, limit, known, resv)
+	b, n, err := readLimited(r, dst, limit, known, resv)
 	x.bytesIn = n
 	if wire != nil {
 		x.bytesWire = wire.n
@@ -184,9 +183,8 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange, resv *rese
 		}
 		return dst, s.bodyError(err, "request body", req, wire, n)
 	}
-	// Now that its size is known, what normalizing it may cost (no more than was reserved up
-	// front, when the Content-Length said it).
-	if err := resv.forBody(n, dead); err != nil {
+	// Now that its size is known, what normalizing it may cost: no more than reading reserved.
+	if err := resv.forBody(n, int64(cap(b))); err != nil {
 		return dst, err
 	}
 	return b, nil
@@ -228,6 +226,16 @@ func unsupportedEncoding(enc string) error {
 // Content-Length is a claim, and a large claim must not reserve memory for bytes never sent.
 const upfrontLimit = 1 << 20
 
+// firstBuffer is the capacity a request's body is first read into: its Content-Length and
+// room to see EOF without growing, up to upfrontLimit, or, when its size is not given (or is
+// that of gzip bytes, not of the body), initialBuffer.
+func firstBuffer(req *http.Request) int {
+	if req.ContentLength < 0 || len(req.Header[echo.HeaderContentEncoding]) > 0 {
+		return initialBuffer
+	}
+	return int(min(req.ContentLength+1, upfrontLimit))
+}
+
 // gzipWireLimit bounds the compressed bytes of a gzip body whose decoded limit is limit:
 // deflate adds at most 5 bytes per 64 KiB stored block and gzip 18 per member, so an honest
 // body never comes near it.
@@ -266,10 +274,10 @@ var errTooLarge = errors.New("body over the limit")
 
 // readLimited reads r to EOF into dst, failing with errTooLarge once more than limit bytes
 // came; the reads are sized so that at most limit+1 bytes are ever taken from r. It returns
-// the body, how many bytes were read and how many of those it allocated are dead (buffers it
-// outgrew, chunks it copied into one). known is the body's length when the client gave it,
-// else -1. Whatever it allocates is first reserved in resv's budget, twice over for the copy
-// at the end; when the budget has no room, it stops with the 429 that says so.
+// the body and how many bytes were read. known is the body's length when the client gave it,
+// else -1. Before reading into dst, and before allocating any buffer, it reserves in resv's
+// budget what the request may hold with it (reservation.forRead); when the budget has no
+// room, it stops with the 429 that says so.
 //
 // A body of known length that outgrows dst grows eightfold at a time up to its length (+1 to
 // see EOF): a client must send an eighth of what it claims before it is given room for the
@@ -280,29 +288,33 @@ var errTooLarge = errors.New("body over the limit")
 // exact size: growing one buffer by copying leaves garbage of several times the body behind
 // (a 20 MiB gzip body read that way peaked at 3.5 times its size), and a rejected body is
 // never copied at all.
-func readLimited(r io.Reader, dst []byte, limit, known int64, resv *reservation) (body []byte, total, dead int64, err error) {
+func readLimited(r io.Reader, dst []byte, limit, known int64, resv *reservation) ([]byte, int64, error) {
 	var chunks [][]byte // full chunks before buf, in order
 	buf := dst
-	total = int64(len(dst))
-	var allocated int64 // by this call: dst is the pool's, in the heap before the request
+	total := int64(len(dst))
+	live := int64(cap(dst)) // the capacity of the buffers the body is in
+	if err := resv.forRead(known, live); err != nil {
+		return nil, total, err
+	}
 	for {
-		grew := true
 		switch {
 		case len(buf) < cap(buf):
-			grew = false
 		case known >= 0 && int64(cap(buf)) <= known:
-			grown := make([]byte, len(buf), min(8*int64(max(cap(buf), initialBuffer)), known+1))
+			next := min(8*int64(max(cap(buf), initialBuffer)), known+1)
+			if err := resv.forRead(known, next); err != nil { // the old buffer is garbage once copied
+				return nil, total, err
+			}
+			grown := make([]byte, len(buf), next)
 			copy(grown, buf)
 			buf = grown
 		default:
-			chunks = append(chunks, buf)
-			buf = make([]byte, 0, min(max(2*cap(buf), initialBuffer), maxChunk))
-		}
-		if grew {
-			allocated += int64(cap(buf))
-			if err := resv.forRead(allocated); err != nil {
-				return nil, total, 0, err
+			next := min(max(2*cap(buf), initialBuffer), maxChunk)
+			if err := resv.forRead(known, live+int64(next)); err != nil {
+				return nil, total, err
 			}
+			live += int64(next)
+			chunks = append(chunks, buf)
+			buf = make([]byte, 0, next)
 		}
 		room := buf[len(buf):cap(buf)]
 		if left := limit + 1 - total; int64(len(room)) > left {
@@ -313,38 +325,13 @@ func readLimited(r io.Reader, dst []byte, limit, known int64, resv *reservation)
 		total += int64(n)
 		switch {
 		case total > limit:
-			return nil, total, 0, errTooLarge
+			return nil, total, errTooLarge
 		case err == io.EOF:
-			// What was allocated and is not the body is garbage the collector may not have
-			// taken yet: buffers outgrown, and chunks once copied into one.
-			body = join(chunks, buf, total)
-			if dead = allocated; allocated > 0 && (len(chunks) == 0 || total == int64(len(buf))) {
-				dead -= int64(cap(buf)) // buf, the last allocated, is the body
-			}
-			return body, total, dead, nil
+			return join(chunks, buf, total), total, nil
 		case err != nil:
-			return nil, total, 0, err
+			return nil, total, err
 		}
 	}
-}
-
-// outgrown is what reading a body of known length into the pool's buffer of capacity have
-// allocates and leaves behind for the collector: the buffers readBody and readLimited replace
-// on the way to one of the body's size (the pool's own was in the heap before). It follows
-// their steps; a test holds it to what readLimited reports.
-func outgrown(have, known int64) int64 {
-	var dead int64
-	fresh := false
-	if want := min(known+1, upfrontLimit); want > have {
-		have, fresh = want, true
-	}
-	for have <= known {
-		if fresh {
-			dead += have
-		}
-		have, fresh = min(8*max(have, initialBuffer), known+1), true
-	}
-	return dead
 }
 
 // maxChunk bounds the chunks of a body of unknown length, so the last one wastes little.
@@ -415,25 +402,56 @@ func unreadable(err error, what string, req *http.Request, wire *countingReader,
 	return err.Error()
 }
 
-// buffer is a pooled byte slice; large ones are not kept, so one huge body does not pin its
-// memory for the life of the process.
+// buffer is a pooled byte slice.
 type buffer struct{ b []byte }
 
+// Buffers are pooled by size class, powers of two from initialBuffer to maxPooled: a request
+// gets one of the smallest class that holds what it asks for, so that what it holds beyond
+// its need is less than that need (or initialBuffer), and the memory budget can count it. With
+// one pool for all sizes, a 2 KB request could hold a 4 MiB buffer left by an earlier one, and
+// a stream of small requests keep many of them live. Larger buffers are not kept, so one huge
+// body does not pin its memory for the life of the process.
 const (
 	initialBuffer = 16 << 10
 	maxPooled     = 4 << 20
 )
 
-var bufferPool = sync.Pool{New: func() any { return &buffer{b: make([]byte, 0, initialBuffer)} }}
+var bufferPools [9]sync.Pool // initialBuffer << k, k = 0 to 8 (maxPooled)
 
-func getBuffer() *buffer { return bufferPool.Get().(*buffer) }
+// sizeClass is the smallest class whose buffers hold n bytes, or -1 past the largest.
+func sizeClass(n int) int {
+	if n > maxPooled {
+		return -1
+	}
+	k := 0
+	for initialBuffer<<k < n {
+		k++
+	}
+	return k
+}
 
+// getBuffer returns an empty buffer with room for want bytes: of its class's size, or of
+// exactly want past the largest class.
+func getBuffer(want int) *buffer {
+	k := sizeClass(want)
+	if k < 0 {
+		return &buffer{b: make([]byte, 0, want)}
+	}
+	if b, ok := bufferPools[k].Get().(*buffer); ok {
+		return b
+	}
+	return &buffer{b: make([]byte, 0, initialBuffer<<k)}
+}
+
+// putBuffer gives b back to its class's pool, if its capacity is a class's size: a buffer
+// grown to a body's length is left to the collector.
 func putBuffer(b *buffer) {
-	if cap(b.b) > maxPooled {
+	k := sizeClass(cap(b.b))
+	if k < 0 || initialBuffer<<k != cap(b.b) {
 		return
 	}
 	b.b = b.b[:0]
-	bufferPool.Put(b)
+	bufferPools[k].Put(b)
 }
 
 var gzipPool sync.Pool
