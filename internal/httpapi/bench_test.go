@@ -28,25 +28,15 @@ func BenchmarkHandler(b *testing.B) {
 		name string
 		body []byte
 	}{{"2KB", corpus.Small()}, {"60KB", corpus.Medium()}} {
-		b.Run("router/"+in.name, func(b *testing.B) {
-			lw := NewLogWriter(discard{}, 100*time.Millisecond)
-			defer lw.Close()
-			s, err := New(Config{Logger: zerolog.New(lw).With().Timestamp().Logger()})
-			if err != nil {
-				b.Fatal(err)
+		for _, budget := range []int64{0, 1 << 30} {
+			name := "router/"
+			if budget > 0 {
+				name = "router+budget/" // as serve runs under a memory limit
 			}
-			h := s.Handler()
-			r := bytes.NewReader(in.body)
-			req := httptest.NewRequest("POST", "/v1/normalize", r)
-			w := &discardWriter{h: http.Header{}}
-			b.SetBytes(int64(len(in.body)))
-			b.ReportAllocs()
-			for b.Loop() {
-				r.Reset(in.body)
-				clear(w.h)
-				h.ServeHTTP(w, req)
-			}
-		})
+			b.Run(name+in.name, func(b *testing.B) {
+				benchRouter(b, in.body, budget)
+			})
+		}
 		b.Run("core/"+in.name, func(b *testing.B) {
 			n := normalize.New()
 			var out []byte
@@ -67,3 +57,25 @@ func BenchmarkHandler(b *testing.B) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// benchRouter runs POST /v1/normalize with body through the whole service, with a memory
+// budget of budget bytes (0: none).
+func benchRouter(b *testing.B, body []byte, budget int64) {
+	lw := NewLogWriter(discard{}, 100*time.Millisecond)
+	defer lw.Close()
+	s, err := New(Config{Logger: zerolog.New(lw).With().Timestamp().Logger(), MemoryBudget: budget})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := s.Handler()
+	r := bytes.NewReader(body)
+	req := httptest.NewRequest("POST", "/v1/normalize", r)
+	w := &discardWriter{h: http.Header{}}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Reset(body)
+		clear(w.h)
+		h.ServeHTTP(w, req)
+	}
+}

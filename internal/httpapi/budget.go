@@ -69,6 +69,9 @@ type reservation struct {
 // slack. Buffers outgrown on the way are garbage, not counted: the collector takes them
 // before the heap passes the soft memory limit, which the budget stays under.
 func (r *reservation) forRead(known, live int64) error {
+	if r.budget == nil {
+		return nil
+	}
 	body := live
 	if known >= 0 {
 		body = min(known, live)
@@ -80,8 +83,11 @@ func (r *reservation) forRead(known, live int64) error {
 // into a buffer of the given capacity: the core's worst case for n and the buffer's slack.
 // What reading reserved beyond that is given back.
 func (r *reservation) forBody(n, capacity int64) error {
+	if r.budget == nil {
+		return nil
+	}
 	need := ceilMul(r.ratio, n) + capacity - n + perRequest
-	if r.budget != nil && need < r.held {
+	if need < r.held {
 		r.budget.used.Add(need - r.held)
 		r.held = need
 		return nil
