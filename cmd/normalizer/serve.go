@@ -220,7 +220,7 @@ func newLogger(level zerolog.Level, console bool, stderr io.Writer, terminal boo
 	if console {
 		w = zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.RFC3339, NoColor: !terminal}
 	}
-	return zerolog.New(w).Level(level).With().Timestamp().Logger()
+	return zerolog.New(w).Level(level).Hook(httpapi.NewTimestampHook()) // zerolog's Timestamp, cheaper: a line per request
 }
 
 // logLevel is the zerolog level of a --log-level value. zerolog knows more (trace, fatal,

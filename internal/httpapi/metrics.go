@@ -30,6 +30,11 @@ type metrics struct {
 	unlisted      prometheus.Counter
 	writeFailures prometheus.Counter
 
+	// normalizeOK and normalizeDuration are the series of POST /v1/normalize answered 200,
+	// made on first use (so that /metrics lists only series that happened).
+	normalizeOK       lazyCounter
+	normalizeDuration lazyObserver
+
 	requestsBy   *children[requestKey, prometheus.Counter]
 	durationBy   *children[string, prometheus.Observer]
 	warningsBy   *children[string, prometheus.Counter]
@@ -75,6 +80,10 @@ func newMetrics(reg *prometheus.Registry) (*metrics, error) {
 		return m.requests.WithLabelValues(k.route, k.method, strconv.Itoa(k.status))
 	})
 	m.durationBy = newChildren(func(route string) prometheus.Observer { return m.duration.WithLabelValues(route) })
+	m.normalizeOK.get = func() prometheus.Counter {
+		return m.requestsBy.get(requestKey{routeNormalize, http.MethodPost, http.StatusOK})
+	}
+	m.normalizeDuration.get = func() prometheus.Observer { return m.durationBy.get(routeNormalize) }
 	m.warningsBy = newChildren(func(code string) prometheus.Counter { return m.warnings.WithLabelValues(code) })
 	m.rejectionsBy = newChildren(func(class string) prometheus.Counter { return m.rejections.WithLabelValues(class) })
 	return m, nil
@@ -153,6 +162,12 @@ type requestKey struct {
 }
 
 func (m *metrics) observeRequest(route, method string, status int, d time.Duration, class string) {
+	if route == routeNormalize && status == http.StatusOK && method == http.MethodPost {
+		// Nearly every request: its series are looked up once, not hashed by label each time.
+		m.normalizeOK.Inc()
+		m.normalizeDuration.Observe(d.Seconds())
+		return
+	}
 	m.requestsBy.get(requestKey{route, methodLabel(method), status}).Inc()
 	m.durationBy.get(route).Observe(d.Seconds())
 	if class != "" {
@@ -170,6 +185,30 @@ func (m *metrics) observeResult(res *normalize.Result) {
 	if res.Truncated() {
 		m.truncations.Inc()
 	}
+}
+
+// lazyCounter is one series of a vector, looked up on its first use and kept.
+type lazyCounter struct {
+	once sync.Once
+	c    prometheus.Counter
+	get  func() prometheus.Counter
+}
+
+func (l *lazyCounter) Inc() {
+	l.once.Do(func() { l.c = l.get() })
+	l.c.Inc()
+}
+
+// lazyObserver is lazyCounter for a histogram's series.
+type lazyObserver struct {
+	once sync.Once
+	o    prometheus.Observer
+	get  func() prometheus.Observer
+}
+
+func (l *lazyObserver) Observe(v float64) {
+	l.once.Do(func() { l.o = l.get() })
+	l.o.Observe(v)
 }
 
 // children caches the children of a metric vector by their label values: WithLabelValues

@@ -107,7 +107,7 @@ func run() error {
 // own requests_total metric, so nothing is added to the path measured.
 func normalizer(ctx context.Context, ln net.Listener) (func() int64, func() error, error) {
 	lw := httpapi.NewLogWriter(io.Discard, 100*time.Millisecond)
-	logger := zerolog.New(lw).Level(zerolog.InfoLevel).With().Timestamp().Logger()
+	logger := zerolog.New(lw).Level(zerolog.InfoLevel).Hook(httpapi.NewTimestampHook()) // as serve logs
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	srv, err := httpapi.New(httpapi.Config{Schemas: schemas.FS, Logger: logger, Registry: reg})
