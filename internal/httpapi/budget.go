@@ -95,6 +95,18 @@ func (r *reservation) forBody(n, capacity int64) error {
 	return r.reserve(need, n, false)
 }
 
+// shrinkTo gives back what the reservation holds beyond n bytes and perRequest: once the
+// record is in its buffer, only the buffers are live.
+func (r *reservation) shrinkTo(n int64) {
+	if r.budget == nil {
+		return
+	}
+	if n += perRequest; n < r.held {
+		r.budget.used.Add(n - r.held)
+		r.held = n
+	}
+}
+
 // add reserves n bytes more, for a buffer's slack beyond what the core counts, and says
 // whether the budget had room.
 func (r *reservation) add(n int64) bool {

@@ -414,13 +414,13 @@ func TestPooledBuffersAreReserved(t *testing.T) {
 	const clients = 20
 	s, _ := newTestServer(t, Config{MemoryBudget: 64 << 20})
 	h := s.Handler()
-	for range 2 * clients { // what earlier bodies of up to maxPooled put back
-		putBuffer(&buffer{b: make([]byte, 0, maxPooled)})
-	}
 	small := []byte(`{"final_response":"` + strings.Repeat("y", 2048-21) + `"}`)
 	release := make(chan struct{})
 	var wg sync.WaitGroup
-	before := liveHeap()
+	before := liveHeap()    // collects, which empties the pools: fill them after
+	for range 2 * clients { // what earlier bodies of up to maxPooled put back
+		putBuffer(&buffer{b: make([]byte, 0, maxPooled)})
+	}
 	for range clients {
 		wg.Add(1)
 		go func() {

@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 )
@@ -31,6 +33,10 @@ func (s *Server) refuse(c echo.Context) {
 	h := c.Response().Header()
 	h["Retry-After"] = s.retryAfter
 	h["Connection"] = connectionClose
+	// With the answer sent, net/http still reads up to 256 KiB of the unread body before it
+	// closes, until the read deadline: a second is enough for a client that sends it, and a
+	// client that holds it back does not keep the connection for the whole read timeout.
+	_ = http.NewResponseController(exchangeOf(c).ResponseWriter).SetReadDeadline(time.Now().Add(time.Second))
 }
 
 var connectionClose = []string{"close"}

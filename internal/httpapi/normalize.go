@@ -28,9 +28,10 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	x := exchangeOf(c)
 	resv := reservation{budget: s.budget, ratio: n.PeakHeapRatio(), explain: n == s.explain}
 	defer resv.release()
-	in := getBuffer(firstBuffer(req))
-	defer putBuffer(in)
-	in.b, err = s.readBody(req, in.b[:0], x, &resv)
+	in, err := s.readBody(req, x, &resv)
+	if in != nil {
+		defer putBuffer(in)
+	}
 	s.rearmWriteDeadline(x) // before an error too: a 408 comes after the read timeout, always late
 	if err != nil {
 		if classify(err) == ClassTooManyRequests { // the memory budget had no room
@@ -45,17 +46,21 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	s.metrics.observeResult(res)
 	x.warnings = warningCount(res)
 	// Sized to the record: growing by append would hold old and new copies at once. The core's
-	// ratio counts the record; a pooled buffer's rounding up is slack the budget must have
-	// room for, else the record gets a buffer of its exact size.
+	// ratio counts the record; a pooled buffer's rounding up to its class is slack the budget
+	// must have room for before the buffer is taken, else the record gets one of its exact size.
 	hint := res.SizeHint()
-	out := getBuffer(hint)
-	if !resv.add(int64(cap(out.b) - hint)) {
-		putBuffer(out)
+	var out *buffer
+	if k := sizeClass(hint); k >= 0 && resv.add(int64(initialBuffer<<k-hint)) {
+		out = getBuffer(hint)
+	} else {
 		out = &buffer{b: make([]byte, 0, hint)}
 	}
 	defer putBuffer(out)
 	out.b = res.AppendJSON(out.b[:0])
 	res.Release() // the record is in out; res and its scratch go back to the core's pool
+	// While the record is written (as slowly as the client reads it), only the two buffers
+	// are live: the rest of the reservation goes back.
+	resv.shrinkTo(int64(cap(in.b) + cap(out.b)))
 	w := c.Response()
 	h := w.Header()
 	h[echo.HeaderContentType] = jsonContentType
@@ -134,28 +139,31 @@ func (s *Server) normalizerFor(req *http.Request) (*normalize.Normalizer, error)
 	return s.plain, nil
 }
 
-// readBody appends the body, decoded, to dst. It never reads more than BodyLimit+1 decoded
-// bytes: one byte past the limit is how it knows the body is too large.
-func (s *Server) readBody(req *http.Request, dst []byte, x *exchange, resv *reservation) ([]byte, error) {
+// readBody reads the body, decoded, into a pooled buffer and returns it (nil when it took
+// none). It never reads more than BodyLimit+1 decoded bytes: one byte past the limit is how it
+// knows the body is too large. What the headers alone can refuse (415, 413 by Content-Length)
+// is refused before anything is taken, and the first buffer is reserved in resv's budget
+// before it is.
+func (s *Server) readBody(req *http.Request, x *exchange, resv *reservation) (*buffer, error) {
 	limit := s.cfg.BodyLimit
-	var r io.Reader = req.Body
 	known := int64(-1) // the body's length, when the client said it
-	var wire *countingReader
 	gzipped, err := gzipEncoded(req.Header)
 	switch {
 	case err != nil:
-		return dst, err
-	case !gzipped:
-		if req.ContentLength > limit {
-			return dst, tooLargeByLength(req.ContentLength, limit)
-		}
-		if req.ContentLength >= 0 {
-			known = req.ContentLength
-		}
-		if want := firstBuffer(req); want > cap(dst) { // getBuffer(firstBuffer(req)) gives it already
-			dst = make([]byte, 0, want)
-		}
-	default:
+		return nil, err
+	case !gzipped && req.ContentLength > limit:
+		return nil, tooLargeByLength(req.ContentLength, limit)
+	case !gzipped && req.ContentLength >= 0:
+		known = req.ContentLength
+	}
+	want := firstBuffer(req)
+	if err := resv.forRead(known, int64(initialBuffer<<sizeClass(want))); err != nil {
+		return nil, err
+	}
+	in := getBuffer(want)
+	var r io.Reader = req.Body
+	var wire *countingReader
+	if gzipped {
 		// The limit is on the decoded bytes; the compressed ones are bounded too, so that a
 		// stream of empty gzip members cannot keep a request reading without end.
 		wire = &countingReader{r: req.Body, limit: gzipWireLimit(limit)}
@@ -164,10 +172,11 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange, resv *rese
 			defer gzipPool.Put(zr)
 		}
 		if err != nil {
-			return dst, s.bodyError(err, gzipStart, req, wire, 0)
+			return in, s.bodyError(err, gzipStart, req, wire, 0)
 		}
 		r = zr
 	}
+	dst := in.b[:0]
 	b, n, err := readLimited(r, dst, limit, known, resv)
 	x.bytesIn = n
 	if wire != nil {
@@ -176,18 +185,19 @@ func (s *Server) readBody(req *http.Request, dst []byte, x *exchange, resv *rese
 	s.metrics.bytesIn.Add(float64(n))
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			return dst, tooLargeWhileReading(wire != nil, n, limit)
+			return in, tooLargeWhileReading(wire != nil, n, limit)
 		}
 		if classify(err) == ClassTooManyRequests {
-			return dst, err
+			return in, err
 		}
-		return dst, s.bodyError(err, "request body", req, wire, n)
+		return in, s.bodyError(err, "request body", req, wire, n)
 	}
+	in.b = b
 	// Now that its size is known, what normalizing it may cost: no more than reading reserved.
 	if err := resv.forBody(n, int64(cap(b))); err != nil {
-		return dst, err
+		return in, err
 	}
-	return b, nil
+	return in, nil
 }
 
 // gzipEncoded reads Content-Encoding, all its header lines and comma-separated codings:
@@ -275,19 +285,16 @@ var errTooLarge = errors.New("body over the limit")
 // readLimited reads r to EOF into dst, failing with errTooLarge once more than limit bytes
 // came; the reads are sized so that at most limit+1 bytes are ever taken from r. It returns
 // the body and how many bytes were read. known is the body's length when the client gave it,
-// else -1. Before reading into dst, and before allocating any buffer, it reserves in resv's
-// budget what the request may hold with it (reservation.forRead); when the budget has no
-// room, it stops with the 429 that says so.
+// else -1. Before it reads into dst, and before it allocates any buffer, it reserves in resv's
+// budget what the request may hold with it (reservation.forRead); when the budget has no room,
+// it stops with the 429 that says so.
 //
-// A body of known length that outgrows dst grows eightfold at a time up to its length (+1 to
-// see EOF): a client must send an eighth of what it claims before it is given room for the
-// rest, and an honest large body is copied less than 8/7 of its size in all (each copy is at
-// most the body, and each earlier one an eighth of the next); while reading, old and new buffer
-// together hold less than twice the body, below the record and scratch that follow. A body of
-// unknown length (chunked or gzip) is read in chunks and copied once into a buffer of its
-// exact size: growing one buffer by copying leaves garbage of several times the body behind
-// (a 20 MiB gzip body read that way peaked at 3.5 times its size), and a rejected body is
-// never copied at all.
+// A body that outgrows dst is read in chunks, doubling up to maxChunk, and copied once into a
+// buffer of its exact size at the end; a chunk of a body of known length is no larger than
+// what is left of it (and a byte to see EOF). So a client is given room only for about what it
+// has sent (a Content-Length is a claim, and 20 MiB claimed with 1 MiB sent must not hold 20),
+// a large body is copied once, and a rejected one never: growing one buffer by copying would
+// copy more, or, eightfold at a time, give a claim eight times what was sent.
 func readLimited(r io.Reader, dst []byte, limit, known int64, resv *reservation) ([]byte, int64, error) {
 	var chunks [][]byte // full chunks before buf, in order
 	buf := dst
@@ -297,22 +304,15 @@ func readLimited(r io.Reader, dst []byte, limit, known int64, resv *reservation)
 		return nil, total, err
 	}
 	for {
-		switch {
-		case len(buf) < cap(buf):
-		case known >= 0 && int64(cap(buf)) <= known:
-			next := min(8*int64(max(cap(buf), initialBuffer)), known+1)
-			if err := resv.forRead(known, next); err != nil { // the old buffer is garbage once copied
+		if len(buf) == cap(buf) {
+			next := int64(min(max(2*cap(buf), initialBuffer), maxChunk))
+			if known >= 0 {
+				next = min(next, max(known+1-total, 1))
+			}
+			if err := resv.forRead(known, live+next); err != nil {
 				return nil, total, err
 			}
-			grown := make([]byte, len(buf), next)
-			copy(grown, buf)
-			buf = grown
-		default:
-			next := min(max(2*cap(buf), initialBuffer), maxChunk)
-			if err := resv.forRead(known, live+int64(next)); err != nil {
-				return nil, total, err
-			}
-			live += int64(next)
+			live += next
 			chunks = append(chunks, buf)
 			buf = make([]byte, 0, next)
 		}
@@ -337,10 +337,14 @@ func readLimited(r io.Reader, dst []byte, limit, known int64, resv *reservation)
 // maxChunk bounds the chunks of a body of unknown length, so the last one wastes little.
 const maxChunk = 1 << 20
 
-// join returns the chunks and last as one slice: last itself when there are no chunks.
+// join returns the chunks and last as one slice: last itself when it holds everything, and
+// the last chunk when last is empty and it does (EOF came alone, after a full chunk).
 func join(chunks [][]byte, last []byte, total int64) []byte {
-	if len(chunks) == 0 || total == int64(len(last)) {
+	if total == int64(len(last)) {
 		return last
+	}
+	if len(last) == 0 && len(chunks) > 0 && total == int64(len(chunks[len(chunks)-1])) {
+		return chunks[len(chunks)-1]
 	}
 	out := make([]byte, 0, total)
 	for _, c := range chunks {

@@ -14,7 +14,9 @@ import (
 // whole seconds, so this one formats once a second and, in between, reads only the monotonic
 // clock (about 15 ns) to see when the second is over. The wall clock is read again at each
 // second's end, so a step of the system clock shows within a second. With any other
-// zerolog.TimeFieldFormat it does what zerolog's does.
+// zerolog.TimeFieldFormat it does what zerolog's does. It reads time.Now, not
+// zerolog.TimestampFunc (nothing here sets that), and writes the time as a JSON string, as the
+// JSON encoder does (not as the CBOR encoder's time tag, under the binary_log build tag).
 type TimestampHook struct {
 	start time.Time // its monotonic reading is the base of the cheap clock
 	stamp atomic.Pointer[timestamp]
