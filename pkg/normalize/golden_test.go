@@ -75,6 +75,7 @@ func TestGoldenProperties(t *testing.T) {
 			}
 			require.NoError(t, schemacheck.Validate("record.schema.json", first))
 			checkIdempotent(t, first)
+			require.LessOrEqual(t, len(res.AppendJSON(nil)), res.SizeHint(), "a record past its SizeHint is copied as it grows")
 
 			explained, err := normalize.Normalize(raw, normalize.WithExplain())
 			require.NoError(t, err)
@@ -82,6 +83,7 @@ func TestGoldenProperties(t *testing.T) {
 			require.NoError(t, schemacheck.Validate("record.schema.json", doc))
 			require.True(t, bytes.HasPrefix(doc, first[:len(first)-2]), "explain must only add diagnostics after rich_mode")
 			require.Len(t, explained.Warnings(), len(res.Warnings()))
+			require.LessOrEqual(t, len(doc), explained.SizeHint(), "a record past its SizeHint is copied as it grows (explain)")
 		})
 	}
 }

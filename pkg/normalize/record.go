@@ -40,8 +40,33 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 	return r.AppendJSON(make([]byte, 0, r.SizeHint())), nil
 }
 
-// SizeHint is a capacity for a buffer that will hold the record.
-func (r *Result) SizeHint() int { return len(r.s.Data()) + 256 + 160*r.warn.Len() }
+// SizeHint is a capacity for a buffer that will hold the record: the input's size (the record
+// adds nothing to what it keeps of it but its own keys), and the text of the warnings and, with
+// explain, of the diagnostics, with room for escapes. TestGoldenProperties holds every golden
+// record, plain and explain, within it: a record that outgrows its buffer is copied as it grows.
+func (r *Result) SizeHint() int {
+	n := len(r.s.Data()) + 256
+	for _, w := range r.warn.Warnings() {
+		n += quotedSize(len(w.Path) + 2 + len(w.Message))
+		if r.explain {
+			n += diagnosticSize(w)
+		}
+	}
+	for _, w := range r.notes {
+		n += diagnosticSize(w)
+	}
+	return n
+}
+
+// quotedSize is room for a string of n bytes written as JSON, with its comma: an escape in
+// eight bytes (a message quotes the keys and values it names).
+func quotedSize(n int) int { return n + n/8 + 3 }
+
+// diagnosticSize is room for w in the explain view: its fields, and the keys and severity
+// AppendDiagnostics writes around them.
+func diagnosticSize(w softwarn.Warning) int {
+	return 80 + quotedSize(len(w.Path)) + quotedSize(len(w.Pointer)) + len(w.Code) + len(w.Action) + quotedSize(len(w.Message))
+}
 
 // FinalResponse is the text of final_response as the record holds it.
 func (r *Result) FinalResponse() string {
