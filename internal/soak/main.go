@@ -130,16 +130,25 @@ func soak(bin string, duration time.Duration, workers int) error {
 	if err != nil {
 		return err
 	}
+	reserved, err := metric(client, base, "normalizer_memory_reserved_bytes")
+	if err != nil {
+		return err
+	}
+	budget, err := metric(client, base, "normalizer_memory_budget_bytes")
+	if err != nil {
+		return err
+	}
 	client.CloseIdleConnections()
 	hwm := srv.status("VmHWM")
 	exitErr := srv.stop()
 
-	fmt.Printf("soak: %s, %d workers, normalizer serve on %s (defaults)\n", duration, workers, srv.addr)
+	fmt.Printf("soak: %s, %d workers, normalizer serve on %s (defaults, and --memory-limit 1GiB)\n", duration, workers, srv.addr)
 	fmt.Printf("requests: %d (%.0f/s)\n", requests.Load(), float64(requests.Load())/duration.Seconds())
 	fmt.Printf("answers by status: %s\n", counts(byStatus))
 	fmt.Printf("mismatches: %d   transport errors: %d\n", mismatches.Load(), failures.Load())
 	fmt.Printf("peak RSS: %.1f MiB sampled (VmHWM %s)\n", float64(peakRSS)/(1<<20), hwm)
 	fmt.Printf("goroutines: %d at the start, %d at the end\n", startG, endG)
+	fmt.Printf("memory budget: %.1f MiB, reserved at the end: %.0f bytes\n", budget/(1<<20), reserved)
 	fmt.Printf("log bytes: %d, result text in the logs: %v\n", srv.logBytes.Load(), srv.leak.Load())
 	fmt.Printf("server exit: %v\n", errOrClean(exitErr))
 	fmt.Printf("mix: %s\n", counts(byItem))
@@ -163,6 +172,8 @@ func soak(bin string, duration time.Duration, workers int) error {
 		return fmt.Errorf("server did not exit cleanly: %v", exitErr)
 	case endG > startG:
 		return fmt.Errorf("goroutines did not come back: %d at the start, %d at the end", startG, endG)
+	case reserved != 0:
+		return fmt.Errorf("the requests in flight's memory reservations did not all come back: %.0f bytes still reserved", reserved)
 	case requests.Load() == 0:
 		return errors.New("no requests were made")
 	}
@@ -312,7 +323,10 @@ type server struct {
 }
 
 func startServer(bin string) (*server, error) {
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--shutdown-grace", "10s")
+	// As the Kubernetes manifest runs it: a 1 GiB container, so a Go soft memory limit and the
+	// memory budget derived from it (737 MiB, room for every worker's largest request at once:
+	// no 429 is expected, and every reservation must come back).
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--shutdown-grace", "10s", "--memory-limit", "1GiB")
 	cmd.Env = append(os.Environ(), "GOTRACEBACK=all")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -417,6 +431,12 @@ func (s *server) kill() {
 
 // goroutines reads go_goroutines from /metrics.
 func goroutines(client *http.Client, base string) (int, error) {
+	v, err := metric(client, base, "go_goroutines")
+	return int(v), err
+}
+
+// metric reads the value of an unlabelled series from /metrics.
+func metric(client *http.Client, base, name string) (float64, error) {
 	res, err := client.Get(base + "/metrics")
 	if err != nil {
 		return 0, err
@@ -424,11 +444,11 @@ func goroutines(client *http.Client, base string) (int, error) {
 	defer res.Body.Close()
 	sc := bufio.NewScanner(res.Body)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "go_goroutines "); ok {
-			return strconv.Atoi(v)
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			return strconv.ParseFloat(v, 64)
 		}
 	}
-	return 0, errors.New("no go_goroutines in /metrics")
+	return 0, fmt.Errorf("no %s in /metrics", name)
 }
 
 // baseline is the goroutine count to come back to: taken after one request of every item, with
