@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dystopic/normalizer/internal/heaptest"
+	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
 // grows is growTo's ok.
@@ -464,4 +465,39 @@ func TestRefusalIsAnsweredAtOnce(t *testing.T) {
 		assert.Equal(t, "1", res.Header.Get("Retry-After"))
 		assert.True(t, res.Close, "the connection is closed after the 429")
 	}
+}
+
+// TestWarningsAreReserved: what a record's warnings add beyond the core's ratio of its body is
+// reserved before the record is written: a small body with a thousand warnings is refused
+// where a small body without any is served, on a budget with room for one but not the other.
+func TestWarningsAreReserved(t *testing.T) {
+	heavy := []byte(`{"final_response":"ok","messages":[` + strings.Repeat(`{},`, 1100) + `{}]}`)
+	light := []byte(`{"final_response":"` + strings.Repeat("x", len(heavy)-21) + `"}`)
+	res, err := normalize.New().Normalize(heavy)
+	require.NoError(t, err)
+	excess := int64(res.SizeHint() - len(heavy))
+	require.Greater(t, excess, int64(64<<10), "a thousand warnings add more than the body")
+	holder := ceilMul(4.5, 1<<20) + perRequest // a claim of 20 MiB with nothing sent: its first buffer, 1 MiB
+	s, _ := newTestServer(t, Config{MemoryBudget: holder + needOf(4.5, len(heavy)) + excess/2})
+	h := s.Handler()
+	release, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		req := httptest.NewRequest("POST", "/v1/normalize", &heldBody{r: strings.NewReader(""), release: release})
+		req.ContentLength = 20 << 20
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}()
+	require.Eventually(t, func() bool { return s.budget.used.Load() == holder }, 5*time.Second, time.Millisecond)
+
+	w := do(t, s, call{method: "POST", target: "/v1/normalize", body: bytes.NewReader(light)})
+	assert.Equal(t, 200, w.Code, w.Body.String())
+	w = do(t, s, call{method: "POST", target: "/v1/normalize", body: bytes.NewReader(heavy)})
+	assert.Equal(t, 429, w.Code, w.Body.String())
+	assert.Contains(t, w.Body.String(), "memory budget")
+	assert.Equal(t, "1", w.Header().Get("Retry-After"))
+	assert.Equal(t, holder, s.budget.used.Load(), "the refused request gave back what it held")
+	close(release)
+	<-done
+	w = do(t, s, call{method: "POST", target: "/v1/normalize", body: bytes.NewReader(heavy)})
+	assert.Equal(t, 200, w.Code, "alone, it is served")
 }

@@ -49,6 +49,16 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	// ratio counts the record; a pooled buffer's rounding up to its class is slack the budget
 	// must have room for before the buffer is taken, else the record gets one of its exact size.
 	hint := res.SizeHint()
+	// The record is within the core's ratio of the body but for what its warnings add: a small
+	// body can bring a thousand of them, each naming where. That is reserved before the record
+	// is written, or the request is refused now.
+	if excess := int64(hint - len(in.b)); excess > 0 {
+		if err := resv.reserve(resv.held+excess, int64(len(in.b)), false); err != nil {
+			res.Release()
+			s.refuse(c)
+			return err
+		}
+	}
 	var out *buffer
 	if k := sizeClass(hint); k >= 0 && resv.add(int64(initialBuffer<<k-hint)) {
 		out = getBuffer(hint)
@@ -176,7 +186,7 @@ func (s *Server) readBody(req *http.Request, x *exchange, resv *reservation) (*b
 		}
 		r = zr
 	}
-	dst := in.b[:0]
+	dst := in.b[:0] // the pool's buffer
 	b, n, err := readLimited(r, dst, limit, known, resv)
 	x.bytesIn = n
 	if wire != nil {
@@ -191,6 +201,9 @@ func (s *Server) readBody(req *http.Request, x *exchange, resv *reservation) (*b
 			return in, err
 		}
 		return in, s.bodyError(err, "request body", req, wire, n)
+	}
+	if len(b) > 0 && cap(dst) > 0 && &b[:1][0] != &dst[:1][0] {
+		putBuffer(&buffer{b: dst}) // the body was copied out of it: the next request can have it
 	}
 	in.b = b
 	// Now that its size is known, what normalizing it may cost: no more than reading reserved.

@@ -99,6 +99,18 @@ func TestMemoryBound(t *testing.T) {
 		{name: "huge final_response", doc: func() []byte {
 			return []byte(`{"final_response":"` + strings.Repeat("ab\\n", size/4-10) + `"}`)
 		}},
+		// A key a warning names (a duplicate) made of escaped quotes: each byte of it would
+		// be four in the warning's path and four more in its message, escaped again in the
+		// record (8.5x, 15.7x with explain, before keys were cut to MaxKeyShown in warnings).
+		{name: "a duplicate metadata key of quotes", bound: 3.25, explainBound: 3.25, doc: func() []byte {
+			q := strings.Repeat(`\"`, (size-64)/4)
+			return []byte(`{"final_response":"ok","metadata":{"` + q + `":1,"` + q + `":2}}`)
+		}},
+		// The message is rebuilt without its earlier value, and the keys compared unescaped.
+		{name: "a duplicate message key of backslashes", bound: 3.75, explainBound: 3.75, doc: func() []byte {
+			q := strings.Repeat(`\\`, (size-96)/4)
+			return []byte(`{"final_response":"ok","messages":[{"role":"user","content":"x","` + q + `":1,"` + q + `":2}]}`)
+		}},
 		{name: "huge metadata", doc: func() []byte {
 			return []byte(`{"final_response":"ok","metadata":{` + strings.Repeat(`"k":1,`, size/6-10) + `"k":2}}`)
 		}},

@@ -84,8 +84,11 @@ type Loc struct {
 // At returns the location of a top-level key.
 func At(key string) Loc { return Loc{}.Key(key) }
 
-// Key returns the location of member key inside the object at l.
+// Key returns the location of member key inside the object at l. A key longer than
+// MaxKeyShown bytes is cut, with "…", in the path and the pointer alike (which then points
+// nowhere): a hostile key can be megabytes, and a warning would hold it twice, escaped.
 func (l Loc) Key(key string) Loc {
+	key = jsonscan.Cut(key, MaxKeyShown)
 	seg := key
 	if !isIdent(key) {
 		seg = "[" + QuoteKey(key) + "]"
@@ -112,10 +115,15 @@ func (l Loc) Warn(code Code, action Action, message string) Warning {
 	return Warning{Path: l.path, Pointer: l.pointer, Code: code, Action: action, Message: message}
 }
 
+// MaxKeyShown is the most of a key, in bytes, that a warning's path, pointer or message shows.
+const MaxKeyShown = 128
+
 // QuoteKey quotes a key for a path or a message, as strconv.Quote does, except that a key
 // holding a lone surrogate (unescaped from \ud800, which no UTF-8 text can hold) shows it as
-// the escape it was sent as, not as the bytes that stand for it.
+// the escape it was sent as, not as the bytes that stand for it. A key longer than MaxKeyShown
+// bytes is cut, with "…".
 func QuoteKey(key string) string {
+	key = jsonscan.Cut(key, MaxKeyShown)
 	if utf8.ValidString(key) {
 		return strconv.Quote(key)
 	}

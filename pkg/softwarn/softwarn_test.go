@@ -1,6 +1,7 @@
 package softwarn
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,4 +60,19 @@ func TestCollectorLimit(t *testing.T) {
 	assert.Equal(t, []string{"messages: y"}, Strings(c.Warnings()))
 	c.Close()
 	assert.Len(t, c.Warnings(), 1, "nothing was skipped")
+}
+
+// TestLongKeysAreCut: a key past MaxKeyShown bytes is cut, with "…", in the path, the pointer
+// and QuoteKey, on a character boundary; a key within it is shown whole.
+func TestLongKeysAreCut(t *testing.T) {
+	long := strings.Repeat("é", MaxKeyShown) // two bytes a character
+	l := At("metadata").Key(long)
+	want := strings.Repeat("é", MaxKeyShown/2) + "…"
+	assert.Equal(t, `metadata["`+want+`"]`, l.Path())
+	assert.Equal(t, "/metadata/"+want, l.Pointer())
+	assert.Equal(t, `"`+want+`"`, QuoteKey(long))
+	quotes := strings.Repeat(`"`, 10*MaxKeyShown)
+	assert.Len(t, QuoteKey(quotes), 2*MaxKeyShown+2+len("…"), "each quote escaped, the key cut first")
+	exact := strings.Repeat("k", MaxKeyShown)
+	assert.Equal(t, "metadata."+exact, At("metadata").Key(exact).Path())
 }
