@@ -24,14 +24,7 @@ func TestRefusedRequestAllocatesNoBuffer(t *testing.T) {
 	}
 	s, _ := newTestServer(t, Config{MemoryBudget: 8 << 20})
 	h := s.Handler()
-	release := make(chan struct{})
-	done := make(chan struct{})
-	go func() { // holds 4.6 MiB of the 8 until released: its body never comes
-		defer close(done)
-		req := httptest.NewRequest("POST", "/v1/normalize", &heldBody{r: strings.NewReader(""), release: release})
-		req.ContentLength = 20 << 20
-		h.ServeHTTP(httptest.NewRecorder(), req)
-	}()
+	release := holdClaim(h, 20<<20) // holds 4.6 MiB of the 8 until released: its body never comes
 	require.Eventually(t, func() bool { return s.budget.used.Load() > 0 }, 5*time.Second, time.Millisecond)
 	for _, tt := range []struct {
 		length int64
@@ -49,8 +42,7 @@ func TestRefusedRequestAllocatesNoBuffer(t *testing.T) {
 		require.Equal(t, tt.want, w.Code)
 		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<10), "a %d allocated a body buffer", tt.want)
 	}
-	close(release)
-	<-done
+	release()
 }
 
 // Claiming 20 MiB and sending 1 MiB must not hold 8x what was sent of the budget.

@@ -159,14 +159,8 @@ func TestMemoryBudgetBurst(t *testing.T) {
 	require.Empty(t, class)
 	head := len(body) / 2
 
-	type answer struct {
-		status     int
-		retryAfter string
-		body       []byte
-		err        error
-	}
 	release := make(chan struct{})
-	answers := make(chan answer, clients)
+	answers := make(chan heldAnswer, clients)
 	got := map[int]int{}
 	var okBodies [][]byte
 	var refusal string
@@ -176,28 +170,7 @@ func TestMemoryBudgetBurst(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				conn, err := net.Dial("tcp", addr)
-				if err != nil {
-					answers <- answer{err: err}
-					return
-				}
-				defer conn.Close()
-				fmt.Fprintf(conn, "POST /v1/normalize HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n\r\n", addr, len(body))
-				if _, err := conn.Write(body[:head]); err != nil {
-					answers <- answer{err: err}
-					return
-				}
-				go func() { // the rest of the body, once released; a 429'd connection is closed
-					<-release
-					_, _ = conn.Write(body[head:])
-				}()
-				res, err := http.ReadResponse(bufio.NewReader(conn), nil)
-				if err != nil {
-					answers <- answer{err: err}
-					return
-				}
-				b, err := io.ReadAll(res.Body)
-				answers <- answer{status: res.StatusCode, retryAfter: res.Header.Get("Retry-After"), body: b, err: err}
+				answers <- sendHeld(addr, body, head, release)
 			}()
 		}
 		take := func(n int) {
@@ -479,14 +452,7 @@ func TestWarningsAreReserved(t *testing.T) {
 	require.Greater(t, excess, int64(64<<10), "a thousand warnings add more than the body")
 	holder := ceilMul(4.5, 1<<20) + perRequest // a claim of 20 MiB with nothing sent: its first buffer, 1 MiB
 	s, _ := newTestServer(t, Config{MemoryBudget: holder + needOf(4.5, len(heavy)) + excess/2})
-	h := s.Handler()
-	release, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		req := httptest.NewRequest("POST", "/v1/normalize", &heldBody{r: strings.NewReader(""), release: release})
-		req.ContentLength = 20 << 20
-		h.ServeHTTP(httptest.NewRecorder(), req)
-	}()
+	release := holdClaim(s.Handler(), 20<<20)
 	require.Eventually(t, func() bool { return s.budget.used.Load() == holder }, 5*time.Second, time.Millisecond)
 
 	w := do(t, s, call{method: "POST", target: "/v1/normalize", body: bytes.NewReader(light)})
@@ -496,8 +462,56 @@ func TestWarningsAreReserved(t *testing.T) {
 	assert.Contains(t, w.Body.String(), "memory budget")
 	assert.Equal(t, "1", w.Header().Get("Retry-After"))
 	assert.Equal(t, holder, s.budget.used.Load(), "the refused request gave back what it held")
-	close(release)
-	<-done
+	release()
 	w = do(t, s, call{method: "POST", target: "/v1/normalize", body: bytes.NewReader(heavy)})
 	assert.Equal(t, 200, w.Code, "alone, it is served")
+}
+
+// heldAnswer is what a client of sendHeld got.
+type heldAnswer struct {
+	status     int
+	retryAfter string
+	body       []byte
+	err        error
+}
+
+// sendHeld posts body to addr over a connection of its own, holding back all but its first
+// head bytes until release is closed, and returns the answer (a 429'd connection is closed by
+// the server, so the rest is never needed).
+func sendHeld(addr string, body []byte, head int, release <-chan struct{}) heldAnswer {
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		return heldAnswer{err: err}
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /v1/normalize HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n\r\n", addr, len(body))
+	if _, err := conn.Write(body[:head]); err != nil {
+		return heldAnswer{err: err}
+	}
+	go func() {
+		<-release
+		_, _ = conn.Write(body[head:])
+	}()
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return heldAnswer{err: err}
+	}
+	b, err := io.ReadAll(res.Body)
+	return heldAnswer{status: res.StatusCode, retryAfter: res.Header.Get("Retry-After"), body: b, err: err}
+}
+
+// holdClaim starts a request to h that claims a body of length bytes and sends none, so that it
+// holds its first buffer's share of the budget; release ends it and returns once it is done.
+func holdClaim(h http.Handler, length int64) (release func()) {
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		req := httptest.NewRequest("POST", "/v1/normalize", &heldBody{r: strings.NewReader(""), release: stop})
+		req.ContentLength = length
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}()
+	return func() {
+		close(stop)
+		<-done
+	}
 }

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -51,45 +50,17 @@ func TestOverload(t *testing.T) {
 	require.Empty(t, class)
 	head := len(body) / 2
 
-	type answer struct {
-		status     int
-		retryAfter string
-		body       []byte
-		err        error
-	}
 	release := make(chan struct{})
-	answers := make(chan answer, clients)
+	answers := make(chan heldAnswer, clients)
 	got := map[int]int{}
 	var okBodies [][]byte
 	extra := heaptest.Peak(func() { // memory: the burst costs what the admitted requests hold
-
 		var wg sync.WaitGroup
 		for range clients {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				conn, err := net.Dial("tcp", addr)
-				if err != nil {
-					answers <- answer{err: err}
-					return
-				}
-				defer conn.Close()
-				fmt.Fprintf(conn, "POST /v1/normalize HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n\r\n", addr, len(body))
-				if _, err := conn.Write(body[:head]); err != nil {
-					answers <- answer{err: err}
-					return
-				}
-				go func() { // the rest of the body, once released; a 429'd connection is closed
-					<-release
-					_, _ = conn.Write(body[head:])
-				}()
-				res, err := http.ReadResponse(bufio.NewReader(conn), nil)
-				if err != nil {
-					answers <- answer{err: err}
-					return
-				}
-				b, err := io.ReadAll(res.Body)
-				answers <- answer{status: res.StatusCode, retryAfter: res.Header.Get("Retry-After"), body: b, err: err}
+				answers <- sendHeld(addr, body, head, release)
 			}()
 		}
 		take := func(n int) {

@@ -19,13 +19,7 @@ func TestRecordSlackCheckedBeforeTheBuffer(t *testing.T) {
 	holder := ceilMul(4.5, 1<<20) + perRequest
 	s, _ := newTestServer(t, Config{MemoryBudget: holder + ceilMul(4.5, int64(len(body))) + 1 + perRequest + 100<<10})
 	h := s.Handler()
-	release, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		req := httptest.NewRequest("POST", "/v1/normalize", &heldBody{r: strings.NewReader(""), release: release})
-		req.ContentLength = 20 << 20
-		h.ServeHTTP(httptest.NewRecorder(), req)
-	}()
+	release := holdClaim(h, 20<<20)
 	require.Eventually(t, func() bool { return s.budget.used.Load() == holder }, 5*time.Second, time.Millisecond)
 	runtime.GC()
 	runtime.GC() // empties the pools
@@ -36,6 +30,5 @@ func TestRecordSlackCheckedBeforeTheBuffer(t *testing.T) {
 	if b, ok := bufferPools[8].Get().(*buffer); ok {
 		assert.Fail(t, "a 4 MiB buffer was allocated for the record and never reserved", "cap %d", cap(b.b))
 	}
-	close(release)
-	<-done
+	release()
 }
