@@ -107,6 +107,21 @@ func (r *reservation) shrinkTo(n int64) {
 	}
 }
 
+// forWarnings reserves what a record's warnings add beyond the ratio of its body: excess
+// bytes for warnings of a body of n bytes.
+func (r *reservation) forWarnings(excess, n int64, warnings int) error {
+	ok, others := r.growTo(r.held + excess)
+	if ok {
+		return nil
+	}
+	r.budget.refusals.Add(1)
+	return &apiError{class: ClassTooManyRequests, msg: "the requests in flight hold " + sizeText(others) +
+		" of the server's memory budget of " + sizeText(r.budget.limit) + ", and this one, its body of " + sizeText(n) +
+		" normalized, needs " + sizeText(excess) + " more for the " + strconv.Itoa(warnings) +
+		" warnings of its record; retry after " + r.budget.retryAfter + "s; a client needs less by fixing what the warnings report " +
+		"(send the result once without that many problems to read them); the operator sizes the budget with normalizer serve --memory-budget or NORMALIZER_MEMORY_BUDGET"}
+}
+
 // add reserves n bytes more, for a buffer's slack beyond what the core counts, and says
 // whether the budget had room.
 func (r *reservation) add(n int64) bool {
@@ -158,7 +173,7 @@ func (r *reservation) overBudget(need, others, body int64, soFar bool) error {
 	}
 	msg := "the requests in flight hold " + sizeText(others) + " of the server's memory budget of " + sizeText(r.budget.limit) +
 		", and this one needs " + sizeText(need) + ": " + strconv.FormatFloat(r.ratio, 'f', -1, 64) + " times " + of +
-		" (the record and the working memory, at worst) and 64 KiB"
+		" (the record and the working memory, at worst), its buffers' slack and 64 KiB"
 	if need > r.budget.limit {
 		msg += ", more than the whole budget, so it is served only when no other request holds any of it"
 	}

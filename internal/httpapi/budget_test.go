@@ -218,7 +218,7 @@ func TestMemoryBudgetBurst(t *testing.T) {
 	}
 	assert.Contains(t, refusal, "hold "+sizeText(room*need)+" of the server's memory budget of "+sizeText(room*need+need/2))
 	assert.Contains(t, refusal, "this one needs "+sizeText(ceilMul(4.5, size)+int64(initialBuffer<<5-size)+perRequest)+
-		": 4.5 times its body of 300.0 KiB (the record and the working memory, at worst) and 64 KiB; retry after 1s; "+
+		": 4.5 times its body of 300.0 KiB (the record and the working memory, at worst), its buffers' slack and 64 KiB; retry after 1s; "+
 		"a client needs less by sending a smaller result (trim its messages); the operator sizes")
 	assert.Equal(t, float64(clients-room), metricValue(t, s, "normalizer_memory_budget_rejections_total"))
 	assert.Contains(t, refusal, "--memory-budget or NORMALIZER_MEMORY_BUDGET")
@@ -459,9 +459,10 @@ func TestWarningsAreReserved(t *testing.T) {
 	assert.Equal(t, 200, w.Code, w.Body.String())
 	w = do(t, s, call{method: "POST", target: "/v1/normalize", body: bytes.NewReader(heavy)})
 	assert.Equal(t, 429, w.Code, w.Body.String())
-	assert.Contains(t, w.Body.String(), "memory budget")
+	assert.Contains(t, w.Body.String(), "more for the 1101 warnings of its record; retry after 1s; a client needs less by fixing what the warnings report")
 	assert.Equal(t, "1", w.Header().Get("Retry-After"))
 	assert.Equal(t, holder, s.budget.used.Load(), "the refused request gave back what it held")
+	assert.Zero(t, metricValue(t, s, "normalizer_warnings_unlisted_total"), "a refused record's warnings are not counted")
 	release()
 	w = do(t, s, call{method: "POST", target: "/v1/normalize", body: bytes.NewReader(heavy)})
 	assert.Equal(t, 200, w.Code, "alone, it is served")

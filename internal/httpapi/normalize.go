@@ -43,22 +43,23 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	if err != nil {
 		return rejection(err, req, in.b) // the error handler renders it with normalize.AppendError
 	}
-	s.metrics.observeResult(res)
-	x.warnings = warningCount(res)
 	// Sized to the record: growing by append would hold old and new copies at once. The core's
 	// ratio counts the record; a pooled buffer's rounding up to its class is slack the budget
 	// must have room for before the buffer is taken, else the record gets one of its exact size.
 	hint := res.SizeHint()
-	// The record is within the core's ratio of the body but for what its warnings add: a small
-	// body can bring a thousand of them, each naming where. That is reserved before the record
-	// is written, or the request is refused now.
-	if excess := int64(hint - len(in.b)); excess > 0 {
-		if err := resv.reserve(resv.held+excess, int64(len(in.b)), false); err != nil {
+	// The record is within the core's ratio of the body but for what its warnings add (SizeHint
+	// allows 256 bytes for the record's own keys): a small body can bring a thousand warnings,
+	// each naming where. That is reserved before the record is written, or the request is
+	// refused now, before its warnings are counted.
+	if excess := int64(hint - len(in.b) - 256); excess > 0 {
+		if err := resv.forWarnings(excess, int64(len(in.b)), warningCount(res)); err != nil {
 			res.Release()
 			s.refuse(c)
 			return err
 		}
 	}
+	s.metrics.observeResult(res)
+	x.warnings = warningCount(res)
 	var out *buffer
 	if k := sizeClass(hint); k >= 0 && resv.add(int64(initialBuffer<<k-hint)) {
 		out = getBuffer(hint)

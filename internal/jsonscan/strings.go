@@ -188,12 +188,26 @@ func AppendString(dst []byte, s string) []byte {
 const hexDigits = "0123456789abcdef"
 
 // ShortToken shows a token from the input in a message as the sender wrote it, escapes
-// included (a lone surrogate stays \ud800), cut to about 64 bytes on a character boundary so
-// that a message stays readable whatever the input holds.
+// included (a lone surrogate stays \ud800), cut to about 64 bytes on a character boundary, and
+// never inside an escape, so that a message stays readable whatever the input holds.
 func ShortToken(token string) string {
 	const most = 64
 	if len(token) <= most+2 {
 		return token
+	}
+	// An escape the cut would split (a backslash and its letter, or \uXXXX) goes whole.
+	for i := 0; i < most; i++ {
+		if token[i] != '\\' {
+			continue
+		}
+		n := 2
+		if i+1 < len(token) && token[i+1] == 'u' {
+			n = 6
+		}
+		if i+n > most {
+			return token[:i] + "…" + `"`
+		}
+		i += n - 1
 	}
 	return Cut(token, most) + `"`
 }

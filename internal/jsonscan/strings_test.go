@@ -95,3 +95,20 @@ func TestAppendStringLoneSurrogates(t *testing.T) {
 		t.Errorf("invalid bytes: got %q", got)
 	}
 }
+
+// TestShortTokenKeepsEscapesWhole: a token cut to about 64 bytes is never cut inside an escape,
+// which would leave a dangling backslash (reading as an escaped "…") or half a \uXXXX.
+func TestShortTokenKeepsEscapesWhole(t *testing.T) {
+	for _, tt := range []struct{ token, want string }{
+		{`"` + strings.Repeat(`\"`, 40) + `"`, `"` + strings.Repeat(`\"`, 31) + `…"`},
+		{`"` + strings.Repeat("a", 60) + `\u00e9xxxxxxxxx"`, `"` + strings.Repeat("a", 60) + `…"`},
+		{`"` + strings.Repeat("a", 57) + `\u00e9xxxxxxxxx"`, `"` + strings.Repeat("a", 57) + `\u00e9…"`},
+		{`"` + strings.Repeat("b", 80) + `"`, `"` + strings.Repeat("b", 63) + `…"`},
+		{`"short \"one\""`, `"short \"one\""`},
+	} {
+		got := ShortToken(tt.token)
+		if got != tt.want {
+			t.Errorf("ShortToken(%s) = %s, want %s", tt.token, got, tt.want)
+		}
+	}
+}

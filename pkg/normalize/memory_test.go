@@ -107,7 +107,7 @@ func TestMemoryBound(t *testing.T) {
 			return []byte(`{"final_response":"ok","metadata":{"` + q + `":1,"` + q + `":2}}`)
 		}},
 		// The message is rebuilt without its earlier value, and the keys compared unescaped.
-		{name: "a duplicate message key of backslashes", bound: 3.75, explainBound: 3.75, doc: func() []byte {
+		{name: "a duplicate message key of backslashes", bound: 4, explainBound: 4, doc: func() []byte {
 			q := strings.Repeat(`\\`, (size-96)/4)
 			return []byte(`{"final_response":"ok","messages":[{"role":"user","content":"x","` + q + `":1,"` + q + `":2}]}`)
 		}},

@@ -444,3 +444,13 @@ func TestTopLevelDuplicateWarnedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeHintKeyIsCut: a key that folds to final_response is named in the error cut to a
+// few dozen bytes, however long it is (a 1 MiB key once made a 1 MiB error message).
+func TestShapeHintKeyIsCut(t *testing.T) {
+	_, err := normalize.New().Normalize([]byte(`{"final` + strings.Repeat("_", 1<<20) + `response":"x"}`))
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 1024)
+	assert.Contains(t, err.Error(), `It has "final___`)
+	assert.Contains(t, err.Error(), `…": keys are matched exactly`)
+}

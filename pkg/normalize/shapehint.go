@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
 // missingFinalHint looks again at a result object without final_response, on the error path
@@ -55,7 +56,7 @@ func missingFinalHint(data []byte, maxDepth int) string {
 	}
 	switch {
 	case variant != "":
-		return `. It has ` + strconv.Quote(variant) + `: keys are matched exactly, case included; send "final_response"`
+		return `. It has ` + softwarn.QuoteKey(jsonscan.Cut(variant, 40)) + `: keys are matched exactly, case included; send "final_response"`
 	case choices && (object == "chat.completion" || messageInChoices):
 		return `. It has "choices": it looks like an OpenAI chat completion, the model's response rather than ` +
 			`the handler's result; send {"final_response": choices[0].message.content}`
