@@ -143,7 +143,8 @@ func FuzzHandler(f *testing.F) {
 		f.Add([]byte(seed.body), seed.encoding, seed.id, seed.query, seed.path, seed.gz, seed.clDelta, seed.method)
 	}
 	schemacheckOnce(f)
-	s, err := New(Config{BodyLimit: fuzzBodyLimit, Schemas: schemas.FS, Logger: zerolog.Nop()})
+	// A budget far larger than any request: every request reserves and must give it all back.
+	s, err := New(Config{BodyLimit: fuzzBodyLimit, Schemas: schemas.FS, Logger: zerolog.Nop(), MemoryBudget: 1 << 40})
 	require.NoError(f, err)
 	s.SetReady(true)
 	plain := normalize.New(normalize.WithMaxBytes(fuzzBodyLimit))
@@ -182,6 +183,7 @@ func FuzzHandler(f *testing.F) {
 		}
 		w := httptest.NewRecorder()
 		s.Handler().ServeHTTP(w, req)
+		require.Zero(t, s.budget.used.Load(), "a reservation was not given back")
 		got := w.Body.Bytes()
 		if req.Method == "OPTIONS" && w.Code == 204 {
 			// echo's router answers OPTIONS on a known path itself: 204, no body, with Allow.
