@@ -159,40 +159,11 @@ func TestMemoryBudgetBurst(t *testing.T) {
 	require.Empty(t, class)
 	head := len(body) / 2
 
-	release := make(chan struct{})
-	answers := make(chan heldAnswer, clients)
-	got := map[int]int{}
-	var okBodies [][]byte
-	var refusal string
+	var burst *heldBurst
 	extra := heaptest.Peak(func() {
-		var wg sync.WaitGroup
-		for range clients {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				answers <- sendHeld(addr, body, head, release)
-			}()
-		}
-		take := func(n int) {
-			for range n {
-				select {
-				case a := <-answers:
-					require.NoError(t, a.err)
-					got[a.status]++
-					if a.status == 429 {
-						assert.Equal(t, "1", a.retryAfter)
-						assert.Equal(t, "TooManyRequests", errorClassOf(a.body))
-						refusal = string(a.body)
-					} else {
-						okBodies = append(okBodies, a.body)
-					}
-				case <-time.After(30 * time.Second):
-					t.Fatalf("no answer; so far %v", got)
-				}
-			}
-		}
-		take(clients - room) // all the 429s come while the admitted ones still wait
-		require.Equal(t, map[int]int{429: clients - room}, got, "before the held bodies are sent")
+		burst = startHeldBurst(t, addr, body, head, clients)
+		burst.take(clients - room) // all the 429s come while the admitted ones still wait
+		require.Equal(t, map[int]int{429: clients - room}, burst.got, "before the held bodies are sent")
 		require.Equal(t, room*need, s.budget.used.Load())
 		assert.Equal(t, float64(room*need), metricValue(t, s, "normalizer_memory_reserved_bytes"))
 
@@ -203,19 +174,18 @@ func TestMemoryBudgetBurst(t *testing.T) {
 		res.Body.Close()
 		assert.Equal(t, 200, res.StatusCode, "a small result fits beside them: %s", b)
 
-		close(release)
-		take(room)
-		wg.Wait()
+		burst.finish(room)
 	})
 	bound := uint64(room*need + need/2)
 	t.Logf("burst of %d on a budget for %d: peak heap %d bytes, budget %d", clients, room, extra, bound)
 	if !raceEnabled {
 		assert.Less(t, extra, bound)
 	}
-	assert.Equal(t, map[int]int{200: room, 429: clients - room}, got)
-	for _, b := range okBodies {
+	assert.Equal(t, map[int]int{200: room, 429: clients - room}, burst.got)
+	for _, b := range burst.ok {
 		assert.Equal(t, string(want), string(b))
 	}
+	refusal := burst.refusal
 	assert.Contains(t, refusal, "hold "+sizeText(room*need)+" of the server's memory budget of "+sizeText(room*need+need/2))
 	assert.Contains(t, refusal, "this one needs "+sizeText(ceilMul(4.5, size)+int64(initialBuffer<<5-size)+perRequest)+
 		": 4.5 times its body of 300.0 KiB (the record and the working memory, at worst), its buffers' slack and 64 KiB; retry after 1s; "+
@@ -466,6 +436,57 @@ func TestWarningsAreReserved(t *testing.T) {
 	release()
 	w = do(t, s, call{method: "POST", target: "/v1/normalize", body: bytes.NewReader(heavy)})
 	assert.Equal(t, 200, w.Code, "alone, it is served")
+}
+
+// heldBurst is clients sending the same body at once, each holding back all but its first
+// head bytes until finish (sendHeld), and what they got.
+type heldBurst struct {
+	t       *testing.T
+	release chan struct{}
+	answers chan heldAnswer
+	wg      sync.WaitGroup
+	got     map[int]int // answers by status
+	ok      [][]byte    // the bodies of the answers other than 429
+	refusal string      // the body of a 429
+}
+
+func startHeldBurst(t *testing.T, addr string, body []byte, head, clients int) *heldBurst {
+	b := &heldBurst{t: t, release: make(chan struct{}), answers: make(chan heldAnswer, clients), got: map[int]int{}}
+	for range clients {
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			b.answers <- sendHeld(addr, body, head, b.release)
+		}()
+	}
+	return b
+}
+
+// take waits for n answers; every 429 must carry Retry-After and the TooManyRequests class.
+func (b *heldBurst) take(n int) {
+	for range n {
+		select {
+		case a := <-b.answers:
+			require.NoError(b.t, a.err)
+			b.got[a.status]++
+			if a.status == 429 {
+				assert.Equal(b.t, "1", a.retryAfter)
+				assert.Equal(b.t, "TooManyRequests", errorClassOf(a.body))
+				b.refusal = string(a.body)
+			} else {
+				b.ok = append(b.ok, a.body)
+			}
+		case <-time.After(30 * time.Second):
+			b.t.Fatalf("no answer; so far %v", b.got)
+		}
+	}
+}
+
+// finish sends the held bodies and waits for the last n answers.
+func (b *heldBurst) finish(n int) {
+	close(b.release)
+	b.take(n)
+	b.wg.Wait()
 }
 
 // heldAnswer is what a client of sendHeld got.

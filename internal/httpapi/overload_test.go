@@ -50,42 +50,13 @@ func TestOverload(t *testing.T) {
 	require.Empty(t, class)
 	head := len(body) / 2
 
-	release := make(chan struct{})
-	answers := make(chan heldAnswer, clients)
-	got := map[int]int{}
-	var okBodies [][]byte
+	var burst *heldBurst
 	extra := heaptest.Peak(func() { // memory: the burst costs what the admitted requests hold
-		var wg sync.WaitGroup
-		for range clients {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				answers <- sendHeld(addr, body, head, release)
-			}()
-		}
-		take := func(n int) {
-			for range n {
-				select {
-				case a := <-answers:
-					require.NoError(t, a.err)
-					got[a.status]++
-					if a.status == 429 {
-						assert.Equal(t, "1", a.retryAfter)
-						assert.Equal(t, "TooManyRequests", errorClassOf(a.body))
-					} else {
-						okBodies = append(okBodies, a.body)
-					}
-				case <-time.After(30 * time.Second):
-					t.Fatalf("no answer; so far %v", got)
-				}
-			}
-		}
-		take(clients - inFlight) // all the 429s come while the admitted ones still wait
-		require.Equal(t, map[int]int{429: clients - inFlight}, got, "before the held bodies are sent")
+		burst = startHeldBurst(t, addr, body, head, clients)
+		burst.take(clients - inFlight) // all the 429s come while the admitted ones still wait
+		require.Equal(t, map[int]int{429: clients - inFlight}, burst.got, "before the held bodies are sent")
 		require.EqualValues(t, inFlight, s.inFlight.Load())
-		close(release)
-		take(inFlight)
-		wg.Wait()
+		burst.finish(inFlight)
 	})
 	// Each admitted request holds its body, its record and the scanner's scratch (under 3x
 	// the body, TestMemoryBoundHTTP); each connection a few KiB of buffers.
@@ -94,8 +65,8 @@ func TestOverload(t *testing.T) {
 	if !raceEnabled {
 		assert.Less(t, extra, bound)
 	}
-	assert.Equal(t, map[int]int{200: inFlight, 429: clients - inFlight}, got)
-	for _, b := range okBodies {
+	assert.Equal(t, map[int]int{200: inFlight, 429: clients - inFlight}, burst.got)
+	for _, b := range burst.ok {
 		assert.Equal(t, string(want), string(b))
 	}
 	// A 300 KiB record reaches the client while its handler is still returning, so the slot
