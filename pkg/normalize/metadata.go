@@ -118,13 +118,30 @@ func nullHint(kind jsonscan.Kind) string {
 }
 
 func wholeNonNegative(number []byte) bool {
+	if plainDigits(number) { // nearly every token count: no sign, point or exponent to weigh
+		return true
+	}
 	neg, whole := numberFacts(number)
 	return !neg && whole
 }
 
 func nonNegative(number []byte) bool {
+	if number[0] != '-' { // a validated number without a minus sign is not below zero
+		return true
+	}
 	neg, _ := numberFacts(number)
 	return !neg
+}
+
+// plainDigits reports whether a validated number is digits alone: a whole number, not below
+// zero.
+func plainDigits(number []byte) bool {
+	for _, c := range number {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func kindOf(tok []byte) jsonscan.Kind {
