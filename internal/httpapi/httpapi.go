@@ -85,11 +85,14 @@ func (c *Config) setDefaults() {
 
 // Server is the HTTP API. Build it with New, serve it with Serve or use Handler.
 type Server struct {
-	cfg     Config
-	echo    *echo.Echo
-	log     zerolog.Logger // component=http: the server's own events
-	reqLog  zerolog.Logger // component=access: one line per request
-	metrics *metrics
+	cfg    Config
+	echo   *echo.Echo
+	log    zerolog.Logger // component=http: the server's own events
+	reqLog zerolog.Logger // component=access: one line per request
+	// normalizeOKLog is reqLog with the fields of POST /v1/normalize answered 200 (method,
+	// route, status) rendered once, in the order every access line has them.
+	normalizeOKLog zerolog.Logger
+	metrics        *metrics
 	// metricsHandler is the Prometheus handler of metrics' registry, made once.
 	metricsHandler http.Handler
 	plain          *normalize.Normalizer
@@ -124,6 +127,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MemoryBudget > 0 {
 		s.budget = &memoryBudget{limit: cfg.MemoryBudget, retryAfter: s.retryAfter[0]}
 	}
+	s.normalizeOKLog = s.reqLog.With().Str("method", http.MethodPost).Str("route", routeNormalize).Int("status", http.StatusOK).Logger()
 	opts := []normalize.Option{normalize.WithMaxBytes(cfg.BodyLimit), normalize.WithMaxDepth(cfg.MaxDepth)}
 	s.plain = normalize.New(opts...)
 	s.explain = normalize.New(append(opts, normalize.WithExplain())...)

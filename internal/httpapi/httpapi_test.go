@@ -396,6 +396,22 @@ func TestAccessLog(t *testing.T) {
 	assert.Equal(t, "rid-2", rej.RequestID)
 	assert.Equal(t, "unmatched", nf.Route)
 	assert.Equal(t, "NotFound", nf.ErrorClass)
+
+	// Every line has its fields in the same order, the 200 of POST /v1/normalize (whose first
+	// fields the logger renders once) as the others.
+	raw := strings.Split(strings.TrimSpace(all), "\n")
+	var okLine, rejLine string
+	for _, l := range raw {
+		switch {
+		case strings.Contains(l, `"request_id":"rid-1"`):
+			okLine = l
+		case strings.Contains(l, `"request_id":"rid-2"`):
+			rejLine = l
+		}
+	}
+	prefix := `{"level":"info","component":"access","method":"POST","route":"/v1/normalize","status":`
+	assert.True(t, strings.HasPrefix(okLine, prefix+`200,"duration_ms":`), okLine)
+	assert.True(t, strings.HasPrefix(rejLine, prefix+`422,"duration_ms":`), rejLine)
 }
 
 func TestMetricsContent(t *testing.T) {

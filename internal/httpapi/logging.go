@@ -192,20 +192,26 @@ func (s *Server) logRequest(x *exchange, method string, d time.Duration) {
 	if x.writeErr != "" {
 		s.metrics.writeFailures.Inc()
 	}
+	// Nearly every line is POST /v1/normalize answered 200: its first three fields come
+	// rendered once, in normalizeOKLog.
+	normalizeOK := route == routeNormalize && status == http.StatusOK && method == http.MethodPost
 	var ev *zerolog.Event
-	if status >= 500 && !(route == routeReadyz && status == http.StatusServiceUnavailable) {
+	switch {
+	case normalizeOK:
+		ev = s.normalizeOKLog.Info()
+	case status >= 500 && !(route == routeReadyz && status == http.StatusServiceUnavailable):
 		ev = s.reqLog.Error()
-	} else { // a readiness probe answered "not ready" is the probe working: at start-up, or while draining
+	default: // a readiness probe answered "not ready" is the probe working: at start-up, or while draining
 		ev = s.reqLog.Info()
 	}
 	if ev == nil { // level disabled: skip building the line
 		return
 	}
+	if !normalizeOK {
+		ev = ev.Str("method", loggedMethod(method)).Str("route", route).Int("status", status)
+	}
 	var ms [24]byte
-	ev = ev.Str("method", loggedMethod(method)).
-		Str("route", route).
-		Int("status", status).
-		RawJSON("duration_ms", appendMillis(ms[:0], d)).
+	ev = ev.RawJSON("duration_ms", appendMillis(ms[:0], d)).
 		Int64("bytes_in", x.bytesIn).
 		Int64("bytes_out", x.bytesOut).
 		Int("warnings", x.warnings).
