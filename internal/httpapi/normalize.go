@@ -111,9 +111,9 @@ func warningCount(res *normalize.Result) int {
 // read: net/http starts the write deadline when the headers end, so an upload that took most
 // of it would leave the answer too little time, and the client would get nothing for a
 // request that succeeded. Fast bodies, nearly all of them, skip the extra deadline update, and
-// the wall clock: time.Since reads only the monotonic one (a clock read is ~80 ns on this VM).
+// the wall clock: monotonic reads only the monotonic one (a clock read is ~80 ns on this VM).
 func (s *Server) rearmWriteDeadline(x *exchange) {
-	if s.writeTimeout <= 0 || time.Since(x.start) <= s.writeTimeout/8 {
+	if s.writeTimeout <= 0 || monotonic()-x.start <= s.writeTimeout/8 {
 		return
 	}
 	_ = http.NewResponseController(x.ResponseWriter).SetWriteDeadline(time.Now().Add(s.writeTimeout))
