@@ -287,7 +287,10 @@ func (r *Reader) valid(f *facts) bool {
 		v := r.members.List[i].Value()
 		switch string(r.members.Name(data, i)) {
 		case "role":
-			if kindAt(data, v) != jsonscan.String || !isRole(jsonscan.StringText(data, v)) {
+			// A role as written is nearly always one of the four, unescaped: no need to look
+			// for escapes first.
+			if kindAt(data, v) != jsonscan.String ||
+				!isRole(data[v.Start+1:v.End-1]) && !isRole(jsonscan.StringText(data, v)) {
 				return false
 			}
 			role = true
