@@ -103,7 +103,8 @@ type Server struct {
 	inFlight       atomic.Int64
 	budget         *memoryBudget // nil without Config.MemoryBudget
 	retryAfter     []string      // the Retry-After of every 429, in whole seconds
-	// handling counts requests inside ServeHTTP, log line included: what shutdown waits for
+	// handling counts requests inside ServeHTTP, log line included (http_requests_in_flight
+	// reads it): what shutdown waits for
 	// after closing the connections, so that a cut-off request's line is not lost.
 	handling atomic.Int64
 	// writeTimeout is the http.Server's, which Serve sets; 0 when the Handler is served
@@ -135,7 +136,7 @@ func New(cfg Config) (*Server, error) {
 	if s.schemas, err = loadSchemas(cfg.Schemas); err != nil {
 		return nil, err
 	}
-	if s.metrics, err = newMetrics(cfg.Registry); err != nil {
+	if s.metrics, err = newMetrics(cfg.Registry, func() float64 { return float64(s.handling.Load()) }); err != nil {
 		return nil, fmt.Errorf("register metrics: %w", err)
 	}
 	if err = s.metrics.watchBudget(s.budget); err != nil {

@@ -107,9 +107,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // dispatch runs echo and turns a panic into a 500 (http.ErrAbortHandler goes on up: it is how
 // a handler asks net/http to drop the connection).
 func (s *Server) dispatch(x *exchange, r *http.Request) {
-	s.metrics.inFlight.Inc()
 	defer func() {
-		s.metrics.inFlight.Dec()
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
 				panic(v)

@@ -25,7 +25,7 @@ type metrics struct {
 	warnings    *prometheus.CounterVec // code
 	rejections  *prometheus.CounterVec // class
 	truncations prometheus.Counter
-	inFlight    prometheus.Gauge
+	inFlight    prometheus.GaugeFunc
 	// unlisted counts warnings past a record's cap on listed ones, whose codes are not known.
 	unlisted      prometheus.Counter
 	writeFailures prometheus.Counter
@@ -43,7 +43,9 @@ type metrics struct {
 
 const namespace = "normalizer"
 
-func newMetrics(reg *prometheus.Registry) (*metrics, error) {
+// newMetrics registers the service's metrics in reg (a new registry with the Go runtime and
+// process collectors when nil); inFlight reads the requests being served now.
+func newMetrics(reg *prometheus.Registry, inFlight func() float64) (*metrics, error) {
 	if reg == nil {
 		reg = prometheus.NewRegistry()
 		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -63,8 +65,10 @@ func newMetrics(reg *prometheus.Registry) (*metrics, error) {
 			Help: "Requests answered with an error, by error class."}, []string{"class"}),
 		truncations: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "truncations_total",
 			Help: "Records whose final_response was cut at 50,000 characters."}),
-		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "http_requests_in_flight",
-			Help: "HTTP requests being served now."}),
+		// Read from the server's own count when scraped, rather than kept by an increment and
+		// a decrement per request (each a compare-and-swap loop on a float).
+		inFlight: prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: namespace, Name: "http_requests_in_flight",
+			Help: "HTTP requests being served now."}, inFlight),
 		unlisted: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "warnings_unlisted_total",
 			Help: "Soft warnings past a record's cap on listed warnings (one warnings_limited warning stands for them), so not counted by code."}),
 		writeFailures: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "http_write_failures_total",
