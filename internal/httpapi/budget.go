@@ -115,8 +115,7 @@ func (r *reservation) forWarnings(excess, n int64, warnings int) error {
 		return nil
 	}
 	r.budget.refusals.Add(1)
-	return &apiError{class: ClassTooManyRequests, msg: "the requests in flight hold " + sizeText(others) +
-		" of the server's memory budget of " + sizeText(r.budget.limit) + ", and this one, its body of " + sizeText(n) +
+	return &apiError{class: ClassTooManyRequests, msg: r.budget.heldBy(others) + ", and this one, its body of " + sizeText(n) +
 		" normalized, needs " + sizeText(excess) + " more for the " + strconv.Itoa(warnings) +
 		" warnings of its record; retry after " + r.budget.retryAfter + "s; a client needs less by fixing what the warnings report " +
 		"(send the result once without that many problems to read them); the operator sizes the budget with normalizer serve --memory-budget or NORMALIZER_MEMORY_BUDGET"}
@@ -171,8 +170,7 @@ func (r *reservation) overBudget(need, others, body int64, soFar bool) error {
 	if soFar {
 		of = "its body, " + sizeText(body) + " so far (its size was not given)"
 	}
-	msg := "the requests in flight hold " + sizeText(others) + " of the server's memory budget of " + sizeText(r.budget.limit) +
-		", and this one needs " + sizeText(need) + ": " + strconv.FormatFloat(r.ratio, 'f', -1, 64) + " times " + of +
+	msg := r.budget.heldBy(others) + ", and this one needs " + sizeText(need) + ": " + strconv.FormatFloat(r.ratio, 'f', -1, 64) + " times " + of +
 		" (the record and the working memory, at worst), its buffers' slack and 64 KiB"
 	if need > r.budget.limit {
 		msg += ", more than the whole budget, so it is served only when no other request holds any of it"
@@ -183,6 +181,11 @@ func (r *reservation) overBudget(need, others, body int64, soFar bool) error {
 	}
 	return &apiError{class: ClassTooManyRequests, msg: msg +
 		"; the operator sizes the budget with normalizer serve --memory-budget or NORMALIZER_MEMORY_BUDGET"}
+}
+
+// heldBy begins a refusal's message: what the other requests held of the budget.
+func (b *memoryBudget) heldBy(others int64) string {
+	return "the requests in flight hold " + sizeText(others) + " of the server's memory budget of " + sizeText(b.limit)
 }
 
 // sizeText is a byte count for people: whole bytes below 1 KiB, else KiB, MiB or GiB with one

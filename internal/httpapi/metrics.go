@@ -32,8 +32,8 @@ type metrics struct {
 
 	// normalizeOK and normalizeDuration are the series of POST /v1/normalize answered 200,
 	// made on first use (so that /metrics lists only series that happened).
-	normalizeOK       lazyCounter
-	normalizeDuration lazyObserver
+	normalizeOK       lazy[prometheus.Counter]
+	normalizeDuration lazy[prometheus.Observer]
 
 	requestsBy   *children[requestKey, prometheus.Counter]
 	durationBy   *children[string, prometheus.Observer]
@@ -165,13 +165,14 @@ type requestKey struct {
 	status        int
 }
 
+// observeNormalizeOK records a POST /v1/normalize answered 200, nearly every request: its
+// series are looked up once, not hashed by label each time.
+func (m *metrics) observeNormalizeOK(d time.Duration) {
+	m.normalizeOK.value().Inc()
+	m.normalizeDuration.value().Observe(d.Seconds())
+}
+
 func (m *metrics) observeRequest(route, method string, status int, d time.Duration, class string) {
-	if route == routeNormalize && status == http.StatusOK && method == http.MethodPost {
-		// Nearly every request: its series are looked up once, not hashed by label each time.
-		m.normalizeOK.Inc()
-		m.normalizeDuration.Observe(d.Seconds())
-		return
-	}
 	m.requestsBy.get(requestKey{route, methodLabel(method), status}).Inc()
 	m.durationBy.get(route).Observe(d.Seconds())
 	if class != "" {
@@ -191,28 +192,16 @@ func (m *metrics) observeResult(res *normalize.Result) {
 	}
 }
 
-// lazyCounter is one series of a vector, looked up on its first use and kept.
-type lazyCounter struct {
+// lazy is one series of a vector, looked up by get on its first use and kept.
+type lazy[T any] struct {
 	once sync.Once
-	c    prometheus.Counter
-	get  func() prometheus.Counter
+	v    T
+	get  func() T
 }
 
-func (l *lazyCounter) Inc() {
-	l.once.Do(func() { l.c = l.get() })
-	l.c.Inc()
-}
-
-// lazyObserver is lazyCounter for a histogram's series.
-type lazyObserver struct {
-	once sync.Once
-	o    prometheus.Observer
-	get  func() prometheus.Observer
-}
-
-func (l *lazyObserver) Observe(v float64) {
-	l.once.Do(func() { l.o = l.get() })
-	l.o.Observe(v)
+func (l *lazy[T]) value() T {
+	l.once.Do(func() { l.v = l.get() })
+	return l.v
 }
 
 // children caches the children of a metric vector by their label values: WithLabelValues
