@@ -19,8 +19,69 @@ import (
 
 // Reading the request body: the body limit and what its 413s say, a Content-Length not taken
 // on trust, Content-Encoding and gzip (415, the bound on compressed bytes), and the message of a
-// body that cannot be read or decoded. The first body-limit tests are in httpapi_test.go.
+// body that cannot be read or decoded.
 
+type countingBody struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingBody) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+func TestBodyLimitStopsReading(t *testing.T) {
+	const limit = 1000
+	tests := []struct {
+		name string
+		size int
+		want int
+	}{
+		{name: "at-limit", size: limit, want: 200},
+		{name: "one-over", size: limit + 1, want: 413},
+		{name: "far-over", size: 50 * limit, want: 413},
+	}
+	s, _ := newTestServer(t, Config{BodyLimit: limit})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := `"` + strings.Repeat("a", tt.size-2) + `"`
+			cb := &countingBody{r: strings.NewReader(body)}
+			req := httptest.NewRequest("POST", "/v1/normalize", cb)
+			req.ContentLength = -1 // unknown length: the limit must hold while reading
+			w := httptest.NewRecorder()
+			s.Handler().ServeHTTP(w, req)
+			require.Equal(t, tt.want, w.Code, "body %s", w.Body.Bytes())
+			assert.LessOrEqual(t, cb.n, limit+1, "bytes read from the body")
+		})
+	}
+}
+
+func TestContentLengthOverLimitReadsNothing(t *testing.T) {
+	s, _ := newTestServer(t, Config{BodyLimit: 100})
+	cb := &countingBody{r: strings.NewReader(strings.Repeat("a", 1000))}
+	req := httptest.NewRequest("POST", "/v1/normalize", cb)
+	req.ContentLength = 1000
+	w := httptest.NewRecorder()
+	s.Handler().ServeHTTP(w, req)
+	require.Equal(t, 413, w.Code)
+	assert.Equal(t, 0, cb.n)
+	assert.Contains(t, w.Body.String(), `"limit":100`)
+}
+
+func TestGzipLimitCountsDecodedBytes(t *testing.T) {
+	// 3000 decoded bytes compress to far less than the 2000-byte limit: decoded size decides.
+	s, _ := newTestServer(t, Config{BodyLimit: 2000})
+	raw := []byte(`"` + strings.Repeat("b", 2998) + `"`)
+	z := gzipped(t, raw)
+	require.Less(t, len(z), 2000)
+	w := do(t, s, call{method: "POST", target: "/v1/normalize", body: bytes.NewReader(z), header: map[string]string{"Content-Encoding": "gzip"}})
+	require.Equal(t, 413, w.Code)
+	assert.Equal(t, "PayloadTooLarge", errorClass(t, w.Body.Bytes()))
+}
+
+// blockingBody lets a test hold a request in flight until it closes release.
 func TestBodyLimitHasAMaximum(t *testing.T) {
 	_, err := New(Config{BodyLimit: MaxBodyLimit + 1, Schemas: testSchemas})
 	require.Error(t, err)
