@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
@@ -85,7 +86,7 @@ func checkMetadata(data, key []byte, v jsonscan.Span) string {
 			return "found " + describeValue(tok, kind) + want + unquoteHint(data, v, kind, wholeNonNegative) + nullHint(kind)
 		}
 		if !wholeNonNegative(tok) {
-			return "found " + shorten(tok) + want
+			return "found " + shorten(tok) + pastDouble(tok) + want
 		}
 	case "agent_runtime_ms":
 		const want = ", expected a non-negative number of milliseconds; the key was dropped"
@@ -93,7 +94,7 @@ func checkMetadata(data, key []byte, v jsonscan.Span) string {
 			return "found " + describeValue(tok, kind) + want + unquoteHint(data, v, kind, nonNegative) + nullHint(kind)
 		}
 		if !nonNegative(tok) {
-			return "found " + shorten(tok) + want
+			return "found " + shorten(tok) + pastDouble(tok) + want
 		}
 	}
 	return ""
@@ -122,15 +123,51 @@ func wholeNonNegative(number []byte) bool {
 		return true
 	}
 	neg, whole := numberFacts(number)
-	return !neg && whole
+	return !neg && whole && !overflows(number)
 }
 
 func nonNegative(number []byte) bool {
-	if number[0] != '-' { // a validated number without a minus sign is not below zero
-		return true
+	if number[0] == '-' {
+		if neg, _ := numberFacts(number); neg {
+			return false
+		}
 	}
-	neg, _ := numberFacts(number)
-	return !neg
+	return !overflows(number)
+}
+
+// overflows reports whether the platform's Python reads a validated number as infinity: json.loads
+// makes a number with a point or an exponent a float, an IEEE double, and one past the largest
+// double (1e400) is inf there, which json.dumps can only write back as Infinity, not JSON. An
+// integer literal is an exact int at any length. The checks are otherwise made on the number
+// exactly, as the published metadata schema states them (1e-400 is not whole, though Python
+// rounds it to 0.0).
+func overflows(number []byte) bool {
+	if len(number) < 309 && !hasByte(number, 'e', 'E') { // no exponent, fewer digits than the largest double
+		return false
+	}
+	if !hasByte(number, '.', 'e') && !hasByte(number, 'E', 'E') { // an integer literal: a Python int
+		return false
+	}
+	f, _ := strconv.ParseFloat(string(number), 64) // validated: the only error is ErrRange
+	return math.IsInf(f, 0)
+}
+
+func hasByte(tok []byte, a, b byte) bool {
+	for _, c := range tok {
+		if c == a || c == b {
+			return true
+		}
+	}
+	return false
+}
+
+// pastDouble says why a number past the largest double fails its check, where "found 1e400"
+// alone would not.
+func pastDouble(number []byte) string {
+	if !overflows(number) {
+		return ""
+	}
+	return " (past the largest double: Python reads it as inf)"
 }
 
 // plainDigits reports whether a validated number is digits alone: a whole number, not below

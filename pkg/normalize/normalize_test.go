@@ -275,16 +275,22 @@ func TestMessagesDropOneWarningEach(t *testing.T) {
 	assert.True(t, rec.RichMode)
 }
 
-// Rule 10: the recognised metadata keys and their numbers, read exactly.
+// Rule 10: the recognised metadata keys and their numbers, read exactly, as the metadata
+// schema states them; and a number the platform's Python reads as inf (a float past the largest
+// double) passes no check, since it could not be written back as JSON.
 func TestMetadataNumbers(t *testing.T) {
+	huge := "1" + strings.Repeat("0", 400)
 	tests := []struct {
 		value          string
 		tokens, runtim bool // whether total_input_tokens / agent_runtime_ms accept it
 	}{
 		{`10`, true, true}, {`10.0`, true, true}, {`0`, true, true}, {`-0`, true, true}, {`-0.0`, true, true},
-		{`1e2`, true, true}, {`1E+2`, true, true}, {`1.5e1`, true, true}, {`150e-1`, true, true},
-		{`123456789012345678901234`, true, true}, {`1e400`, true, true},
-		{`1.5`, false, true}, {`1e-1`, false, true}, {`0.0001`, false, true}, {`1e-400`, false, true},
+		{`1e2`, true, true}, {`1E+2`, true, true}, {`1.5e1`, true, true}, {`150e-1`, true, true}, {`0.1e1`, true, true},
+		{`123456789012345678901234`, true, true}, {`1.7976931348623157e308`, true, true},
+		// a Python int, exact at any length; then floats past the largest double, inf in Python
+		{huge, true, true},
+		{`1e400`, false, false}, {`1.8e308`, false, false}, {huge + `.0`, false, false}, {`-1.8e308`, false, false},
+		{`1.5`, false, true}, {`1e-1`, false, true}, {`0.0001`, false, true}, {`1e-400`, false, true}, {`4815.5`, false, true},
 		{`-1`, false, false}, {`-0.5`, false, false}, {`-1e-400`, false, false},
 		{`"217"`, false, false}, {`null`, false, false}, {`true`, false, false}, {`[1]`, false, false},
 	}
@@ -304,6 +310,9 @@ func TestMetadataNumbers(t *testing.T) {
 			for _, w := range res.Warnings() {
 				assert.Equal(t, softwarn.MetadataKeyInvalid, w.Code)
 				assert.Regexp(t, `^metadata\.(total_input_tokens|agent_runtime_ms)$`, w.Path)
+				if strings.HasSuffix(tt.value, "e308") || strings.HasSuffix(tt.value, "e400") || strings.HasSuffix(tt.value, "0.0") {
+					assert.Contains(t, w.Message, "(past the largest double: Python reads it as inf)")
+				}
 			}
 		})
 	}
