@@ -45,7 +45,7 @@ func (e *ResponseShapeError) Unwrap() error { return ErrResponseShape }
 type InvalidJSONError struct {
 	Offset int    // byte offset of the problem, from 0
 	Line   int    // line of the problem, from 1
-	Column int    // column in bytes within that line, from 1
+	Column int    // column in characters (code points) within that line, from 1, as Python counts
 	Reason string // what was found and what was expected
 }
 

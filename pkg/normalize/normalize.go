@@ -21,6 +21,7 @@ import (
 	"bytes"
 	"math"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/messages"
@@ -393,9 +394,13 @@ func (r *Result) shapeError(probe probeKeys) error {
 		Msg: "the result is " + r.finalKind.Describe() + `; expected a non-empty string or an object with "final_response"`}
 }
 
+// invalidJSON places a syntax error as Python's json module does (the platform's parser, whose
+// message a porter compares ours with): the line counts '\n's before the error, and the column
+// counts characters since the line's start, not bytes (an editor shows "héllo 😀" as eight
+// columns, not thirteen). The byte offset is there for tools.
 func invalidJSON(data []byte, e *jsonscan.SyntaxError) error {
 	line := 1 + bytes.Count(data[:e.Offset], []byte{'\n'})
-	col := e.Offset - bytes.LastIndexByte(data[:e.Offset], '\n')
+	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:e.Offset], '\n')+1:e.Offset])
 	return &InvalidJSONError{Offset: e.Offset, Line: line, Column: col, Reason: e.Reason}
 }
 

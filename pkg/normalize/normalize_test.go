@@ -127,6 +127,9 @@ func TestInvalidJSON(t *testing.T) {
 		{"empty member", `{"final_response":"a",,}`, 1, 23, "unexpected character ','; expected a string key in double quotes"},
 		{"empty element", `{"final_response":"a","messages":[1,,2]}`, 1, 37, "unexpected character ','; expected a value"},
 		{"invalid utf-8", "\"caf\xc3\"", 1, 5, "invalid UTF-8 byte 0xC3"},
+		// Columns count characters, as Python's json module reports them (byte offset 39 here).
+		{"column in characters", `{"final_response": "héllo 😀", "x": tru}`, 1, 36, `invalid literal; expected "true"`},
+		{"column in characters on a later line", "{\"final_response\": \"a\",\n\"東京\" 1}", 2, 6, "expected ':'"},
 		{"second line", "{\n\"final_response\" \"a\"}", 2, 18, "expected ':'"},
 		{"unterminated", `"abc`, 1, 5, "unexpected end of input inside the string"},
 		{"bad unicode escape", `"\u12G4"`, 1, 2, `invalid escape '\u12G4'`},
