@@ -145,10 +145,33 @@ func overflows(number []byte) bool {
 	if len(number) < 309 && !hasByte(number, 'e', 'E') { // no exponent, fewer digits than the largest double
 		return false
 	}
-	if !hasByte(number, '.', 'e') && !hasByte(number, 'E', 'E') { // an integer literal: a Python int
+	d := splitNumber(number)
+	if d.frac == nil && !d.hasExp { // an integer literal: a Python int
 		return false
 	}
-	f, _ := strconv.ParseFloat(string(number), 64) // validated: the only error is ErrRange
+	// The value is 0.D × 10^mag, D its significant digits: past 10^309 it is inf, below 10^308
+	// it is finite; in between, a double read of at most 800 of them (all that strconv weighs)
+	// decides, so that a number megabytes long is never copied.
+	var sig [800]byte
+	n, mag := 0, len(d.intDigits)+d.exp
+	for _, part := range [2][]byte{d.intDigits, d.frac} {
+		for _, c := range part {
+			switch {
+			case n == 0 && c == '0':
+				mag--
+			case n < len(sig):
+				sig[n] = c
+				n++
+			}
+		}
+	}
+	switch {
+	case n == 0 || mag < 309:
+		return false
+	case mag > 309:
+		return true
+	}
+	f, _ := strconv.ParseFloat("0."+string(sig[:n])+"e309", 64) // the only error is ErrRange
 	return math.IsInf(f, 0)
 }
 
@@ -211,29 +234,34 @@ func unquoteHint(data []byte, v jsonscan.Span, kind jsonscan.Kind, passes func([
 	return "; send it as a number: " + string(text)
 }
 
-// numberFacts reads a validated JSON number exactly, without rounding through a float: whether
-// it is below zero, and whether its value is whole (10, 10.0, 1e2 and 1.5e1 are; 1.5 and 1e-1
-// are not). Minus zero is zero.
-func numberFacts(tok []byte) (negative, whole bool) {
-	neg := tok[0] == '-'
-	if neg {
+// numberParts is a validated JSON number taken apart: its sign, the digits before and after
+// the point (frac is nil without a point), and its exponent, clamped far past any length of
+// digits an input can hold.
+type numberParts struct {
+	neg, hasExp     bool
+	intDigits, frac []byte
+	exp             int
+}
+
+func splitNumber(tok []byte) numberParts {
+	var d numberParts
+	if d.neg = tok[0] == '-'; d.neg {
 		tok = tok[1:]
 	}
 	i := 0
 	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
 		i++
 	}
-	intDigits := tok[:i]
-	var frac []byte
+	d.intDigits = tok[:i]
 	if i < len(tok) && tok[i] == '.' {
 		j := i + 1
 		for j < len(tok) && tok[j] >= '0' && tok[j] <= '9' {
 			j++
 		}
-		frac, i = tok[i+1:j], j
+		d.frac, i = tok[i+1:j], j
 	}
-	exp := 0
 	if i < len(tok) {
+		d.hasExp = true
 		i++ // 'e' or 'E'
 		sign := 1
 		if tok[i] == '+' || tok[i] == '-' {
@@ -243,28 +271,36 @@ func numberFacts(tok []byte) (negative, whole bool) {
 			i++
 		}
 		for ; i < len(tok); i++ {
-			if exp < math.MaxInt/16 { // past any length of digits an input can hold; no overflow
-				exp = exp*10 + int(tok[i]-'0')
+			if d.exp < math.MaxInt/16 { // no overflow
+				d.exp = d.exp*10 + int(tok[i]-'0')
 			}
 		}
-		exp *= sign
+		d.exp *= sign
 	}
+	return d
+}
+
+// numberFacts reads a validated JSON number exactly, without rounding through a float: whether
+// it is below zero, and whether its value is whole (10, 10.0, 1e2 and 1.5e1 are; 1.5 and 1e-1
+// are not). Minus zero is zero.
+func numberFacts(tok []byte) (negative, whole bool) {
+	d := splitNumber(tok)
 	// The value is the digits intDigits+frac with the point after len(intDigits)+exp of them.
 	lastNonZero := -1
-	for k, c := range intDigits {
+	for k, c := range d.intDigits {
 		if c != '0' {
 			lastNonZero = k
 		}
 	}
-	for k, c := range frac {
+	for k, c := range d.frac {
 		if c != '0' {
-			lastNonZero = len(intDigits) + k
+			lastNonZero = len(d.intDigits) + k
 		}
 	}
 	if lastNonZero < 0 {
 		return false, true // zero, however written
 	}
-	return neg, lastNonZero < len(intDigits)+exp
+	return d.neg, lastNonZero < len(d.intDigits)+d.exp
 }
 
 // appendJSON appends the metadata object, or null.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -278,6 +279,25 @@ func TestMessagesDropOneWarningEach(t *testing.T) {
 	assert.True(t, rec.RichMode)
 }
 
+// A number megabytes long is judged without a copy of it.
+func TestLongMetadataNumberIsNotCopied(t *testing.T) {
+	n := normalize.New()
+	for _, number := range []string{"1." + strings.Repeat("0", 1<<20), "1" + strings.Repeat("0", 1<<20) + ".5e-1048500"} {
+		raw := []byte(`{"final_response":"a","metadata":{"agent_runtime_ms":` + number + `}}`)
+		res, err := n.Normalize(raw) // warm the pools
+		require.NoError(t, err)
+		res.Release()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		res, err = n.Normalize(raw)
+		runtime.ReadMemStats(&after)
+		require.NoError(t, err)
+		assert.Empty(t, res.Warnings())
+		res.Release()
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<10), "bytes allocated for a %d-byte number", len(number))
+	}
+}
+
 // Rule 10: the recognised metadata keys and their numbers, read exactly, as the metadata
 // schema states them; and a number the platform's Python reads as inf (a float past the largest
 // double) passes no check, since it could not be written back as JSON.
@@ -293,6 +313,7 @@ func TestMetadataNumbers(t *testing.T) {
 		// a Python int, exact at any length; then floats past the largest double, inf in Python
 		{huge, true, true},
 		{`1e400`, false, false}, {`1.8e308`, false, false}, {huge + `.0`, false, false}, {`-1.8e308`, false, false},
+		{huge + `.0e-100`, true, true}, {`0.` + huge[1:] + `1e700`, true, true}, {`0.0001e312`, true, true}, // 1e300, 1e299, 1e308
 		{`1.5`, false, true}, {`1e-1`, false, true}, {`0.0001`, false, true}, {`1e-400`, false, true}, {`4815.5`, false, true},
 		{`-1`, false, false}, {`-0.5`, false, false}, {`-1e-400`, false, false},
 		{`"217"`, false, false}, {`null`, false, false}, {`true`, false, false}, {`[1]`, false, false},
