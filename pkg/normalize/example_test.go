@@ -69,7 +69,7 @@ func ExampleAppendError() {
 }
 
 // The explain view adds diagnostics: each warning with its JSON Pointer, stable code and action,
-// and notes for a person porting an agent.
+// and notes for a person porting an agent, each list in input order.
 func ExampleWithExplain() {
 	raw := []byte(`{"final_response":"ok","messages":[
 	  {"role":"assistant","tool_calls":[{"id":"c1","name":"get_order","arguments":{}}]},
@@ -84,6 +84,6 @@ func ExampleWithExplain() {
 	}
 	// Output:
 	// warning /messages/2/content message_content_invalid dropped
-	// note /messages/1/tool_call_id tool_result_unmatched
 	// note /messages/0/tool_calls/0 tool_call_unanswered
+	// note /messages/1/tool_call_id tool_result_unmatched
 }

@@ -10,92 +10,19 @@ import (
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
-// lint finds the explain view's notes. It is the human path, not the hot one: it walks the
-// input's kept messages a second time with the scanner, keeping a few facts per message and
-// about 30 bytes per tool call, decoding nothing, and it lists at most as many notes as
-// warnings (the rest are counted), so that explain on a hostile transcript stays within a
-// small multiple of the input.
+// lint finds the explain view's notes, in input order. It is the human path, not the hot one:
+// it reads the result object's members and walks the input's kept messages a second time with
+// the scanner, keeping a few facts per message and about 30 bytes per tool call, decoding
+// nothing, and it lists at most as many notes as warnings (the rest are counted), so that
+// explain on a hostile transcript stays within a small multiple of the input.
 func lint(r *Result) []softwarn.Warning {
 	n := noteList{limit: r.maxWarnings}
 	if r.finalKind == jsonscan.String && !r.truncated {
 		finalNotes(r, &n)
 	}
 	var w messageWalk
-	w.run(r, &n)
+	w.run(r, topLevel(r, &n), &n)
 	return n.close()
-}
-
-// finalNotes notes a final_response that the platform accepts but the judge can do nothing
-// with: a whole result serialized twice, only whitespace, or a placeholder that str() of a
-// missing value prints.
-func finalNotes(r *Result, n *noteList) {
-	at := softwarn.At("final_response")
-	text := jsonscan.StringText(r.final, jsonscan.Span{Start: 0, End: len(r.final)})
-	switch {
-	case holdsResult(r.final, r.s.MaxDepth()):
-		if n.take() {
-			n.list = append(n.list, at.Warn(softwarn.FinalResponseSerialized, softwarn.Kept,
-				`is the JSON text of a whole result (an object with "final_response"), graded as it is: `+
-					`the result was serialized twice (json.dumps of a JSON string); return the object itself`))
-		}
-	case len(bytes.TrimSpace(text)) == 0:
-		if n.take() {
-			n.list = append(n.list, at.Warn(softwarn.FinalResponsePlaceholder, softwarn.Kept,
-				"is only whitespace: accepted (it is not empty), but the judge has nothing to grade; "+
-					"return at least a one-sentence summary of what the agent did or why it failed"))
-		}
-	default:
-		switch t := string(bytes.TrimSpace(text)); t {
-		case "None", "null", "undefined", "NaN", "nil":
-			if n.take() {
-				n.list = append(n.list, at.Warn(softwarn.FinalResponsePlaceholder, softwarn.Kept,
-					"is the text "+strconv.Quote(t)+", what str() prints for a missing value: the judge grades that text; "+
-						"return the agent's answer, or a summary of why there is none"))
-			}
-		}
-	}
-}
-
-// noteList keeps the notes up to a limit and counts the rest; take says whether to build the
-// next one.
-type noteList struct {
-	list  []softwarn.Warning
-	limit int
-	more  int
-}
-
-func (n *noteList) take() bool {
-	if n.limit > 0 && len(n.list) >= n.limit {
-		n.more++
-		return false
-	}
-	return true
-}
-
-func (n *noteList) close() []softwarn.Warning {
-	if n.more > 0 {
-		n.list = append(n.list, softwarn.At("messages").Warn(softwarn.NotesLimited, softwarn.Kept,
-			strconv.Itoa(n.more)+" more notes were not listed: a record lists at most "+strconv.Itoa(n.limit)+
-				"; act on the ones listed and normalize again"))
-	}
-	return n.list
-}
-
-// holdsResult reports whether the final_response token is the JSON text of an object with
-// final_response (a result serialized twice), read with the result's own depth limit.
-func holdsResult(final []byte, maxDepth int) bool {
-	text := bytes.TrimSpace(jsonscan.StringText(final, jsonscan.Span{Start: 0, End: len(final)}))
-	var s jsonscan.Scanner
-	s.Reset(text, maxDepth)
-	if s.Peek() != jsonscan.Object {
-		return false
-	}
-	found := false
-	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		found = found || string(s.KeyName()) == "final_response"
-		s.SkipValue()
-	}
-	return found && s.AtEnd()
 }
 
 // messageWalk is one pass over the input's messages for the notes. The tool calls are the
@@ -105,8 +32,9 @@ func holdsResult(final []byte, maxDepth int) bool {
 type messageWalk struct {
 	r        *Result
 	data     []byte           // the messages array, as sent
+	base     int              // where data starts in the input, for the notes' order
 	calls    []callRef        // where kept call k is
-	answered []bool           // whether a tool message answers kept call k
+	answered []answer         // what answers kept call k
 	byID     map[uint64]int32 // call by a hash of its id; the last call with an id wins
 	byFolded map[uint64]int32 // first call by a hash of its id folded, once an id is unmatched
 	seed     maphash.Seed
@@ -116,37 +44,52 @@ type messageWalk struct {
 // callRef is where a kept tool call is: message and index in the input.
 type callRef struct{ msg, index int32 }
 
+// answer is what answers a kept tool call.
+type answer uint8
+
+const (
+	unanswered answer = iota
+	answered          // a tool message whose tool_call_id is the call's id
+	// meant: a tool message that means to answer it but does not link, its id in another
+	// case or under tool_use_id. That message's note says what to change; a note on the call
+	// asking for another tool message would have the porter send two.
+	meant
+)
+
 // messageFacts is what the notes need of one message; its last value of each key counts, as
-// in the record.
+// in the record. Offsets are in the messages array.
 type messageFacts struct {
-	isTool       bool
-	toolCallID   jsonscan.Span // the string token, absent when missing or null
-	functionCall bool          // present and not null
-	uses         int           // Anthropic tool_use blocks in content
-	results      int           // Anthropic tool_result blocks in content
-	calls        int           // in its last tool_calls
-	otherArgs    []otherArgs   // the calls whose arguments are under another key: few
+	start          int // where the message starts
+	isTool         bool
+	toolCallID     jsonscan.Span // the string token, absent when missing or null
+	toolUseID      jsonscan.Span // Anthropic's name for it: the string token, or absent
+	functionCall   bool          // present and not null
+	functionCallAt int
+	contentAt      int
+	uses           int         // Anthropic tool_use blocks in content
+	results        int         // Anthropic tool_result blocks in content
+	calls          int         // in its last tool_calls
+	otherArgs      []otherArgs // the calls whose arguments are under another key: few
 }
 
 // otherArgs is a call whose arguments are under args, input or parameters, not arguments.
 type otherArgs struct {
-	index int
-	key   string
+	index, at int
+	key       string
 }
 
-// run walks the kept messages, giving their notes, then the notes of the calls nothing
-// answered. If the walk and the record's call table were ever out of step, the calls' notes
-// would name the wrong calls: they are left out then.
-func (w *messageWalk) run(r *Result, n *noteList) (inStep bool) {
-	data, depth := r.s.Data(), r.s.MaxDepth()
-	sp := lastMessages(data, depth)
+// run walks the kept messages, the value sp of the result's last "messages" key, giving their
+// notes, then the notes of the calls nothing answered. If the walk and the record's call table
+// were ever out of step, the calls' notes would name the wrong calls: they are left out then.
+func (w *messageWalk) run(r *Result, sp jsonscan.Span, n *noteList) (inStep bool) {
 	if !sp.Present() {
 		return r.msgs.Calls() == 0
 	}
-	w.r, w.data, w.seed = r, data[sp.Start:sp.End], maphash.MakeSeed()
-	w.calls, w.answered = make([]callRef, 0, r.msgs.Calls()), make([]bool, r.msgs.Calls())
+	n.startRun()
+	w.r, w.data, w.base, w.seed = r, r.s.Data()[sp.Start:sp.End], sp.Start, maphash.MakeSeed()
+	w.calls, w.answered = make([]callRef, 0, r.msgs.Calls()), make([]answer, r.msgs.Calls())
 	w.byID = map[uint64]int32{}
-	if !w.walk(depth, n) {
+	if !w.walk(r.s.MaxDepth(), n) {
 		return false
 	}
 	w.noteUnanswered(n)
@@ -168,6 +111,7 @@ func (w *messageWalk) walk(depth int, n *noteList) bool {
 			kept = kept[1:]
 		}
 		if len(kept) > 0 && i >= kept[0][0] && s.Peek() == jsonscan.Object {
+			w.msg.start = s.Pos()
 			w.read(&s)
 			if !w.register(i) {
 				return false
@@ -217,17 +161,32 @@ func (w *messageWalk) callID(k int) ([]byte, bool) {
 	return jsonscan.StringText(data, sp), true
 }
 
-// answer marks the call that id answers; false when no earlier call has that id.
-func (w *messageWalk) answer(id []byte) bool {
+// match is the earlier call whose id is id; false when there is none.
+func (w *messageWalk) match(id []byte) (int, bool) {
 	k, ok := w.byID[maphash.Bytes(w.seed, id)]
 	if !ok {
-		return false
+		return 0, false
 	}
 	if theirs, _ := w.callID(int(k)); !bytes.Equal(theirs, id) {
-		return false // a hash collision
+		return 0, false // a hash collision
 	}
-	w.answered[k] = true
-	return true
+	return int(k), true
+}
+
+// answer marks the call that id answers; false when no earlier call has that id.
+func (w *messageWalk) answer(id []byte) bool {
+	k, ok := w.match(id)
+	if ok {
+		w.answered[k] = answered
+	}
+	return ok
+}
+
+// mean marks call k (when k >= 0) as meant by a tool message that does not link to it.
+func (w *messageWalk) mean(k int) {
+	if k >= 0 && w.answered[k] == unanswered {
+		w.answered[k] = meant
+	}
 }
 
 // folded is an id in lower case without surrounding space, for "did you mean"; ids that are
@@ -252,9 +211,10 @@ func (w *messageWalk) addFolded(k int, id []byte) {
 	}
 }
 
-// didYouMean suggests the id of an earlier call that id matches but for case or surrounding
-// space. The folded index is built the first time it is needed: most transcripts never do.
-func (w *messageWalk) didYouMean(id []byte) string {
+// didYouMean suggests the id of an earlier call k that id matches but for case or surrounding
+// space (k is -1 when there is none). The folded index is built the first time it is needed:
+// most transcripts never do.
+func (w *messageWalk) didYouMean(id []byte) (hint string, k int) {
 	if w.byFolded == nil {
 		w.byFolded = map[uint64]int32{}
 		for k := range w.calls {
@@ -265,39 +225,42 @@ func (w *messageWalk) didYouMean(id []byte) string {
 	}
 	f, ok := folded(id)
 	if !ok {
-		return ""
+		return "", -1
 	}
-	k, ok := w.byFolded[maphash.Bytes(w.seed, f)]
+	c, ok := w.byFolded[maphash.Bytes(w.seed, f)]
 	if !ok {
-		return ""
+		return "", -1
 	}
-	theirs, _ := w.callID(int(k))
+	theirs, _ := w.callID(int(c))
 	if g, _ := folded(theirs); bytes.Equal(theirs, id) || !bytes.Equal(f, g) {
-		return ""
+		return "", -1
 	}
-	return "; did you mean " + jsonscan.ShortToken(tokenText(w.r.s.Data(), w.r.msgs.Call(int(k)).ID.Unpack())) + "? ids are matched exactly"
+	return "; did you mean " + jsonscan.ShortToken(tokenText(w.r.s.Data(), w.r.msgs.Call(int(c)).ID.Unpack())) + "? ids are matched exactly", int(c)
 }
 
 // tokenText is the token at sp, as written.
 func tokenText(data []byte, sp jsonscan.Span) string { return string(data[sp.Start:sp.End]) }
 
-// noteUnanswered notes the calls no tool message answered.
+// noteUnanswered notes the calls no tool message answered, nor meant to.
 func (w *messageWalk) noteUnanswered(n *noteList) {
+	n.startRun()
 	data := w.r.s.Data()
 	for k, c := range w.calls {
-		if w.answered[k] || !n.take() {
+		if w.answered[k] != unanswered || !n.take() {
 			continue
 		}
-		at := softwarn.At("messages").Index(int(c.msg)).Key("tool_calls").Index(int(c.index))
+		at := messageAt(int(c.msg)).Key("tool_calls").Index(int(c.index))
 		call := w.r.msgs.Call(k)
 		name := jsonscan.ShortToken(tokenText(data, call.Name.Unpack()))
+		// Inside the call's object: after its start, where a note on its arguments' key is.
+		where := int(call.Name.Start)
 		if _, ok := w.callID(k); ok {
 			id := jsonscan.ShortToken(tokenText(data, call.ID.Unpack()))
-			n.list = append(n.list, at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept, "tool call "+name+" (id "+id+
+			n.add(min(where, int(call.ID.Start)), at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept, "tool call "+name+" (id "+id+
 				") has no tool message answering it; add {\"role\": \"tool\", \"tool_call_id\": "+id+", \"content\": <the result>} after it"))
 			continue
 		}
-		n.list = append(n.list, at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept, "tool call "+name+
+		n.add(where, at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept, "tool call "+name+
 			" has no id, so no tool message can answer it; give it an id and answer it with "+
 			"{\"role\": \"tool\", \"tool_call_id\": <the id>, \"content\": ...}"))
 	}
@@ -306,59 +269,156 @@ func (w *messageWalk) noteUnanswered(n *noteList) {
 // messageAt is where kept message i is; built only for a note.
 func messageAt(i int) softwarn.Loc { return softwarn.At("messages").Index(i) }
 
-// note gives the notes of kept message i, whose facts were just read.
+// The parts of a message that notes concern, given in the order the message holds them.
+const (
+	partResult = iota
+	partFunctionCall
+	partContent
+	partArguments
+)
+
+// note gives the notes of kept message i, whose facts were just read, in the order of the keys
+// they concern.
 func (w *messageWalk) note(n *noteList, i int) {
 	m := &w.msg
+	var parts [4]struct{ at, part int }
+	k := 0
+	add := func(at, part int) { parts[k] = struct{ at, part int }{at, part}; k++ }
 	if m.isTool {
-		w.noteResult(n, i)
+		add(w.resultAt(), partResult)
 	}
-	if m.functionCall && n.take() {
-		n.list = append(n.list, messageAt(i).Key("function_call").Warn(softwarn.LegacyFunctionCall, softwarn.Kept,
-			"function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls: "+
-				"send it as \"tool_calls\": [{\"id\": <an id>, \"name\": <name>, \"arguments\": <arguments>}]"))
+	if m.functionCall {
+		add(m.functionCallAt, partFunctionCall)
 	}
-	if m.uses > 0 && n.take() {
-		n.list = append(n.list, messageAt(i).Key("content").Warn(softwarn.AnthropicContentBlocks, softwarn.Kept,
-			"holds "+plural(m.uses, "Anthropic tool_use block")+"; the trace shows tool calls only from tool_calls: "+
-				"move each to tool_calls as {\"id\": <id>, \"name\": <name>, \"arguments\": <input>}"))
+	if m.uses > 0 || m.results > 0 {
+		add(m.contentAt, partContent)
 	}
-	if m.results > 0 && n.take() {
-		n.list = append(n.list, messageAt(i).Key("content").Warn(softwarn.AnthropicContentBlocks, softwarn.Kept,
-			"holds "+plural(m.results, "Anthropic tool_result block")+"; the trace links results only from tool messages: "+
-				"send each as {\"role\": \"tool\", \"tool_call_id\": <tool_use_id>, \"content\": <content>}"))
+	if len(m.otherArgs) > 0 {
+		add(m.otherArgs[0].at, partArguments)
 	}
-	for _, c := range m.otherArgs {
-		if n.take() {
-			n.list = append(n.list, messageAt(i).Key("tool_calls").Index(c.index).Warn(softwarn.ToolCallArgumentsKey, softwarn.Kept,
-				"has no \"arguments\" but has "+strconv.Quote(c.key)+" ("+argumentsKeyOrigin(c.key)+
-					"), which the flat form does not keep: the trace shows this call without arguments; send them as \"arguments\""))
+	for j := 1; j < k; j++ { // at most four: an insertion sort
+		for l := j; l > 0 && parts[l].at < parts[l-1].at; l-- {
+			parts[l], parts[l-1] = parts[l-1], parts[l]
+		}
+	}
+	for _, p := range parts[:k] {
+		switch p.part {
+		case partResult:
+			w.noteResult(n, i)
+		case partFunctionCall:
+			w.noteFunctionCall(n, i)
+		case partContent:
+			w.noteContent(n, i)
+		case partArguments:
+			w.noteArguments(n, i)
 		}
 	}
 }
 
-// noteResult links tool message i to the call it answers, or notes why it cannot be.
-func (w *messageWalk) noteResult(n *noteList, i int) {
-	if !w.msg.toolCallID.Present() {
+func (w *messageWalk) noteFunctionCall(n *noteList, i int) {
+	if n.take() {
+		n.add(w.base+w.msg.functionCallAt, messageAt(i).Key("function_call").Warn(softwarn.LegacyFunctionCall, softwarn.Kept,
+			"function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls: "+
+				"send it as \"tool_calls\": [{\"id\": <an id>, \"name\": <name>, \"arguments\": <arguments>}]"))
+	}
+}
+
+func (w *messageWalk) noteContent(n *noteList, i int) {
+	m := &w.msg
+	if m.uses > 0 && n.take() {
+		n.add(w.base+m.contentAt, messageAt(i).Key("content").Warn(softwarn.AnthropicContentBlocks, softwarn.Kept,
+			"holds "+plural(m.uses, "Anthropic tool_use block")+"; the trace shows tool calls only from tool_calls: "+
+				"move each to tool_calls as {\"id\": <id>, \"name\": <name>, \"arguments\": <input>}"))
+	}
+	if m.results > 0 && n.take() {
+		n.add(w.base+m.contentAt, messageAt(i).Key("content").Warn(softwarn.AnthropicContentBlocks, softwarn.Kept,
+			"holds "+plural(m.results, "Anthropic tool_result block")+"; the trace links results only from tool messages: "+
+				"send each as {\"role\": \"tool\", \"tool_call_id\": <tool_use_id>, \"content\": <content>}"))
+	}
+}
+
+// noteArguments notes the calls whose arguments are under another SDK's key. Rule 9 leaves
+// that key out of the flat form, as the platform does, without a warning (the record must be
+// the platform's, byte for byte): the note says so, with the action "dropped".
+func (w *messageWalk) noteArguments(n *noteList, i int) {
+	for _, c := range w.msg.otherArgs {
 		if n.take() {
-			n.list = append(n.list, messageAt(i).Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
+			key := strconv.Quote(c.key)
+			n.add(w.base+c.at, messageAt(i).Key("tool_calls").Index(c.index).Warn(softwarn.ToolCallArgumentsKey, softwarn.Dropped,
+				"has no \"arguments\" but has "+key+" ("+argumentsKeyOrigin(c.key)+"), which the flat form does not keep; "+
+					"the arguments under "+key+" were dropped from the record, so the trace shows this call without arguments; "+
+					"rename the key "+key+" to \"arguments\""))
+		}
+	}
+}
+
+// resultAt is where the note on a tool message's link to its call goes: its tool_call_id, its
+// tool_use_id, or the message itself.
+func (w *messageWalk) resultAt() int {
+	switch m := &w.msg; {
+	case m.toolCallID.Present():
+		return m.toolCallID.Start
+	case m.toolUseID.Present():
+		return m.toolUseID.Start
+	default:
+		return m.start
+	}
+}
+
+// noteResult links tool message i to the call it answers, or notes why it cannot be. A call
+// that the message means but does not link to gets no note of its own (see meant).
+func (w *messageWalk) noteResult(n *noteList, i int) {
+	m := &w.msg
+	switch {
+	case m.toolCallID.Present():
+		id := jsonscan.StringText(w.data, m.toolCallID)
+		if w.answer(id) {
+			return
+		}
+		hint, k := w.didYouMean(id)
+		w.mean(k)
+		if n.take() {
+			n.add(w.base+m.toolCallID.Start, messageAt(i).Key("tool_call_id").Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
+				"tool_call_id "+jsonscan.ShortToken(tokenText(w.data, m.toolCallID))+" answers no earlier tool call, so the trace cannot link this result "+
+					"to its call; use the id of the assistant tool call it answers"+hint))
+		}
+	case m.toolUseID.Present():
+		w.noteToolUseID(n, i)
+	default:
+		if n.take() {
+			n.add(w.base+m.start, messageAt(i).Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
 				"a tool message without tool_call_id, so the trace cannot link this result to its call; "+
 					"add \"tool_call_id\": <the id of the assistant tool call it answers>"))
 		}
-		return
 	}
-	id := jsonscan.StringText(w.data, w.msg.toolCallID)
-	if w.answer(id) || !n.take() {
-		return
+}
+
+// noteToolUseID notes tool message i, which has its call's id under tool_use_id, as Anthropic's
+// tool_result blocks do, and no tool_call_id: renaming the key links it.
+func (w *messageWalk) noteToolUseID(n *noteList, i int) {
+	m := &w.msg
+	id := jsonscan.StringText(w.data, m.toolUseID)
+	value := jsonscan.ShortToken(tokenText(w.data, m.toolUseID))
+	msg := "a tool message with \"tool_use_id\" (Anthropic's name for it) but no \"tool_call_id\", so the trace cannot link this result to its call; " +
+		"rename \"tool_use_id\" to \"tool_call_id\""
+	if k, ok := w.match(id); ok {
+		w.mean(k)
+		c := w.calls[k]
+		msg += ": its value " + value + " is the id of the tool call at " + messageAt(int(c.msg)).Key("tool_calls").Index(int(c.index)).Path()
+	} else {
+		hint, k := w.didYouMean(id)
+		w.mean(k)
+		msg += ", and use the id of the assistant tool call it answers: " + value + " answers no earlier tool call" + hint
 	}
-	n.list = append(n.list, messageAt(i).Key("tool_call_id").Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
-		"tool_call_id "+jsonscan.ShortToken(tokenText(w.data, w.msg.toolCallID))+" answers no earlier tool call, so the trace cannot link this result "+
-			"to its call; use the id of the assistant tool call it answers"+w.didYouMean(id)))
+	if n.take() {
+		n.add(w.base+m.toolUseID.Start, messageAt(i).Key("tool_use_id").Warn(softwarn.ToolResultUnmatched, softwarn.Kept, msg))
+	}
 }
 
 // read reads the message object at the scanner into w.msg.
 func (w *messageWalk) read(s *jsonscan.Scanner) {
 	m := &w.msg
-	*m = messageFacts{otherArgs: m.otherArgs[:0]}
+	*m = messageFacts{start: m.start, otherArgs: m.otherArgs[:0]}
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		switch string(s.KeyName()) {
 		case "role":
@@ -366,25 +426,36 @@ func (w *messageWalk) read(s *jsonscan.Scanner) {
 			m.isTool = v.Present() && string(jsonscan.StringText(w.data, v)) == "tool"
 		case "tool_call_id":
 			m.toolCallID = w.stringAt(s.SkipValue())
+		case "tool_use_id":
+			m.toolUseID = w.stringAt(s.SkipValue())
 		case "function_call":
-			m.functionCall = w.data[s.SkipValue().Start] != 'n'
+			v := s.SkipValue()
+			m.functionCall, m.functionCallAt = w.data[v.Start] != 'n', v.Start
 		case "content":
+			m.contentAt = s.Pos()
 			m.uses, m.results = w.contentBlocks(s)
 		case "tool_calls":
-			m.calls, m.otherArgs = 0, m.otherArgs[:0]
-			if s.Peek() != jsonscan.Array {
-				s.SkipValue()
-				continue
-			}
-			for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
-				if key := w.readCall(s); key != "" {
-					m.otherArgs = append(m.otherArgs, otherArgs{index: m.calls, key: key})
-				}
-				m.calls++
-			}
+			w.readCalls(s)
 		default:
 			s.SkipValue()
 		}
+	}
+}
+
+// readCalls reads the tool_calls value at the scanner into w.msg: the last one counts.
+func (w *messageWalk) readCalls(s *jsonscan.Scanner) {
+	m := &w.msg
+	m.calls, m.otherArgs = 0, m.otherArgs[:0]
+	if s.Peek() != jsonscan.Array {
+		s.SkipValue()
+		return
+	}
+	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
+		at := s.Pos()
+		if key := w.readCall(s); key != "" {
+			m.otherArgs = append(m.otherArgs, otherArgs{index: m.calls, at: at, key: key})
+		}
+		m.calls++
 	}
 }
 
@@ -489,22 +560,4 @@ func argumentsKeyOrigin(key string) string {
 		return "Anthropic's name for them"
 	}
 	return "a function schema's name"
-}
-
-// lastMessages finds the value of the result object's last "messages" key (the one that
-// counts), without decoding the rest: a final_response of megabytes is not copied for it.
-func lastMessages(data []byte, maxDepth int) jsonscan.Span {
-	var s jsonscan.Scanner
-	s.Reset(data, maxDepth)
-	var last jsonscan.Span
-	if s.Peek() != jsonscan.Object {
-		return last
-	}
-	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		isMessages := string(s.KeyName()) == "messages"
-		if v := s.SkipValue(); isMessages {
-			last = v
-		}
-	}
-	return last
 }

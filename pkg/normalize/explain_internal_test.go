@@ -37,7 +37,7 @@ func TestExplainWalkStaysInStep(t *testing.T) {
 			}
 			defer r.Release()
 			var w messageWalk
-			assert.True(t, w.run(r, &noteList{}), "the walk met %d calls, the record kept %d", len(w.calls), r.msgs.Calls())
+			assert.True(t, w.run(r, topLevel(r, &noteList{}), &noteList{}), "the walk met %d calls, the record kept %d", len(w.calls), r.msgs.Calls())
 		})
 	}
 }

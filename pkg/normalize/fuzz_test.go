@@ -20,7 +20,8 @@ import (
 // UTF-8 input within the depth limit), so nothing is "repaired" and nothing valid is refused.
 func FuzzNormalize(f *testing.F) {
 	inputs, _ := filepath.Glob(filepath.Join(goldenDir, "*.input.json"))
-	for _, in := range inputs {
+	porting, _ := filepath.Glob(filepath.Join(explainDir, "*.input.json")) // the explain view's notes
+	for _, in := range append(inputs, porting...) {
 		if raw, err := os.ReadFile(in); err == nil && len(raw) < 4096 {
 			f.Add(raw)
 		}

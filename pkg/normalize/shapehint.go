@@ -70,21 +70,7 @@ func missingFinalHint(data []byte, maxDepth int) string {
 // foldsToFinalResponse reports whether name is final_response in another case or with other
 // separators (Final_Response, finalResponse, final-response), without allocating.
 func foldsToFinalResponse(name []byte) bool {
-	const want = "finalresponse"
-	n := 0
-	for _, c := range name {
-		switch {
-		case c == '_' || c == '-' || c == ' ':
-			continue
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		if n >= len(want) || c != want[n] {
-			return false
-		}
-		n++
-	}
-	return n == len(want) && string(name) != "final_response"
+	return foldsTo(name, "finalresponse") && string(name) != "final_response"
 }
 
 // firstHasKey reports whether the array arr's first element is an object with the key key.

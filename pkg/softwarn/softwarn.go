@@ -51,15 +51,19 @@ const (
 )
 
 // Notes: advice for a person porting an agent, reported only by the explain view. They are not
-// soft warnings: nothing was changed.
+// soft warnings: the platform reports none of them. Most concern values kept as sent; a few
+// concern what the contract leaves out without a warning (arguments under another key, a
+// top-level key spelled another way), and their action says so.
 const (
 	ToolCallUnanswered       Code = "tool_call_unanswered"
 	ToolResultUnmatched      Code = "tool_result_unmatched"
 	AnthropicContentBlocks   Code = "anthropic_content_blocks"
-	ToolCallArgumentsKey     Code = "tool_call_arguments_key"    // arguments under another SDK's key (args, input)
+	ToolCallArgumentsKey     Code = "tool_call_arguments_key"    // arguments under another SDK's key (args, input): dropped
+	TopLevelKeyVariant       Code = "top_level_key_variant"      // Messages, meta_data: ignored as unknown
 	LegacyFunctionCall       Code = "legacy_function_call"       // OpenAI's function_call, which the trace does not show
 	FinalResponseSerialized  Code = "final_response_serialized"  // final_response is the JSON text of a whole result
 	FinalResponsePlaceholder Code = "final_response_placeholder" // whitespace, or "None": nothing to grade
+	FinalResponseRepr        Code = "final_response_repr"        // Python's repr of a result object, not its text
 	NotesLimited             Code = "notes_limited"              // more notes than a record lists
 )
 

@@ -1,0 +1,167 @@
+package normalize_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// explainNotes normalizes doc with explain and returns its notes, after checking that explain
+// added diagnostics and changed nothing else.
+func explainNotes(t *testing.T, doc string, opts ...normalize.Option) []softwarn.Warning {
+	t.Helper()
+	plain, err := normalize.Normalize([]byte(doc), opts...)
+	require.NoError(t, err)
+	record := string(plain.AppendJSON(nil))
+	res, err := normalize.Normalize([]byte(doc), append(opts, normalize.WithExplain())...)
+	require.NoError(t, err)
+	explained := string(res.AppendJSON(nil))
+	require.Equal(t, record[:len(record)-1], explained[:len(record)-1], "explain changed the record")
+	return res.Notes()
+}
+
+// Rule 4 ignores unknown top-level keys without a warning; the explain view notes one that is
+// messages or metadata spelled another way, when the key itself is absent, so that a porter
+// learns why rich mode is off.
+func TestExplainKeyVariants(t *testing.T) {
+	const msgs = `[{"role":"user","content":"hi"}]`
+	tests := []struct {
+		name, doc string
+		path      string // the note's path, "" for no note
+		message   string
+	}{
+		{name: "Messages", doc: `{"final_response":"ok","Messages":` + msgs + `}`, path: "Messages",
+			message: `found the key "Messages" holding an array, expected "messages" (keys are matched exactly, case and separators included); ` +
+				`it was dropped with the other unknown keys, so the record has no messages and rich mode is off; rename it "messages"`},
+		{name: "singular", doc: `{"final_response":"ok","message":` + msgs + `}`, path: "message",
+			message: `found the key "message" holding an array, expected "messages" (keys are matched exactly); it was dropped`},
+		{name: "upper case", doc: `{"final_response":"ok","MESSAGES":` + msgs + `}`, path: "MESSAGES", message: `"MESSAGES"`},
+		{name: "meta_data", doc: `{"final_response":"ok","meta_data":{"model":"m"}}`, path: "meta_data",
+			message: `found the key "meta_data" holding an object, expected "metadata" (keys are matched exactly, case and separators included); ` +
+				`it was dropped with the other unknown keys, so the record has no metadata; rename it "metadata"`},
+		{name: "Metadata", doc: `{"final_response":"ok","Metadata":{}}`, path: "Metadata", message: `rename it "metadata"`},
+		{name: "metaData", doc: `{"final_response":"ok","metaData":{"model":"m"}}`, path: "metaData", message: `"metaData"`},
+		{name: "meta-data", doc: `{"final_response":"ok","meta-data":{}}`, path: `["meta-data"]`, message: `"meta-data"`},
+		{name: "metadatas", doc: `{"final_response":"ok","metadatas":{}}`, path: "metadatas", message: `(keys are matched exactly);`},
+		{name: "the key itself is there", doc: `{"final_response":"ok","messages":` + msgs + `,"Messages":` + msgs + `,"metadata":null,"Metadata":{}}`},
+		{name: "a status message", doc: `{"final_response":"ok","message":"done"}`},
+		{name: "Messages as a string", doc: `{"final_response":"ok","Messages":"hi"}`},
+		{name: "Metadata as an array", doc: `{"final_response":"ok","Metadata":[]}`},
+		{name: "another key", doc: `{"final_response":"ok","meta":{},"msgs":` + msgs + `,"message_list":` + msgs + `}`},
+		{name: "final_response alone", doc: `"ok"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			notes := explainNotes(t, tt.doc)
+			if tt.path == "" {
+				assert.Empty(t, notes)
+				return
+			}
+			require.Len(t, notes, 1, "notes: %+v", notes)
+			assert.Equal(t, tt.path, notes[0].Path)
+			assert.Equal(t, softwarn.TopLevelKeyVariant, notes[0].Code)
+			assert.Equal(t, softwarn.Dropped, notes[0].Action)
+			assert.Contains(t, notes[0].Message, tt.message)
+		})
+	}
+}
+
+// One note per absent key, for its first variant; notes follow the input's order; a hostile
+// variant key is shown cut.
+func TestExplainKeyVariantsOrderAndSize(t *testing.T) {
+	notes := explainNotes(t, `{"Metadata":{},"Messages":[],"final_response":"None","MESSAGES":[1],"meta_data":{}}`)
+	require.Len(t, notes, 3, "notes: %+v", notes)
+	assert.Equal(t, []string{"Metadata", "Messages", "final_response"}, []string{notes[0].Path, notes[1].Path, notes[2].Path})
+
+	long := "m" + strings.Repeat("_", 1<<20) + "essages"
+	notes = explainNotes(t, `{"final_response":"ok","`+long+`":[]}`)
+	require.Len(t, notes, 1)
+	assert.Less(t, len(notes[0].Path), softwarn.MaxKeyShown+10)
+	assert.Less(t, len(notes[0].Message), 2*softwarn.MaxKeyShown+300)
+}
+
+// A final_response that is Python's text of a result object, not the answer in it, gets a
+// note saying what it is and what to send; prose that only looks a little like one does not.
+func TestExplainFinalResponseRepr(t *testing.T) {
+	tests := []struct {
+		name, text string
+		message    string // "" for no note
+	}{
+		{name: "str of a LangChain AIMessage",
+			text:    `content='Paris is the capital.' additional_kwargs={} response_metadata={'finish_reason': 'stop'} id='run-1'`,
+			message: `looks like Python's str() of a LangChain message (content='…' additional_kwargs={…}), not the text of the answer: the judge grades the whole of it; send the answer's text itself, message.content`},
+		{name: "double-quoted content", text: `content="It's Paris." response_metadata={}`, message: "message.content"},
+		{name: "RunResult repr", text: `RunResult(input='hi', new_items=[...], final_output='Paris')`,
+			message: `looks like Python's repr() of an object, RunResult(…), not the text of the answer: the judge grades the whole of it; send the answer's text itself, result.final_output`},
+		{name: "AIMessage repr", text: `AIMessage(content='Paris', additional_kwargs={}, response_metadata={})`, message: "repr() of an object, AIMessage(…), not the text of the answer: the judge grades the whole of it; send the answer's text itself, result.content"},
+		{name: "Anthropic Message repr", text: `Message(id='msg_1', content=[TextBlock(text='Paris', type='text')], model='claude', role='assistant')`, message: "result.content"},
+		{name: "str of a dict", text: `{'output': 'Paris', 'intermediate_steps': []}`,
+			message: `looks like Python's str() of a dict with 'output', not the text of the answer: the judge grades the whole of it; send the answer's text itself, result["output"]`},
+		{name: "LangGraph state", text: `{'messages': [HumanMessage(content='hi'), AIMessage(content='Paris')]}`, message: `result["messages"][-1].content`},
+		{name: "surrounding whitespace", text: "\n  {'final_output': 'Paris'} \n", message: `result["final_output"]`},
+
+		{name: "prose about content=", text: `Set content='x' and additional_kwargs={} on the message to fix it.`},
+		{name: "prose starting with content=", text: `content='x' is how you set the text of a message.`},
+		{name: "prose with braces", text: `The template {name} was filled in: {'a' is not a key}.`},
+		{name: "a dict of the answer's own", text: `{'city': 'Paris', 'country': 'France'}`},
+		{name: "JSON of a dict", text: `{"output": "Paris"}`},
+		{name: "math", text: `F(x=1)`},
+		{name: "one keyword", text: `Result(output=5)`},
+		{name: "a call in prose", text: `Call Search(query='x', output='json') to find it, then answer.`},
+		{name: "a comparison", text: `Check(a==1, output==2)`},
+		{name: "a sentence in parentheses", text: `Paris (the capital, output=yes).`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			notes := explainNotes(t, `{"final_response":`+quote(tt.text)+`}`)
+			if tt.message == "" {
+				assert.Empty(t, notes)
+				return
+			}
+			require.Len(t, notes, 1, "notes: %+v", notes)
+			assert.Equal(t, "final_response", notes[0].Path)
+			assert.Equal(t, softwarn.FinalResponseRepr, notes[0].Code)
+			assert.Equal(t, softwarn.Kept, notes[0].Action)
+			assert.Contains(t, notes[0].Message, tt.message)
+		})
+	}
+}
+
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// Past the limit, the notes listed are the first in input order, whichever step found them:
+// here the calls nothing answers come before the results that answer nothing.
+func TestExplainNotesLimitedInInputOrder(t *testing.T) {
+	doc := `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"1","name":"f"},{"id":"2","name":"f"}]},` +
+		`{"role":"tool","tool_call_id":"x","content":"r"},{"role":"tool","tool_call_id":"y","content":"r"}]}`
+	notes := explainNotes(t, doc, normalize.WithMaxWarnings(3))
+	require.Len(t, notes, 4, "notes: %+v", notes)
+	assert.Equal(t, []string{"messages[0].tool_calls[0]", "messages[0].tool_calls[1]", "messages[1].tool_call_id", "messages"},
+		[]string{notes[0].Path, notes[1].Path, notes[2].Path, notes[3].Path})
+	assert.Equal(t, "1 more notes were not listed: a record lists at most 3; act on the ones listed and normalize again", notes[3].Message)
+
+	notes = explainNotes(t, doc, normalize.WithMaxWarnings(0))
+	require.Len(t, notes, 4, "no limit: every note")
+	assert.Equal(t, "messages[2].tool_call_id", notes[3].Path)
+}
