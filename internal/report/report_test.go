@@ -76,6 +76,18 @@ func TestRecord(t *testing.T) {
 	assert.Contains(t, got, "[dropped, message_role_invalid]\n")
 	assert.Contains(t, got, "\n  messages[1].tool_calls[0]: tool call \"f\" (id \"c1\") has no tool message answering it; fix: ")
 
+	// Notes are about values kept as sent and about values the contract leaves out without a
+	// warning: the heading must hold for both, and each line's action says which.
+	res, err = normalize.Normalize([]byte(`{"final_response":"None","messages":[{"role":"assistant","tool_calls":[{"id":"c1","name":"f","args":{}}]}]}`), normalize.WithExplain())
+	require.NoError(t, err)
+	out.Reset()
+	Record(&out, "in.json", res)
+	got = out.String()
+	assert.Contains(t, got, "\nNotes: the platform gives no soft warning for these, but the result will not be read as meant\n")
+	assert.NotContains(t, got, "nothing was changed")
+	assert.Contains(t, got, "the arguments under \"args\" were dropped from the record, so the trace shows this call without arguments [dropped, tool_call_arguments_key]\n")
+	assert.Contains(t, got, "[kept, tool_call_unanswered]\n")
+
 	res, err = normalize.Normalize([]byte(`"fine"`), normalize.WithExplain())
 	require.NoError(t, err)
 	out.Reset()
