@@ -174,7 +174,7 @@ func normalizeOne(cfg normalizeConfig, in io.Reader, name string, stdout io.Writ
 	switch {
 	case cfg.text && nerr != nil:
 		var buf bytes.Buffer
-		report.Rejection(&buf, name, nerr)
+		report.Rejection(&buf, name, withCommandHint(nerr))
 		out = buf.Bytes()
 	case cfg.text:
 		var buf bytes.Buffer
@@ -189,9 +189,21 @@ func normalizeOne(cfg normalizeConfig, in io.Reader, name string, stdout io.Writ
 		return &exitError{code: exitUsage, err: fmt.Errorf("write output: %w", err)}
 	}
 	if nerr != nil {
-		return &exitError{code: exitRejected, err: rejectionReason(name, nerr)}
+		return &exitError{code: exitRejected, err: rejectionReason(name, withCommandHint(nerr))}
 	}
 	return nil
+}
+
+// withCommandHint adds to a rejection what this command can do about it: a file of several
+// results, one per line, is what --jsonl reads. Only the reason on standard error and the text
+// report get it: the error object on standard output stays the core's, the bytes that `check`
+// and --jsonl write for the same input.
+func withCommandHint(err error) error {
+	var syn *normalize.InvalidJSONError
+	if errors.As(err, &syn) && syn.JSONLines {
+		return fmt.Errorf("%w; for a file of one result per line, use normalize --jsonl", err)
+	}
+	return err
 }
 
 // rejectionReason is the one line on standard error for a rejected input.

@@ -23,6 +23,10 @@ func rejection(err error, req *http.Request, body []byte) error {
 			return &hintedError{err: err, hint: hint}
 		}
 	}
+	var syn *normalize.InvalidJSONError
+	if errors.As(err, &syn) && syn.JSONLines {
+		return &hintedError{err: err, hint: jsonLinesHint}
+	}
 	return err
 }
 
@@ -40,6 +44,9 @@ const (
 		"e.g. curl --data-binary @result.json -H 'Content-Type: application/json'"
 	formEncodedHint = "the body is form-encoded (curl -d key=value): send the result as JSON, " +
 		"e.g. curl --data-binary @result.json -H 'Content-Type: application/json'"
+	// jsonLinesHint follows the core's message for a body of several results, one per line,
+	// which already says to send one result per input.
+	jsonLinesHint = "POST each result in a request of its own"
 )
 
 // formHint says what to send instead when a body that is not JSON came as an HTML form, as

@@ -196,3 +196,137 @@ func StringHoldsJSON(data []byte, sp Span, k Kind) bool {
 
 // DefaultHintDepth is the nesting StringHoldsJSON accepts: enough for any real message.
 const DefaultHintDepth = 64
+
+// failTrailing records the error for d[i], where the input should have ended after the
+// top-level value.
+func (s *Scanner) failTrailing(i int) bool {
+	d := s.data
+	if isComment(d, i) {
+		return s.Fail(i, "found a comment after the top-level value, which JSON does not have: remove it")
+	}
+	if !jsonLines(d, i, s.maxDepth) {
+		return s.Fail(i, "%s after the top-level value; expected exactly one JSON value", describeByte(d, i))
+	}
+	s.Fail(i, "%s after the top-level value; expected exactly one JSON value; another JSON value starts on this line, "+
+		"as in JSON Lines (one result per line): send one result per input", describeByte(d, i))
+	s.err.JSONLines = true
+	return false
+}
+
+// jsonLines reports whether the input is several JSON values one per line, as a JSON Lines
+// file holds them, where d[i] follows the first, whole and valid: the first value holds no
+// line break, a line break comes between it and d[i], and a whole value on one line of its
+// own starts at d[i]. Concatenated pretty-printed values are not JSON Lines: no tool that
+// reads a line at a time would take them.
+func jsonLines(d []byte, i, maxDepth int) bool {
+	end := i // the end of the first value
+	for end > 0 && isSpace(d[end-1]) {
+		end--
+	}
+	start := 0
+	for start < end && isSpace(d[start]) {
+		start++
+	}
+	if bytes.IndexByte(d[end:i], '\n') < 0 || bytes.IndexByte(d[start:end], '\n') >= 0 {
+		return false
+	}
+	var s Scanner
+	s.Reset(d[i:], maxDepth)
+	v := s.SkipValue()
+	if s.Err() != nil || bytes.IndexByte(d[i:i+v.End], '\n') >= 0 {
+		return false
+	}
+	j := i + v.End
+	for j < len(d) && (d[j] == ' ' || d[j] == '\t' || d[j] == '\r') {
+		j++
+	}
+	return j == len(d) || d[j] == '\n'
+}
+
+// wideEncodingHint recognises text in UTF-16 or UTF-32, by its byte order mark or, without
+// one, by the NUL bytes around its first characters (JSON text starts with ASCII, which those
+// encodings write with one or three NUL bytes: RFC 4627, section 3), and says what to send
+// instead; it returns "" for anything else. Windows PowerShell 5.1 writes UTF-16LE with a
+// byte order mark from Out-File and '>', and its -Encoding utf8 writes a byte order mark too,
+// which JSON does not allow either: the fix names what writes UTF-8 without one.
+func wideEncodingHint(d []byte) string {
+	enc, bom := wideEncoding(d)
+	if enc == "" {
+		return ""
+	}
+	var found string
+	switch {
+	case bom != "":
+		found = "the input starts with the bytes " + bom + ", the byte order mark of " + enc.name()
+	case enc == utf16LE:
+		found = "the input has a NUL byte after each ASCII character: it looks like " + enc.name()
+	case enc == utf16BE:
+		found = "the input has a NUL byte before each ASCII character: it looks like " + enc.name()
+	case enc == utf32LE:
+		found = "the input has three NUL bytes after each ASCII character: it looks like " + enc.name()
+	default:
+		found = "the input has three NUL bytes before each ASCII character: it looks like " + enc.name()
+	}
+	from := string(enc)
+	if bom != "" {
+		from = from[:len("UTF-16")] // iconv reads the byte order from the mark and drops it
+	}
+	fix := "send UTF-8 without a byte order mark"
+	if enc == utf16LE {
+		fix += " (PowerShell 7: Out-File -Encoding utf8NoBOM; Windows PowerShell 5.1, whose -Encoding utf8 adds a byte order mark: " +
+			"[IO.File]::WriteAllText(<path>, <text>))"
+	}
+	return found + "; expected UTF-8: " + fix + ", or convert the file: iconv -f " + from + " -t UTF-8"
+}
+
+// encoding is a Unicode encoding other than UTF-8, by its iconv name.
+type encoding string
+
+const (
+	utf16LE encoding = "UTF-16LE"
+	utf16BE encoding = "UTF-16BE"
+	utf32LE encoding = "UTF-32LE"
+	utf32BE encoding = "UTF-32BE"
+)
+
+// name is how a message names the encoding, with what writes it where that is well known.
+func (e encoding) name() string {
+	switch e {
+	case utf16LE:
+		return "UTF-16 (little-endian, as Windows PowerShell's Out-File and '>' write)"
+	case utf16BE:
+		return "UTF-16 (big-endian)"
+	case utf32LE:
+		return "UTF-32 (little-endian)"
+	}
+	return "UTF-32 (big-endian)"
+}
+
+// wideEncoding says which of UTF-16 and UTF-32 d starts in, if either, and the bytes of its
+// byte order mark as a message shows them ("" without one). UTF-32LE's mark starts with
+// UTF-16LE's, so it is tried first: UTF-16 text never starts with U+0000.
+func wideEncoding(d []byte) (encoding, string) {
+	switch {
+	case bytes.HasPrefix(d, []byte{0xFF, 0xFE, 0, 0}):
+		return utf32LE, "FF FE 00 00"
+	case bytes.HasPrefix(d, []byte{0, 0, 0xFE, 0xFF}):
+		return utf32BE, "00 00 FE FF"
+	case bytes.HasPrefix(d, []byte{0xFF, 0xFE}):
+		return utf16LE, "FF FE"
+	case bytes.HasPrefix(d, []byte{0xFE, 0xFF}):
+		return utf16BE, "FE FF"
+	}
+	ascii := func(c byte) bool { return c != 0 && c < utf8.RuneSelf }
+	switch {
+	case len(d) < 2:
+	case len(d) >= 4 && ascii(d[0]) && d[1] == 0 && d[2] == 0 && d[3] == 0:
+		return utf32LE, ""
+	case len(d) >= 4 && d[0] == 0 && d[1] == 0 && d[2] == 0 && ascii(d[3]):
+		return utf32BE, ""
+	case ascii(d[0]) && d[1] == 0 && (len(d) < 4 || d[2] != 0 && d[3] == 0):
+		return utf16LE, ""
+	case d[0] == 0 && ascii(d[1]) && (len(d) < 4 || d[2] == 0 && d[3] != 0):
+		return utf16BE, ""
+	}
+	return "", ""
+}

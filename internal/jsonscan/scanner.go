@@ -90,6 +90,9 @@ const (
 type SyntaxError struct {
 	Offset int
 	Reason string
+	// JSONLines: the input is not one value but several, each on a line of its own, as a JSON
+	// Lines file holds them; the layer above may say how to send such a file.
+	JSONLines bool
 }
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%s (byte offset %d)", e.Reason, e.Offset) }
@@ -141,7 +144,13 @@ func (s *Scanner) StrFlags() StrFlags { return s.strFlags }
 // Fail records a syntax error at off, unless one was already recorded, and returns false.
 func (s *Scanner) Fail(off int, format string, args ...any) bool {
 	if s.err == nil {
-		s.err = &SyntaxError{Offset: off, Reason: fmt.Sprintf(format, args...)}
+		reason := fmt.Sprintf(format, args...)
+		if off < 4 { // text in UTF-16 or UTF-32 fails in its first bytes, whatever it holds
+			if h := wideEncodingHint(s.data); h != "" {
+				reason = h
+			}
+		}
+		s.err = &SyntaxError{Offset: off, Reason: reason}
 		s.pos = len(s.data) // stop every loop that is still walking
 	}
 	return false
@@ -169,10 +178,7 @@ func (s *Scanner) AtEnd() bool {
 		return false
 	}
 	if s.pos < len(s.data) {
-		if isComment(s.data, s.pos) {
-			return s.Fail(s.pos, "found a comment after the top-level value, which JSON does not have: remove it")
-		}
-		return s.Fail(s.pos, "%s after the top-level value; expected exactly one JSON value", describeByte(s.data, s.pos))
+		return s.failTrailing(s.pos)
 	}
 	return true
 }

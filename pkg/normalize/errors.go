@@ -47,6 +47,10 @@ type InvalidJSONError struct {
 	Line   int    // line of the problem, from 1
 	Column int    // column in characters (code points) within that line, from 1, as Python counts
 	Reason string // what was found and what was expected
+	// JSONLines: the input is several JSON values, each on a line of its own, as a JSON Lines
+	// file holds them. The message says to send one result per input; a caller that has a
+	// way to take such a file (a batch mode) can say so.
+	JSONLines bool
 }
 
 func (e *InvalidJSONError) Error() string {

@@ -1,0 +1,132 @@
+package normalize_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
+)
+
+// utf16LE and the others encode ASCII text as the wide encodings write it, without a byte
+// order mark.
+func utf16LE(s string) string { return widen(s, func(c byte) []byte { return []byte{c, 0} }) }
+func utf16BE(s string) string { return widen(s, func(c byte) []byte { return []byte{0, c} }) }
+func utf32LE(s string) string { return widen(s, func(c byte) []byte { return []byte{c, 0, 0, 0} }) }
+func utf32BE(s string) string { return widen(s, func(c byte) []byte { return []byte{0, 0, 0, c} }) }
+
+func widen(s string, enc func(byte) []byte) string {
+	var out []byte
+	for i := 0; i < len(s); i++ {
+		out = append(out, enc(s[i])...)
+	}
+	return string(out)
+}
+
+// Text in UTF-16 or UTF-32 (PowerShell's Out-File) fails in its first bytes, whatever it
+// holds: the error says which encoding it looks like and how to send UTF-8 instead.
+func TestWideEncodings(t *testing.T) {
+	const result = `{"final_response":"ok"}`
+	const powerShell = "(PowerShell 7: Out-File -Encoding utf8NoBOM; Windows PowerShell 5.1, whose -Encoding utf8 adds a byte order mark: [IO.File]::WriteAllText(<path>, <text>))"
+	tests := []struct {
+		name, input string
+		column      int
+		reason      string
+	}{
+		{"UTF-16LE with its byte order mark, as Out-File writes", "\xff\xfe" + utf16LE(result), 1,
+			"the input starts with the bytes FF FE, the byte order mark of UTF-16 (little-endian, as Windows PowerShell's Out-File and '>' write); " +
+				"expected UTF-8: send UTF-8 without a byte order mark " + powerShell + ", or convert the file: iconv -f UTF-16 -t UTF-8"},
+		{"UTF-16LE without a byte order mark", utf16LE(result), 2,
+			"the input has a NUL byte after each ASCII character: it looks like UTF-16 (little-endian, as Windows PowerShell's Out-File and '>' write); " +
+				"expected UTF-8: send UTF-8 without a byte order mark " + powerShell + ", or convert the file: iconv -f UTF-16LE -t UTF-8"},
+		{"UTF-16BE with its byte order mark", "\xfe\xff" + utf16BE(result), 1,
+			"the input starts with the bytes FE FF, the byte order mark of UTF-16 (big-endian); expected UTF-8: send UTF-8 without a byte order mark, or convert the file: iconv -f UTF-16 -t UTF-8"},
+		{"UTF-16BE without a byte order mark", utf16BE(result), 1,
+			"the input has a NUL byte before each ASCII character: it looks like UTF-16 (big-endian); expected UTF-8: send UTF-8 without a byte order mark, or convert the file: iconv -f UTF-16BE -t UTF-8"},
+		{"UTF-32LE with its byte order mark", "\xff\xfe\x00\x00" + utf32LE(result), 1,
+			"the input starts with the bytes FF FE 00 00, the byte order mark of UTF-32 (little-endian); expected UTF-8: send UTF-8 without a byte order mark, or convert the file: iconv -f UTF-32 -t UTF-8"},
+		{"UTF-32BE with its byte order mark", "\x00\x00\xfe\xff" + utf32BE(result), 1,
+			"the input starts with the bytes 00 00 FE FF, the byte order mark of UTF-32 (big-endian); expected UTF-8"},
+		{"UTF-32LE without a byte order mark", utf32LE(result), 2, "it looks like UTF-32 (little-endian); expected UTF-8: send UTF-8 without a byte order mark, or convert the file: iconv -f UTF-32LE -t UTF-8"},
+		{"UTF-32BE without a byte order mark", utf32BE(result), 1, "it looks like UTF-32 (big-endian)"},
+		{"a bare answer in UTF-16LE", utf16LE(`"The refund was issued."`), 2, "it looks like UTF-16 (little-endian"},
+		{"a number in UTF-16LE", utf16LE(`42`), 2, "it looks like UTF-16 (little-endian"},
+		{"a literal in UTF-16LE", utf16LE(`null`), 1, "it looks like UTF-16 (little-endian"},
+		{"whitespace first, UTF-16LE", utf16LE(" " + result), 2, "it looks like UTF-16 (little-endian"},
+		{"one character of UTF-16LE", utf16LE(`1`), 2, "it looks like UTF-16 (little-endian"},
+		{"non-ASCII second character, UTF-16LE", "\"\x00\xe9\x00\"\x00", 2, "it looks like UTF-16 (little-endian"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := normalize.Normalize([]byte(tt.input))
+			var syn *normalize.InvalidJSONError
+			require.ErrorAs(t, err, &syn)
+			assert.Equal(t, 1, syn.Line)
+			assert.Equal(t, tt.column, syn.Column)
+			assert.Contains(t, syn.Reason, tt.reason)
+		})
+	}
+}
+
+// Errors that merely hold NUL bytes, or fail past the start, keep their own message.
+func TestNoWideEncodingHint(t *testing.T) {
+	tests := []struct{ name, input, reason string }{
+		{"UTF-8 byte order mark", "\xef\xbb\xbf{}", "unexpected byte order mark U+FEFF"},
+		{"a NUL byte further on", `{"final_response":"ok"` + "\x00}", "unexpected byte 0x00 after an object member"},
+		{"a NUL byte first, nothing after", "\x00", "unexpected byte 0x00; expected a value"},
+		{"a NUL byte early, between ASCII characters", "[1,\x00]", "unexpected byte 0x00; expected a value"},
+		{"Latin-1 text", "{\"final_response\":\"caf\xe9\"}", "invalid UTF-8 byte 0xE9 inside a string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := normalize.Normalize([]byte(tt.input))
+			var syn *normalize.InvalidJSONError
+			require.ErrorAs(t, err, &syn)
+			assert.Contains(t, syn.Reason, tt.reason)
+			assert.NotContains(t, syn.Reason, "UTF-16")
+			assert.NotContains(t, syn.Reason, "UTF-32")
+		})
+	}
+}
+
+// Several results, one per line, as a JSON Lines file holds them, are still one input too
+// many; the error says so and marks itself, so that a caller with a batch mode can name it.
+func TestJSONLines(t *testing.T) {
+	const hint = "; another JSON value starts on this line, as in JSON Lines (one result per line): send one result per input"
+	tests := []struct {
+		name, input  string
+		lines        bool
+		line, column int
+	}{
+		{"two results", "{\"final_response\":\"a\"}\n{\"final_response\":\"b\"}\n", true, 2, 1},
+		{"three results, no final newline", "{\"final_response\":\"a\"}\n{\"final_response\":\"b\"}\n{\"final_response\":\"c\"}", true, 2, 1},
+		{"CRLF", "{\"final_response\":\"a\"}\r\n{\"final_response\":\"b\"}\r\n", true, 2, 1},
+		{"blank lines between", "{\"final_response\":\"a\"}\n\n  {\"final_response\":\"b\"}", true, 3, 3},
+		{"bare answers", "\"a\"\n\"b\"", true, 2, 1},
+		{"a second value that is no result", "{\"final_response\":\"a\"}\n[1, 2]", true, 2, 1},
+		{"two values on one line", `{"final_response":"a"} {"final_response":"b"}`, false, 1, 24},
+		{"pretty-printed values one after the other", "{\n  \"final_response\": \"a\"\n}\n{\n  \"final_response\": \"b\"\n}", false, 4, 1},
+		{"a second value that spans lines", "{\"final_response\":\"a\"}\n{\n\"final_response\":\"b\"}", false, 2, 1},
+		{"a second line that is no JSON", "{\"final_response\":\"a\"}\n{\"final_response\":", false, 2, 1},
+		{"text after the second value", "{\"final_response\":\"a\"}\n{\"final_response\":\"b\"} x", false, 2, 1},
+		{"prose after the answer", "\"a\"\nThe refund was issued.", false, 2, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := normalize.Normalize([]byte(tt.input))
+			var syn *normalize.InvalidJSONError
+			require.ErrorAs(t, err, &syn)
+			assert.Equal(t, tt.line, syn.Line, "line")
+			assert.Equal(t, tt.column, syn.Column, "column")
+			assert.Equal(t, tt.lines, syn.JSONLines)
+			if !tt.lines {
+				assert.NotContains(t, syn.Reason, "JSON Lines")
+				return
+			}
+			assert.Equal(t, "unexpected character '"+tt.input[syn.Offset:syn.Offset+1]+"' after the top-level value; expected exactly one JSON value"+hint, syn.Reason)
+			assert.NotContains(t, syn.Reason, "--jsonl", "the core names no command")
+			assert.NotContains(t, syn.Reason, "HTTP", "the core names no transport")
+		})
+	}
+}
