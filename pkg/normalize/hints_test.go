@@ -130,3 +130,59 @@ func TestJSONLines(t *testing.T) {
 		})
 	}
 }
+
+// A result object without final_response whose answer is under another common key: the
+// message says to rename the key when it holds the text, and what it holds otherwise.
+func TestAnswerKeys(t *testing.T) {
+	const prefix = `the result object has no "final_response" key; expected {"final_response": "<the agent's answer>", ...}. `
+	tests := []struct{ name, input, want string }{
+		{"answer", `{"answer": "The answer is 4."}`, prefix + `It has "answer", which holds a string: rename the key to "final_response"`},
+		{"final_answer", `{"final_answer": "4"}`, prefix + `It has "final_answer", which holds a string: rename the key to "final_response"`},
+		{"finalAnswer", `{"finalAnswer": "4"}`, prefix + `It has "finalAnswer", which holds a string: rename the key to "final_response"`},
+		{"response among others", `{"response": "4", "messages": []}`, prefix + `It has "response", which holds a string: rename the key to "final_response"`},
+		{"result holding an object", `{"result": {"text": "4"}}`, prefix + `It has "result", which holds an object, not the answer's text: send the text as "final_response"`},
+		{"answer holding null", `{"answer": null}`, prefix + `It has "answer", which holds null, not the answer's text: send the text as "final_response"`},
+		{"answer holding a number", `{"answer": 4}`, prefix + `It has "answer", which holds a number, not the answer's text: send the text as "final_response"`},
+		{"empty answer", `{"answer": ""}`, prefix + `It has "answer", which holds an empty string: send the agent's answer, not empty, as "final_response"`},
+		{"the first answer key names it", `{"result": 1, "answer": "4"}`, prefix + `It has "result", which holds a number, not the answer's text: send the text as "final_response"`},
+		{"a case variant of final_response comes first", `{"answer": "4", "Final_Response": "4"}`, prefix + `It has "Final_Response": keys are matched exactly, case included; send "final_response"`},
+		{"the SDK's probe keys keep rule 3's message", `{"answer": "4", "final_output": "4"}`, prefix + `It has "final_output": it looks like a serialized agent result that did not go through build_response, which moves final_response, final_output, output or message (in that order) to final_response`},
+		{"an escaped answer key", `{"\u0061nswer": "4"}`, prefix + `It has "answer", which holds a string: rename the key to "final_response"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := normalize.Normalize([]byte(tt.input))
+			var shape *normalize.ResponseShapeError
+			require.ErrorAs(t, err, &shape)
+			assert.Equal(t, tt.want, shape.Msg)
+		})
+	}
+}
+
+// A top-level array that holds messages is a transcript sent without its answer.
+func TestArrayOfMessages(t *testing.T) {
+	const prefix = `the result is an array; expected a non-empty string or an object with "final_response"`
+	const send = `send {"final_response": "<the agent's answer>", "messages": `
+	tests := []struct{ name, input, want string }{
+		{"OpenAI messages", `[{"role":"user","content":"hi"},{"role":"assistant","content":"Hello!"}]`,
+			prefix + `; it looks like a list of messages (its first element has "role"): ` + send + `<this list>}`},
+		{"to_input_list", " \n[{\"content\": \"hi\", \"role\": \"user\"}, {\"type\": \"function_call\", \"call_id\": \"c\"}]",
+			prefix + `; it looks like a list of messages (its first element has "role"): ` + send + `<this list>}`},
+		{"LangChain messages", `[{"content":"hi","type":"human"},{"content":"Hello!","type":"ai"}]`,
+			prefix + `; it looks like a list of LangChain messages (its first element has "type": "human"): ` + send +
+				`<the list as OpenAI messages>} (langchain_core.messages.convert_to_openai_messages converts it)`},
+		{"strings", `["The answer", "is 4"]`, prefix},
+		{"empty", `[]`, prefix},
+		{"objects of another kind", `[{"id":1},{"role":"user"}]`, prefix},
+		{"typed objects without content", `[{"type":"human"}]`, prefix},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := normalize.Normalize([]byte(tt.input))
+			var shape *normalize.ResponseShapeError
+			require.ErrorAs(t, err, &shape)
+			assert.Equal(t, tt.want, shape.Msg)
+			assert.Equal(t, "array", shape.Got)
+		})
+	}
+}

@@ -390,8 +390,11 @@ func (r *Result) shapeError(probe probeKeys) error {
 		return &ResponseShapeError{Path: "final_response", Got: r.finalKind.Name(), Want: "non-empty string",
 			Msg: "final_response is " + r.finalKind.Describe() + `; expected a non-empty string, e.g. {"final_response": "The refund has been issued."}`}
 	}
-	return &ResponseShapeError{Got: r.finalKind.Name(), Want: "string or object",
-		Msg: "the result is " + r.finalKind.Describe() + `; expected a non-empty string or an object with "final_response"`}
+	msg := "the result is " + r.finalKind.Describe() + `; expected a non-empty string or an object with "final_response"`
+	if r.finalKind == jsonscan.Array {
+		msg += arrayHint(r.s.Data(), r.s.MaxDepth())
+	}
+	return &ResponseShapeError{Got: r.finalKind.Name(), Want: "string or object", Msg: msg}
 }
 
 // invalidJSON places a syntax error as Python's json module does (the platform's parser, whose

@@ -70,10 +70,10 @@ func TestShapeErrors(t *testing.T) {
 		{"chat completion", `{"id":"chatcmpl-1","choices":[{"message":{"content":"x"}}]}`, "object without final_response", `It has "choices": it looks like an OpenAI chat completion, the model's response rather than the handler's result; send {"final_response": choices[0].message.content}`},
 		{"anthropic message", `{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"x"}]}`, "object without final_response", `it looks like an Anthropic Messages API response`},
 		{"chat completion by its object", `{"object":"chat.completion","choices":[]}`, "object without final_response", `it looks like an OpenAI chat completion`},
-		{"choices of a quiz", `{"question":"q","choices":["a","b"],"answer":"a"}`, "object without final_response", `It has the keys "question", "choices", "answer"`},
+		{"choices of a quiz", `{"question":"q","choices":["a","b"],"answer":"a"}`, "object without final_response", `It has "answer", which holds a string: rename the key to "final_response"`},
 		{"hyphenated variant", `{"final-response":"x"}`, "object without final_response", `It has "final-response": keys are matched exactly`},
 		{"long key cut on a character", `{"a` + strings.Repeat("é", 30) + `":1}`, "object without final_response", `It has the key "a` + strings.Repeat("é", 19) + `…"`},
-		{"other keys listed", `{"answer":"x","messages":[]}`, "object without final_response", `It has the keys "answer", "messages"`},
+		{"other keys listed", `{"reply":"x","messages":[]}`, "object without final_response", `It has the keys "reply", "messages"`},
 		{"many keys", `{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":0}`, "object without final_response", `It has the keys "a", "b", "c", "d", "e", "f", "g", "h" and 2 more`},
 		{"no keys", `{}`, "object without final_response", `It has no keys`},
 	}

@@ -25,11 +25,15 @@ func missingFinalHint(data []byte, maxDepth int) string {
 		variant, typ, object      string
 		choices, messageInChoices bool
 		content                   bool
+		answer                    answerKey
 	)
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		name := s.KeyName()
 		if variant == "" && foldsToFinalResponse(name) {
 			variant = string(name)
+		}
+		if answer.name == "" && isAnswerKey(name) {
+			answer = answerKey{name: string(name), kind: s.Peek(), at: s.Pos()}
 		}
 		if count++; len(keys) < most {
 			keys = append(keys, string(name))
@@ -63,8 +67,75 @@ func missingFinalHint(data []byte, maxDepth int) string {
 	case content && typ == "message":
 		return `. It has "type": "message" and "content": it looks like an Anthropic Messages API response, ` +
 			`the model's response rather than the handler's result; send {"final_response": <the text of its text blocks>}`
+	case answer.name != "":
+		return answer.hint(data)
 	}
 	return ". It has " + listKeys(keys, count)
+}
+
+// answerKey is a key that other frameworks, or handlers written by hand, put the answer
+// under, and what its value is.
+type answerKey struct {
+	name string
+	kind jsonscan.Kind
+	at   int // where its value starts
+}
+
+// isAnswerKey reports whether name is a key the answer is often sent under instead of
+// final_response: DSPy's answer, smolagents' final_answer, LlamaIndex's and Ollama's
+// response, and result. The SDK's own attributes (final_output, output, message) are rule 3's.
+func isAnswerKey(name []byte) bool {
+	switch string(name) {
+	case "answer", "final_answer", "finalAnswer", "response", "result":
+		return true
+	}
+	return false
+}
+
+// hint says what to do with the answer key: rename it when it holds text, else say what it
+// holds.
+func (a answerKey) hint(data []byte) string {
+	key := softwarn.QuoteKey(a.name)
+	switch {
+	case a.kind == jsonscan.String && data[a.at+1] == '"':
+		return ". It has " + key + `, which holds an empty string: send the agent's answer, not empty, as "final_response"`
+	case a.kind == jsonscan.String:
+		return ". It has " + key + `, which holds a string: rename the key to "final_response"`
+	}
+	return ". It has " + key + ", which holds " + a.kind.Describe() + `, not the answer's text: send the text as "final_response"`
+}
+
+// arrayHint looks again at a top-level array, on the error path only: a list of messages (an
+// OpenAI messages list, the Agents SDK's to_input_list(), LangGraph's state["messages"]) is
+// a transcript sent without its answer.
+func arrayHint(data []byte, maxDepth int) string {
+	var s jsonscan.Scanner
+	s.Reset(data, maxDepth)
+	if s.Peek() != jsonscan.Array || !s.ArrayStart() || s.Peek() != jsonscan.Object {
+		return ""
+	}
+	role, content, typ := false, false, ""
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		name := string(s.KeyName())
+		v := s.SkipValue()
+		switch {
+		case name == "role":
+			role = true
+		case name == "content":
+			content = true
+		case name == "type" && data[v.Start] == '"' && v.End-v.Start < 16:
+			typ = string(jsonscan.StringText(data, v))
+		}
+	}
+	const send = `send {"final_response": "<the agent's answer>", "messages": `
+	switch {
+	case role:
+		return `; it looks like a list of messages (its first element has "role"): ` + send + `<this list>}`
+	case content && (typ == "human" || typ == "ai" || typ == "system" || typ == "tool"):
+		return `; it looks like a list of LangChain messages (its first element has "type": ` + strconv.Quote(typ) + `): ` + send +
+			`<the list as OpenAI messages>} (langchain_core.messages.convert_to_openai_messages converts it)`
+	}
+	return ""
 }
 
 // foldsToFinalResponse reports whether name is final_response in another case or with other
