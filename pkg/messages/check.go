@@ -19,7 +19,7 @@ type callFacts struct {
 	kind   jsonscan.Kind
 	span   jsonscan.Span32 // the tool_calls value
 	bad    int             // index of the first tool call that does not normalize, or -1
-	reason string          // why it does not
+	reason string          // why it does not: the warning's message, what was done and the fix included
 	// flat: the array is already what the record writes (every call flat, its keys exactly
 	// id, name, arguments in that order, no whitespace), so the message is copied as it is.
 	flat bool
@@ -122,8 +122,8 @@ type callFields struct {
 	fnArgsWS, fnArgsSeen bool
 }
 
-// readToolCall reads tool call j; when it cannot be normalized it returns why, else it appends
-// the flat form to r.calls and returns "". It also reports whether the call is written in the flat form already: its keys exactly id
+// readToolCall reads tool call j; when it cannot be normalized it returns why (the message of
+// the warning that drops its message), else it appends the flat form to r.calls and returns "". It also reports whether the call is written in the flat form already: its keys exactly id
 // (optional), name, arguments (optional), in that order, unescaped (whitespace is the caller's
 // to check).
 func (r *Reader) readToolCall(j int) (reason string, flat bool) {
@@ -131,7 +131,7 @@ func (r *Reader) readToolCall(j int) (reason string, flat bool) {
 	kind := s.Peek()
 	if kind != jsonscan.Object {
 		s.SkipValue()
-		return "found " + kind.Describe() + ", expected a tool call object " + callShapes, false
+		return "found " + kind.Describe() + ", expected a tool call object" + dropped + "; send each call as an object: " + callShapes, false
 	}
 	var c callFields
 	r.entry.Reset()
@@ -172,21 +172,24 @@ func (r *Reader) readToolCall(j int) (reason string, flat bool) {
 	call := ToolCall{ID: c.id.Pack(), Name: c.name.Pack(), Arguments: c.args.Pack(), ArgumentsWS: c.argsWS}
 	if c.function != jsonscan.None && c.function != jsonscan.Null {
 		if c.function != jsonscan.Object {
-			return "function is " + c.function.Describe() + ", expected an object {\"name\", \"arguments\"} " + callShapes, false
+			return "function is " + c.function.Describe() + `, expected an object {"name", "arguments"}` + dropped +
+				`; send "function": {"name": <the tool's name>, "arguments": <its arguments>}, or the flat form {"id", "name", "arguments"} without "function"`, false
 		}
 		if c.fnNameKind != jsonscan.String {
-			return "function.name is " + describeKind(c.fnNameKind) + ", expected the tool's name as a string", false
+			return "function.name is " + describeKind(c.fnNameKind) + ", expected the tool's name as a string" + dropped +
+				nameFix(data, c.fnName, c.fnNameKind, `; add the tool's name to function: {"name": <the tool's name>, "arguments": <its arguments>}`), false
 		}
 		call.Name, call.Arguments, call.ArgumentsWS = c.fnName.Pack(), c.fnArgs.Pack(), c.fnArgsWS
 	} else if c.nameKind != jsonscan.String {
-		return "name is " + describeKind(c.nameKind) + ", expected the tool's name as a string " + callShapes, false
+		return "name is " + describeKind(c.nameKind) + ", expected the tool's name as a string" + dropped +
+			nameFix(data, c.name, c.nameKind, `; add the tool's name: "name" in the flat form {"id", "name", "arguments"}, or "function": {"name", "arguments"} in OpenAI's`), false
 	}
 	if c.idKind != jsonscan.None && c.idKind != jsonscan.Null && c.idKind != jsonscan.String {
 		if c.idKind == jsonscan.Number {
-			n := jsonscan.ShortToken(string(r.s.Data()[c.id.Start:c.id.End]))
-			return "id is the number " + n + ", expected a string or null; send it as a string: \"" + n + "\"", false
+			return "id is the number " + numberText(data, c.id) + ", expected a string or null" + dropped +
+				asString(data, c.id), false
 		}
-		return "id is " + c.idKind.Describe() + ", expected a string or null", false
+		return "id is " + c.idKind.Describe() + ", expected a string or null" + dropped + "; send the call's id as a string, or null when it has none", false
 	}
 	r.calls.append(call)
 	return "", flat
@@ -219,7 +222,30 @@ func nextFlatKey(name []byte, flags jsonscan.StrFlags, order int) (bool, int) {
 	return false, order
 }
 
-const callShapes = `(flat {"id", "name", "arguments"} or OpenAI's {"id", "type": "function", "function": {"name", "arguments"}})`
+const callShapes = `flat {"id", "name", "arguments"} or OpenAI's {"id", "type": "function", "function": {"name", "arguments"}}`
+
+// nameFix is the fix for a tool's name of kind k at sp that is not a string: missing is the
+// fix when there is none.
+func nameFix(data []byte, sp jsonscan.Span, k jsonscan.Kind, missing string) string {
+	switch k {
+	case jsonscan.None:
+		return missing
+	case jsonscan.Number:
+		return asString(data, sp)
+	}
+	return "; send the tool's name as a string"
+}
+
+// asString is the fix for a number sent where a string was expected: the number's text, quoted.
+func asString(data []byte, sp jsonscan.Span) string {
+	return `; send it as a string: "` + numberText(data, sp) + `"`
+}
+
+// numberText shows the number token at sp in a message, cut to about 64 bytes. (ShortToken is
+// for string tokens: it closes the cut with a quote.)
+func numberText(data []byte, sp jsonscan.Span) string {
+	return jsonscan.Cut(string(data[sp.Start:sp.End]), 64)
+}
 
 // readFunction reads the nested OpenAI function object of tool call j.
 func (r *Reader) readFunction(j int, c *callFields) {
@@ -350,8 +376,7 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 		if k := kindAt(data, v); k != jsonscan.String && k != jsonscan.Null {
 			found, fix := k.Describe(), ""
 			if k == jsonscan.Number {
-				n := jsonscan.ShortToken(string(data[v.Start:v.End]))
-				found, fix = "the number "+n, `; send it as a string: "`+n+`"`
+				found, fix = "the number "+numberText(data, v), asString(data, v)
 			}
 			return at.Key("tool_call_id").Warn(softwarn.MessageToolCallIDInvalid, softwarn.Dropped,
 				"found "+found+", expected a string (the id of the tool call this message answers) or null"+dropped+fix), false
@@ -367,19 +392,33 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 		return at.Key("tool_calls").Warn(softwarn.MessageToolCallsInvalid, softwarn.Dropped,
 			"found "+k.Describe()+", expected an array of tool calls or null"+dropped+hint), false
 	case f.calls.bad >= 0:
-		return at.Key("tool_calls").Index(f.calls.bad).Warn(softwarn.ToolCallInvalid, softwarn.Dropped,
-			f.calls.reason+dropped), false
+		return at.Key("tool_calls").Index(f.calls.bad).Warn(softwarn.ToolCallInvalid, softwarn.Dropped, f.calls.reason), false
 	}
 	switch k := f.thinking.kind; {
 	case k == jsonscan.None || k == jsonscan.Null:
 	case k != jsonscan.Array:
 		return at.Key("thinking").Warn(softwarn.MessageThinkingInvalid, softwarn.Dropped,
-			"found "+k.Describe()+", expected an array of objects or null"+dropped), false
+			"found "+k.Describe()+", expected an array of objects or null"+dropped+thinkingFix(k)), false
 	case f.thinking.bad >= 0:
 		return at.Key("thinking").Index(f.thinking.bad).Warn(softwarn.MessageThinkingInvalid, softwarn.Dropped,
-			"found "+f.thinking.badKind.Describe()+", expected every thinking entry to be an object"+dropped), false
+			"found "+f.thinking.badKind.Describe()+", expected an object"+dropped+"; send each thinking entry as an object, e.g. "+thinkingBlock+" (Anthropic's thinking block)"), false
 	}
 	return softwarn.Warning{}, true // valid after all: valid and describe disagree, and keeping loses nothing
+}
+
+// thinkingBlock is the shape of a thinking entry that messages suggest: Anthropic's thinking
+// block, the commonest. The contract asks only for objects.
+const thinkingBlock = `{"type": "thinking", "thinking": <the text>}`
+
+// thinkingFix is the fix for a thinking value of kind k that is not an array.
+func thinkingFix(k jsonscan.Kind) string {
+	switch k {
+	case jsonscan.String:
+		return "; put the text in an array of objects, e.g. [" + thinkingBlock + "] (Anthropic's thinking blocks)"
+	case jsonscan.Object:
+		return "; a single thinking entry must be wrapped in an array: [{...}]"
+	}
+	return ""
 }
 
 func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {
@@ -450,33 +489,54 @@ func roleFix(role string) string {
 func (r *Reader) noRole(at softwarn.Loc) softwarn.Warning {
 	typ, data := "", r.s.Data()
 	if i := r.members.Find(data, "type"); i >= 0 {
-		if v := r.members.List[i].Value(); kindAt(r.s.Data(), v) == jsonscan.String {
-			typ = string(jsonscan.StringText(r.s.Data(), v))
+		if v := r.members.List[i].Value(); kindAt(data, v) == jsonscan.String {
+			typ = string(jsonscan.StringText(data, v))
 		}
 	}
 	const prefix = "found no role, expected one of " + roleList + dropped
-	switch typ {
-	case "function_call":
-		return at.Warn(softwarn.OpenAIResponsesItem, softwarn.Dropped, prefix+
-			`; this is an OpenAI Responses function_call item, not a chat message: send it as {"role": "assistant", "tool_calls": [{"id": <call_id>, "name": <name>, "arguments": <arguments>}]}`)
-	case "function_call_output":
-		return at.Warn(softwarn.OpenAIResponsesItem, softwarn.Dropped, prefix+
-			`; this is an OpenAI Responses function_call_output item, not a chat message: send it as {"role": "tool", "tool_call_id": <call_id>, "content": <output>}`)
-	case "tool_result":
-		return at.Warn(softwarn.AnthropicBlockMessage, softwarn.Dropped, prefix+
-			`; this is an Anthropic tool_result content block sent as a message: send it as {"role": "tool", "tool_call_id": <tool_use_id>, "content": <content>}`)
-	case "tool_use":
-		return at.Warn(softwarn.AnthropicBlockMessage, softwarn.Dropped, prefix+
-			`; this is an Anthropic tool_use content block sent as a message: send it as {"role": "assistant", "tool_calls": [{"id": <id>, "name": <name>, "arguments": <input>}]}`)
-	case "text":
-		return at.Warn(softwarn.AnthropicBlockMessage, softwarn.Dropped, prefix+
-			`; this is a bare content part sent as a message: wrap it as {"role": "user" or "assistant", "content": [<the part>]}`)
-	case "human", "ai", "system", "tool":
-		role, also := langChainRole(typ)
-		return at.Warn(softwarn.MessageRoleMissing, softwarn.Dropped, prefix+"; this looks like a LangChain message (type "+
-			quote(typ)+"): send it with \"role\": "+quote(role)+also+"; langchain_core.messages.convert_to_openai_messages converts it")
+	if code, fix := typedItem(typ); fix != "" {
+		return at.Warn(code, softwarn.Dropped, prefix+"; "+fix)
 	}
 	return at.Warn(softwarn.MessageRoleMissing, softwarn.Dropped, prefix)
+}
+
+// typedItem recognises, by its "type", an item of another API that was sent where a message
+// goes, and says what it is and what to send instead; it returns "" for a type it does not
+// know. Only items whose conversion is known are named.
+func typedItem(typ string) (softwarn.Code, string) {
+	const responses = "this is an OpenAI Responses "
+	switch typ {
+	case "function_call":
+		return softwarn.OpenAIResponsesItem, responses + `function_call item, not a chat message: send it as {"role": "assistant", "tool_calls": [{"id": <call_id>, "name": <name>, "arguments": <arguments>}]}`
+	case "function_call_output":
+		return softwarn.OpenAIResponsesItem, responses + `function_call_output item, not a chat message: send it as {"role": "tool", "tool_call_id": <call_id>, "content": <output>}`
+	case "reasoning":
+		return softwarn.OpenAIResponsesItem, responses + `reasoning item (the model's reasoning), not a chat message: leave it out, ` +
+			`or put the text of its summary in the thinking of the assistant message that follows it: "thinking": [{"type": "thinking", "thinking": <the summary's text>}]`
+	case "computer_call":
+		return softwarn.OpenAIResponsesItem, responses + `computer_call item, not a chat message: send it as {"role": "assistant", "tool_calls": [{"id": <call_id>, "name": "computer", "arguments": <action>}]}`
+	case "computer_call_output":
+		return softwarn.OpenAIResponsesItem, responses + `computer_call_output item, not a chat message: send it as {"role": "tool", "tool_call_id": <call_id>, "content": [<output>]}`
+	case "web_search_call":
+		return softwarn.OpenAIResponsesItem, responses + `web_search_call item (a search OpenAI's hosted tool ran), not a chat message: ` +
+			`leave it out (the assistant message that follows cites what it found), or, to show the search, send it as ` +
+			`{"role": "assistant", "tool_calls": [{"id": <id>, "name": "web_search", "arguments": <action>}]}`
+	case "file_search_call":
+		return softwarn.OpenAIResponsesItem, responses + `file_search_call item (a search OpenAI's hosted tool ran), not a chat message: ` +
+			`leave it out, or send it as {"role": "assistant", "tool_calls": [{"id": <id>, "name": "file_search", "arguments": {"queries": <queries>}}]} ` +
+			`followed by {"role": "tool", "tool_call_id": <id>, "content": <results>}`
+	case "tool_result":
+		return softwarn.AnthropicBlockMessage, `this is an Anthropic tool_result content block sent as a message: send it as {"role": "tool", "tool_call_id": <tool_use_id>, "content": <content>}`
+	case "tool_use":
+		return softwarn.AnthropicBlockMessage, `this is an Anthropic tool_use content block sent as a message: send it as {"role": "assistant", "tool_calls": [{"id": <id>, "name": <name>, "arguments": <input>}]}`
+	case "text":
+		return softwarn.AnthropicBlockMessage, `this is a bare content part sent as a message: wrap it as {"role": "user" or "assistant", "content": [<the part>]}`
+	case "human", "ai", "system", "tool":
+		role, also := langChainRole(typ)
+		return softwarn.MessageRoleMissing, "this looks like a LangChain message (type " + quote(typ) + `): send it with "role": ` + quote(role) + also +
+			"; langchain_core.messages.convert_to_openai_messages converts it"
+	}
+	return "", ""
 }
 
 func notObject(at softwarn.Loc, k jsonscan.Kind) softwarn.Warning {

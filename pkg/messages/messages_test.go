@@ -41,7 +41,7 @@ func TestCheck(t *testing.T) {
 		{"langchain ai", `{"type":"ai","content":"","tool_calls":[{"name":"f","args":{}}]}`, false, "messages[0]", softwarn.MessageRoleMissing, `"role": "assistant", with tool calls as {"id", "name", "arguments"} (LangChain's "args")`},
 		{"serialized twice", `"{\"role\": \"user\", \"content\": \"hi\"}"`, false, "messages[0]", softwarn.MessageNotObject, "found a string holding the JSON text of an object, expected a message object; the message was dropped; the message was serialized twice"},
 		{"string in braces is not JSON", `"{not json}"`, false, "messages[0]", softwarn.MessageNotObject, "to send plain text"},
-		{"call id number", `{"role":"assistant","tool_calls":[{"id":5,"name":"f"}]}`, false, "messages[0].tool_calls[0]", softwarn.ToolCallInvalid, `id is the number 5, expected a string or null; send it as a string: "5"`},
+		{"call id number", `{"role":"assistant","tool_calls":[{"id":5,"name":"f"}]}`, false, "messages[0].tool_calls[0]", softwarn.ToolCallInvalid, `id is the number 5, expected a string or null; the message was dropped; send it as a string: "5"`},
 		{"long role is shortened", `{"role":"` + strings.Repeat("r", 500) + `"}`, false, "messages[0].role", softwarn.MessageRoleInvalid, "…"},
 	}
 	for _, tt := range tests {

@@ -34,7 +34,7 @@ func (r *Result) readFinal(sp jsonscan.Span, flags jsonscan.StrFlags) {
 		r.truncated = true
 		r.warn.AddAlways(softwarn.At("final_response").Warn(softwarn.FinalResponseTruncated, softwarn.Truncated,
 			"has "+group(total)+" characters, over the cap of "+group(MaxChars)+"; the first "+group(MaxChars)+
-				" were kept and \""+TruncationMarker+"\" was appended. The judge scores the head only: put the answer first"))
+				" were kept and \""+TruncationMarker+"\" was appended; the judge scores the head only: put the answer first"))
 	}
 	if head.lone == 0 && head.end == len(content) {
 		return // nothing changed: keep aliasing the input
@@ -48,7 +48,7 @@ func loneSurrogates(n int, first string) string {
 	if n > 1 {
 		what = strconv.Itoa(n) + " lone UTF-16 surrogate escapes (the first is " + first + "), which encode no character; each was replaced"
 	}
-	return "found " + what + " with U+FFFD. Encode characters outside the BMP as a surrogate pair or as UTF-8"
+	return "found " + what + " with U+FFFD; encode characters outside the BMP as a surrogate pair or as UTF-8"
 }
 
 type headFacts struct {

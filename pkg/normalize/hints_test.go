@@ -1,6 +1,10 @@
 package normalize_test
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -184,5 +188,27 @@ func TestArrayOfMessages(t *testing.T) {
 			assert.Equal(t, tt.want, shape.Msg)
 			assert.Equal(t, "array", shape.Got)
 		})
+	}
+}
+
+// Every warning the golden inputs make reads in the order the docs promise: what was found
+// and expected, then what was done, then the fix, the clauses separated by "; " (the text
+// report takes them apart there), never by starting a new sentence.
+func TestWarningClauseOrder(t *testing.T) {
+	sentence := regexp.MustCompile(`\. [A-Z]`)
+	done := regexp.MustCompile(`^; [^;]*\b(was|were) (dropped|kept|replaced|removed|appended)\b`)
+	for _, name := range goldenCases(t) {
+		raw, err := os.ReadFile(filepath.Join(goldenDir, name+".input.json"))
+		require.NoError(t, err)
+		res, err := normalize.Normalize(raw)
+		if err != nil {
+			continue
+		}
+		for _, w := range res.Warnings() {
+			require.NotRegexp(t, sentence, w.Message, "%s: %s: clauses are separated by \"; \"", name, w.Path)
+			i := strings.Index(w.Message, "; ")
+			require.GreaterOrEqual(t, i, 0, "%s: %s: %s", name, w.Path, w.Message)
+			require.Regexp(t, done, w.Message[i:], "%s: %s: what was done comes right after what was found", name, w.Path)
+		}
 	}
 }

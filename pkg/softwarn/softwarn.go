@@ -220,7 +220,7 @@ func (c *Collector) Close() {
 	area := c.firstArea
 	c.list = append(c.list, At(area).Warn(WarningsLimited, Dropped, strconv.Itoa(c.skipped)+
 		" more warnings (the first about "+area+") were not listed: a record lists at most "+strconv.Itoa(c.limit)+
-		" (those about final_response are listed even past that); what they concern was dropped all the same. Fix the ones listed and normalize again"))
+		" (those about final_response are listed even past that); what they concern was dropped all the same; fix the ones listed and normalize again"))
 }
 
 // Len is the number of warnings collected so far; with Truncate it marks a point to roll back to.
