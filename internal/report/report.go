@@ -25,7 +25,7 @@ func Record(w io.Writer, name string, res *normalize.Result) {
 	warnings, notes := res.Warnings(), res.Notes()
 	fmt.Fprintf(w, "%s: accepted, %s, %s\n", name, plural(len(warnings), "warning"), plural(len(notes), "note"))
 	if res.Truncated() {
-		fmt.Fprintf(w, "  final_response: cut at the cap: the first %d characters, then %q\n", normalize.MaxChars, normalize.TruncationMarker)
+		fmt.Fprintf(w, "  final_response: cut at the cap: the first %s characters, then %q\n", maxCharsText, normalize.TruncationMarker)
 	} else {
 		fmt.Fprintf(w, "  final_response: %d characters\n", utf8.RuneCountInString(res.FinalResponse()))
 	}
@@ -56,6 +56,10 @@ func Record(w io.Writer, name string, res *normalize.Result) {
 // under "args", a key spelled "Messages"), so it says neither "nothing was changed" nor
 // "dropped"; each line's [action, code] says which. Nor is every note about the trace: some
 // are about the graded answer.
+// maxCharsText is normalize.MaxChars as the truncation warning writes it (TestRecordTruncated holds the
+// two together).
+const maxCharsText = "50,000"
+
 const notesHeading = "Notes: the platform gives no soft warning for these, but the result will not be read as meant"
 
 // Rejection writes the report for a rejected input.
@@ -63,14 +67,20 @@ func Rejection(w io.Writer, name string, err error) {
 	class, _ := normalize.ClassOf(err)
 	fmt.Fprintf(w, "%s: rejected, %s\n", name, class)
 	fmt.Fprintf(w, "  %s\n", strings.Join(strings.Fields(err.Error()), " "))
-	if fix := rejectionFix(class); fix != "" {
+	if fix := rejectionFix(class, err.Error()); fix != "" {
 		fmt.Fprintf(w, "  fix: %s\n", fix)
 	}
 }
 
-func rejectionFix(class normalize.Class) string {
+// rejectionFix is the general fix for a class of rejection, unless the message already says
+// what to send: the general one would then be off the mark (json.dumps writes NaN; a UTF-16
+// file came from an encoder too).
+func rejectionFix(class normalize.Class, msg string) string {
 	switch class {
 	case normalize.ClassInvalidJSON:
+		if strings.Contains(msg, "send ") {
+			return ""
+		}
 		return "send exactly one JSON value, serialized by a JSON encoder (json.dumps), not built by hand"
 	case normalize.ClassPayloadTooLarge:
 		return "send a smaller result (trim tool outputs in messages), or raise --max-bytes"

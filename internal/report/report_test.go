@@ -100,7 +100,7 @@ func TestRecordTruncated(t *testing.T) {
 	require.NoError(t, err)
 	var out bytes.Buffer
 	Record(&out, "in.json", res)
-	assert.Contains(t, out.String(), "  final_response: cut at the cap: the first 50000 characters, then \"…[truncated]\"\n")
+	assert.Contains(t, out.String(), "  final_response: cut at the cap: the first 50,000 characters, then \"…[truncated]\"\n")
 	assert.Contains(t, out.String(), "\n  final_response: has 50,001 characters, over the cap of 50,000; fix: ")
 }
 
@@ -111,4 +111,26 @@ func TestRejection(t *testing.T) {
 	Rejection(&out, "in.json", err)
 	assert.Contains(t, out.String(), "in.json: rejected, ResponseShapeError\n  the result object has no \"final_response\" key")
 	assert.Contains(t, out.String(), "\n  fix: return {\"final_response\"")
+}
+
+// A rejection whose message says what to send gets no general fix beside it: json.dumps writes
+// NaN, and a UTF-16 file came from an encoder too.
+func TestRejectionFixOnlyWhenTheMessageHasNone(t *testing.T) {
+	for _, tt := range []struct {
+		name, input string
+		general     bool
+	}{
+		{"trailing comma", `{"final_response":"a",}`, true},
+		{"NaN", `{"final_response":"a","metadata":{"x":NaN}}`, false},
+		{"UTF-16", "\xff\xfe{\x00}\x00", false},
+		{"JSON Lines", "{\"final_response\":\"a\"}\n{\"final_response\":\"b\"}\n", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := normalize.Normalize([]byte(tt.input))
+			require.Error(t, err)
+			var out bytes.Buffer
+			Rejection(&out, "in.json", err)
+			assert.Equal(t, tt.general, strings.Contains(out.String(), "\n  fix: send exactly one JSON value"), out.String())
+		})
+	}
 }
