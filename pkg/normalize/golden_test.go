@@ -6,11 +6,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/dystopic/normalizer/internal/goldenfile"
 	"github.com/dystopic/normalizer/internal/schemacheck"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
@@ -21,13 +21,8 @@ const goldenDir = "../../testdata/golden"
 
 // goldenCases returns the case names of testdata/golden: NAME.input.json beside NAME.golden.json.
 func goldenCases(t testing.TB) []string {
-	inputs, err := filepath.Glob(filepath.Join(goldenDir, "*.input.json"))
-	require.NoError(t, err)
-	require.GreaterOrEqual(t, len(inputs), 60, "the golden corpus is too small")
-	names := make([]string, len(inputs))
-	for i, in := range inputs {
-		names[i] = strings.TrimSuffix(filepath.Base(in), ".input.json")
-	}
+	names := goldenfile.Cases(t, goldenDir)
+	require.GreaterOrEqual(t, len(names), 60, "the golden corpus is too small")
 	return names
 }
 
@@ -40,21 +35,10 @@ func output(raw []byte) []byte {
 // TestGolden pins the exact bytes of every record and error object. Regenerate with
 // `go test ./pkg/normalize -run Golden -update` and review with `git diff testdata/`.
 func TestGolden(t *testing.T) {
-	for _, name := range goldenCases(t) {
-		t.Run(name, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join(goldenDir, name+".input.json"))
-			require.NoError(t, err)
-			got := output(raw)
-			goldenPath := filepath.Join(goldenDir, name+".golden.json")
-			if *update {
-				require.NoError(t, os.WriteFile(goldenPath, got, 0o644))
-				return
-			}
-			want, err := os.ReadFile(goldenPath)
-			require.NoError(t, err, "no golden file: run go test ./pkg/normalize -run Golden -update")
-			require.Equal(t, string(want), string(got), "Normalize(%s) mismatch", name)
-		})
-	}
+	require.GreaterOrEqual(t, len(goldenCases(t)), 60)
+	goldenfile.Test(t, goldenDir, ".golden.json", *update, "go test ./pkg/normalize -run Golden -update", func(_ string, raw []byte) []byte {
+		return output(raw)
+	})
 }
 
 // TestGoldenProperties checks what every golden output must satisfy: it validates against the
