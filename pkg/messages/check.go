@@ -186,8 +186,8 @@ func (r *Reader) readToolCall(j int) (reason string, flat bool) {
 	}
 	if c.idKind != jsonscan.None && c.idKind != jsonscan.Null && c.idKind != jsonscan.String {
 		if c.idKind == jsonscan.Number {
-			return "id is the number " + numberText(data, c.id) + ", expected a string or null" + dropped +
-				asString(data, c.id), false
+			number := numberText(data, c.id)
+			return "id is the number " + number + ", expected a string or null" + dropped + asString(number), false
 		}
 		return "id is " + c.idKind.Describe() + ", expected a string or null" + dropped + "; send the call's id as a string, or null when it has none", false
 	}
@@ -231,20 +231,26 @@ func nameFix(data []byte, sp jsonscan.Span, k jsonscan.Kind, missing string) str
 	case jsonscan.None:
 		return missing
 	case jsonscan.Number:
-		return asString(data, sp)
+		return asString(numberText(data, sp))
 	}
 	return "; send the tool's name as a string"
 }
 
-// asString is the fix for a number sent where a string was expected: the number's text, quoted.
-func asString(data []byte, sp jsonscan.Span) string {
-	return `; send it as a string: "` + numberText(data, sp) + `"`
+// asString is the fix for a number sent where a string was expected: the number's text (from
+// numberText), quoted.
+func asString(number string) string {
+	return `; send it as a string: "` + number + `"`
 }
 
 // numberText shows the number token at sp in a message, cut to about 64 bytes. (ShortToken is
-// for string tokens: it closes the cut with a quote.)
+// for string tokens: it closes the cut with a quote.) The token is cut before it is copied: a
+// number can be megabytes long.
 func numberText(data []byte, sp jsonscan.Span) string {
-	return jsonscan.Cut(string(data[sp.Start:sp.End]), 64)
+	tok := data[sp.Start:sp.End]
+	if len(tok) > 80 { // still longer than the cut: Cut adds its "…"
+		tok = tok[:80]
+	}
+	return jsonscan.Cut(string(tok), 64)
 }
 
 // readFunction reads the nested OpenAI function object of tool call j.
@@ -376,7 +382,8 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 		if k := kindAt(data, v); k != jsonscan.String && k != jsonscan.Null {
 			found, fix := k.Describe(), ""
 			if k == jsonscan.Number {
-				found, fix = "the number "+numberText(data, v), asString(data, v)
+				number := numberText(data, v)
+				found, fix = "the number "+number, asString(number)
 			}
 			return at.Key("tool_call_id").Warn(softwarn.MessageToolCallIDInvalid, softwarn.Dropped,
 				"found "+found+", expected a string (the id of the tool call this message answers) or null"+dropped+fix), false

@@ -279,22 +279,33 @@ func TestMessagesDropOneWarningEach(t *testing.T) {
 	assert.True(t, rec.RichMode)
 }
 
-// A number megabytes long is judged without a copy of it.
-func TestLongMetadataNumberIsNotCopied(t *testing.T) {
+// A number megabytes long is judged, and shown in a warning, without a copy of it.
+func TestLongNumberIsNotCopied(t *testing.T) {
 	n := normalize.New()
-	for _, number := range []string{"1." + strings.Repeat("0", 1<<20), "1" + strings.Repeat("0", 1<<20) + ".5e-1048500"} {
-		raw := []byte(`{"final_response":"a","metadata":{"agent_runtime_ms":` + number + `}}`)
-		res, err := n.Normalize(raw) // warm the pools
-		require.NoError(t, err)
-		res.Release()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		res, err = n.Normalize(raw)
-		runtime.ReadMemStats(&after)
-		require.NoError(t, err)
-		assert.Empty(t, res.Warnings())
-		res.Release()
-		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<10), "bytes allocated for a %d-byte number", len(number))
+	long := "1" + strings.Repeat("0", 1<<20)
+	for _, tt := range []struct {
+		name, raw string
+		warnings  int
+	}{
+		{"metadata runtime with a long fraction", `{"final_response":"a","metadata":{"agent_runtime_ms":1.` + long + `}}`, 0},
+		{"metadata runtime with a long integer part", `{"final_response":"a","metadata":{"agent_runtime_ms":` + long + `.5e-1048500}}`, 0},
+		{"tool_call_id", `{"final_response":"a","messages":[{"role":"tool","tool_call_id":` + long + `,"content":"x"}]}`, 1},
+		{"a tool call's id", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":` + long + `,"name":"f"}]}]}`, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			raw := []byte(tt.raw)
+			res, err := n.Normalize(raw) // warm the pools
+			require.NoError(t, err)
+			res.Release()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			res, err = n.Normalize(raw)
+			runtime.ReadMemStats(&after)
+			require.NoError(t, err)
+			assert.Len(t, res.Warnings(), tt.warnings)
+			res.Release()
+			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<10), "bytes allocated for a %d-byte input", len(raw))
+		})
 	}
 }
 
