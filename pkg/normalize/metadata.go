@@ -185,9 +185,9 @@ func hasByte(tok []byte, a, b byte) bool {
 }
 
 // pastDouble says why a number past the largest double fails its check, where "found 1e400"
-// alone would not.
+// alone would not. A negative one fails for its sign, which the message says already.
 func pastDouble(number []byte) string {
-	if !overflows(number) {
+	if number[0] == '-' || !overflows(number) {
 		return ""
 	}
 	return " (past the largest double: Python reads it as inf)"
