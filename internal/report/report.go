@@ -25,7 +25,7 @@ func Record(w io.Writer, name string, res *normalize.Result) {
 	warnings, notes := res.Warnings(), res.Notes()
 	fmt.Fprintf(w, "%s: accepted, %s, %s\n", name, plural(len(warnings), "warning"), plural(len(notes), "note"))
 	if res.Truncated() {
-		fmt.Fprintf(w, "  final_response: cut at the cap: the first %s characters, then %q\n", maxCharsText, normalize.TruncationMarker)
+		fmt.Fprintf(w, "  final_response: cut at the cap, then %q (its warning gives the length)\n", normalize.TruncationMarker)
 	} else {
 		fmt.Fprintf(w, "  final_response: %d characters\n", utf8.RuneCountInString(res.FinalResponse()))
 	}
@@ -56,10 +56,6 @@ func Record(w io.Writer, name string, res *normalize.Result) {
 // under "args", a key spelled "Messages"), so it says neither "nothing was changed" nor
 // "dropped"; each line's [action, code] says which. Nor is every note about the trace: some
 // are about the graded answer.
-// maxCharsText is normalize.MaxChars as the truncation warning writes it (TestRecordTruncated holds the
-// two together).
-const maxCharsText = "50,000"
-
 const notesHeading = "Notes: the platform gives no soft warning for these, but the result will not be read as meant"
 
 // Rejection writes the report for a rejected input.
@@ -67,21 +63,18 @@ func Rejection(w io.Writer, name string, err error) {
 	class, _ := normalize.ClassOf(err)
 	fmt.Fprintf(w, "%s: rejected, %s\n", name, class)
 	fmt.Fprintf(w, "  %s\n", strings.Join(strings.Fields(err.Error()), " "))
-	if fix := rejectionFix(class, err.Error()); fix != "" {
+	if fix := rejectionFix(class); fix != "" {
 		fmt.Fprintf(w, "  fix: %s\n", fix)
 	}
 }
 
-// rejectionFix is the general fix for a class of rejection, unless the message already says
-// what to send: the general one would then be off the mark (json.dumps writes NaN; a UTF-16
-// file came from an encoder too).
-func rejectionFix(class normalize.Class, msg string) string {
+// rejectionFix is the general fix for a class of rejection, beside the message's own. The one
+// for InvalidJSON holds for every cause, hand-built text, an encoding other than UTF-8, NaN
+// (which json.dumps writes unless told not to) and several values alike.
+func rejectionFix(class normalize.Class) string {
 	switch class {
 	case normalize.ClassInvalidJSON:
-		if strings.Contains(msg, "send ") {
-			return ""
-		}
-		return "send exactly one JSON value, serialized by a JSON encoder (json.dumps), not built by hand"
+		return "send exactly one JSON value in UTF-8, as a JSON encoder writes it (Python: json.dumps(result, allow_nan=False)), not built by hand"
 	case normalize.ClassPayloadTooLarge:
 		return "send a smaller result (trim tool outputs in messages), or raise --max-bytes"
 	case normalize.ClassResponseShape:

@@ -100,7 +100,7 @@ func TestRecordTruncated(t *testing.T) {
 	require.NoError(t, err)
 	var out bytes.Buffer
 	Record(&out, "in.json", res)
-	assert.Contains(t, out.String(), "  final_response: cut at the cap: the first 50,000 characters, then \"…[truncated]\"\n")
+	assert.Contains(t, out.String(), "  final_response: cut at the cap, then \"…[truncated]\" (its warning gives the length)\n")
 	assert.Contains(t, out.String(), "\n  final_response: has 50,001 characters, over the cap of 50,000; fix: ")
 }
 
@@ -113,24 +113,14 @@ func TestRejection(t *testing.T) {
 	assert.Contains(t, out.String(), "\n  fix: return {\"final_response\"")
 }
 
-// A rejection whose message says what to send gets no general fix beside it: json.dumps writes
-// NaN, and a UTF-16 file came from an encoder too.
-func TestRejectionFixOnlyWhenTheMessageHasNone(t *testing.T) {
-	for _, tt := range []struct {
-		name, input string
-		general     bool
-	}{
-		{"trailing comma", `{"final_response":"a",}`, true},
-		{"NaN", `{"final_response":"a","metadata":{"x":NaN}}`, false},
-		{"UTF-16", "\xff\xfe{\x00}\x00", false},
-		{"JSON Lines", "{\"final_response\":\"a\"}\n{\"final_response\":\"b\"}\n", false},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := normalize.Normalize([]byte(tt.input))
-			require.Error(t, err)
-			var out bytes.Buffer
-			Rejection(&out, "in.json", err)
-			assert.Equal(t, tt.general, strings.Contains(out.String(), "\n  fix: send exactly one JSON value"), out.String())
-		})
+// The general fix of InvalidJSON holds whatever the cause: json.dumps writes NaN unless told
+// not to, and a file in UTF-16 came from an encoder too.
+func TestRejectionFixOfInvalidJSON(t *testing.T) {
+	for _, input := range []string{`{"final_response":"a",}`, `{"final_response":"a","metadata":{"x":NaN}}`, "\xff\xfe{\x00}\x00"} {
+		_, err := normalize.Normalize([]byte(input))
+		require.Error(t, err)
+		var out bytes.Buffer
+		Rejection(&out, "in.json", err)
+		assert.Contains(t, out.String(), "\n  fix: send exactly one JSON value in UTF-8, as a JSON encoder writes it (Python: json.dumps(result, allow_nan=False)), not built by hand\n")
 	}
 }
