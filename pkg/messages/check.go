@@ -425,7 +425,8 @@ func thinkingFix(k jsonscan.Kind) string {
 	case jsonscan.Object:
 		return "; a single thinking entry must be wrapped in an array: [{...}]"
 	}
-	return ""
+	// A number or a boolean (a flag that thinking was on, a token count) is no reasoning.
+	return "; thinking holds the model's reasoning, as an array of objects, e.g. [" + thinkingBlock + "]: send that, or leave the key out"
 }
 
 func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {

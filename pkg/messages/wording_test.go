@@ -43,7 +43,7 @@ func TestDropWarningWording(t *testing.T) {
 		{"thinking an object", `{"role":"assistant","thinking":{"type":"thinking"}}`, "messages[0].thinking", softwarn.MessageThinkingInvalid,
 			`found an object, expected an array of objects or null` + dropped + `a single thinking entry must be wrapped in an array: [{...}]`},
 		{"thinking a number", `{"role":"assistant","thinking":1}`, "messages[0].thinking", softwarn.MessageThinkingInvalid,
-			`found a number, expected an array of objects or null; the message was dropped`},
+			`found a number, expected an array of objects or null` + dropped + `thinking holds the model's reasoning, as an array of objects, e.g. [{"type": "thinking", "thinking": <the text>}]: send that, or leave the key out`},
 		{"call not an object", `{"role":"assistant","tool_calls":["get_order"]}`, "messages[0].tool_calls[0]", softwarn.ToolCallInvalid,
 			`found a string, expected a tool call object` + dropped + `send each call as an object: flat {"id", "name", "arguments"} or OpenAI's {"id", "type": "function", "function": {"name", "arguments"}}`},
 		{"name missing", `{"role":"assistant","tool_calls":[{"id":"c1","input":{}}]}`, "messages[0].tool_calls[0]", softwarn.ToolCallInvalid,

@@ -35,7 +35,6 @@ func output(raw []byte) []byte {
 // TestGolden pins the exact bytes of every record and error object. Regenerate with
 // `go test ./pkg/normalize -run Golden -update` and review with `git diff testdata/`.
 func TestGolden(t *testing.T) {
-	require.GreaterOrEqual(t, len(goldenCases(t)), 60)
 	goldenfile.Test(t, goldenDir, ".golden.json", *update, "go test ./pkg/normalize -run Golden -update", func(_ string, raw []byte) []byte {
 		return output(raw)
 	})
@@ -46,30 +45,35 @@ func TestGolden(t *testing.T) {
 // leaves final_response, messages and metadata unchanged.
 func TestGoldenProperties(t *testing.T) {
 	for _, name := range goldenCases(t) {
-		t.Run(name, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join(goldenDir, name+".input.json"))
-			require.NoError(t, err)
-			first := output(raw)
-			require.Equal(t, first, output(raw), "not deterministic")
-			require.True(t, json.Valid(first), "output is not JSON: %s", first)
-			res, err := normalize.Normalize(raw)
-			if err != nil {
-				require.NoError(t, schemacheck.Validate("error.schema.json", first))
-				return
-			}
-			require.NoError(t, schemacheck.Validate("record.schema.json", first))
-			checkIdempotent(t, first)
-			require.LessOrEqual(t, len(res.AppendJSON(nil)), res.SizeHint(), "a record past its SizeHint is copied as it grows")
-
-			explained, err := normalize.Normalize(raw, normalize.WithExplain())
-			require.NoError(t, err)
-			doc := explained.AppendJSON(nil)
-			require.NoError(t, schemacheck.Validate("record.schema.json", doc))
-			require.True(t, bytes.HasPrefix(doc, first[:len(first)-2]), "explain must only add diagnostics after rich_mode")
-			require.Len(t, explained.Warnings(), len(res.Warnings()))
-			require.LessOrEqual(t, len(doc), explained.SizeHint(), "a record past its SizeHint is copied as it grows (explain)")
-		})
+		t.Run(name, func(t *testing.T) { checkProperties(t, filepath.Join(goldenDir, name+".input.json")) })
 	}
+	for _, name := range goldenfile.Cases(t, explainDir) { // porters' results
+		t.Run("explain/"+name, func(t *testing.T) { checkProperties(t, filepath.Join(explainDir, name+".input.json")) })
+	}
+}
+
+func checkProperties(t *testing.T, path string) {
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	first := output(raw)
+	require.Equal(t, first, output(raw), "not deterministic")
+	require.True(t, json.Valid(first), "output is not JSON: %s", first)
+	res, err := normalize.Normalize(raw)
+	if err != nil {
+		require.NoError(t, schemacheck.Validate("error.schema.json", first))
+		return
+	}
+	require.NoError(t, schemacheck.Validate("record.schema.json", first))
+	checkIdempotent(t, first)
+	require.LessOrEqual(t, len(res.AppendJSON(nil)), res.SizeHint(), "a record past its SizeHint is copied as it grows")
+
+	explained, err := normalize.Normalize(raw, normalize.WithExplain())
+	require.NoError(t, err)
+	doc := explained.AppendJSON(nil)
+	require.NoError(t, schemacheck.Validate("record.schema.json", doc))
+	require.True(t, bytes.HasPrefix(doc, first[:len(first)-2]), "explain must only add diagnostics after rich_mode")
+	require.Len(t, explained.Warnings(), len(res.Warnings()))
+	require.LessOrEqual(t, len(doc), explained.SizeHint(), "a record past its SizeHint is copied as it grows (explain)")
 }
 
 func checkIdempotent(t *testing.T, record []byte) {
