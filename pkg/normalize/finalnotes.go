@@ -22,7 +22,7 @@ func finalNotes(r *Result, n *noteList) {
 	var msg string
 	code := softwarn.FinalResponsePlaceholder
 	switch {
-	case holdsResult(r.final, r.s.MaxDepth()):
+	case holdsResult(text, r.s.MaxDepth()):
 		code, msg = softwarn.FinalResponseSerialized, `is the JSON text of a whole result (an object with "final_response"), graded as it is: `+
 			`the result was serialized twice (json.dumps of a JSON string); return the object itself`
 	case len(text) == 0:
@@ -77,10 +77,10 @@ func placeholderFix(t string) string {
 	return "return the agent's answer, or a summary of why there is none"
 }
 
-// holdsResult reports whether the final_response token is the JSON text of an object with
-// final_response (a result serialized twice), read with the result's own depth limit.
-func holdsResult(final []byte, maxDepth int) bool {
-	text := bytes.TrimSpace(jsonscan.StringText(final, jsonscan.Span{Start: 0, End: len(final)}))
+// holdsResult reports whether text, final_response's text without the spaces around it, is
+// the JSON text of an object with final_response (a result serialized twice), read with the
+// result's own depth limit.
+func holdsResult(text []byte, maxDepth int) bool {
 	var s jsonscan.Scanner
 	s.Reset(text, maxDepth)
 	if s.Peek() != jsonscan.Object {
