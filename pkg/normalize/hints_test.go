@@ -152,6 +152,9 @@ func TestAnswerKeys(t *testing.T) {
 		{"a case variant of final_response comes first", `{"answer": "4", "Final_Response": "4"}`, prefix + `It has "Final_Response": keys are matched exactly, case included; send "final_response"`},
 		{"the SDK's probe keys keep rule 3's message", `{"answer": "4", "final_output": "4"}`, prefix + `It has "final_output": it looks like a serialized agent result that did not go through build_response, which moves final_response, final_output, output or message (in that order) to final_response`},
 		{"an escaped answer key", `{"\u0061nswer": "4"}`, prefix + `It has "answer", which holds a string: rename the key to "final_response"`},
+		{"a repeated answer key: the last one counts", `{"answer": "", "answer": "The text"}`, prefix + `It has "answer", which holds a string: rename the key to "final_response"`},
+		{"a repeated answer key ending in a number", `{"answer": "The text", "answer": 5}`, prefix + `It has "answer", which holds a number, not the answer's text: send the text as "final_response"`},
+		{"a repeated answer key ending empty", `{"answer": 5, "result": 1, "\u0061nswer": ""}`, prefix + `It has "answer", which holds an empty string: send the agent's answer, not empty, as "final_response"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

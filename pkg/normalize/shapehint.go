@@ -32,9 +32,7 @@ func missingFinalHint(data []byte, maxDepth int) string {
 		if variant == "" && foldsToFinalResponse(name) {
 			variant = string(name)
 		}
-		if answer.name == "" && isAnswerKey(name) {
-			answer = answerKey{name: string(name), kind: s.Peek(), at: s.Pos()}
-		}
+		answer.see(name, &s)
 		if count++; len(keys) < most {
 			keys = append(keys, string(name))
 		}
@@ -79,6 +77,18 @@ type answerKey struct {
 	name string
 	kind jsonscan.Kind
 	at   int // where its value starts
+}
+
+// see takes in the key name, whose value s is at: the first answer key is the one named, and
+// its last occurrence says what it holds, since the last one wins (rule 12).
+func (a *answerKey) see(name []byte, s *jsonscan.Scanner) {
+	switch {
+	case a.name == "" && isAnswerKey(name):
+		a.name = string(name)
+	case a.name == "" || string(name) != a.name:
+		return
+	}
+	a.kind, a.at = s.Peek(), s.Pos()
 }
 
 // isAnswerKey reports whether name is a key the answer is often sent under instead of
