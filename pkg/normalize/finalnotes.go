@@ -99,68 +99,213 @@ func holdsResult(text []byte, maxDepth int) bool {
 var resultAttrs = [...]string{"final_response", "final_output", "output", "message", "content"}
 
 // reprOf recognizes Python's text of a result object sent instead of the answer in it: str()
-// of a LangChain message, the repr of an SDK's result class (RunResult(...)), str() of a dict
-// ({'output': ...}). It says what t is and where the answer is. It is on the explain path only,
-// and it looks at the ends of the text and at a few markers a repr cannot do without, so that
-// prose which mentions content= or holds braces is not taken for one.
+// of a LangChain message, the repr of an SDK's result class (RunResult(...)) or of an OpenAI
+// chat completion, str() of a dict ({'output': ...}). It says what t is and where the answer
+// is. It is on the explain path only, and it looks at the ends of the text and at a few
+// markers a repr cannot do without, so that prose which mentions content= or holds braces is
+// not taken for one; keys and keyword arguments count only at the top level of the repr,
+// outside string literals, so that an attribute of a nested object (choices[0].message) or
+// text that quotes one is not named as the result's.
 func reprOf(t []byte) (what, answer string, ok bool) {
 	switch {
-	case (bytes.HasPrefix(t, []byte("content='")) || bytes.HasPrefix(t, []byte(`content="`))) &&
-		(bytes.Contains(t, []byte(" additional_kwargs={")) || bytes.Contains(t, []byte(" response_metadata={"))):
+	case langChainStr(t):
 		return "Python's str() of a LangChain message (content='…' additional_kwargs={…})", "message.content", true
 	case bytes.HasPrefix(t, []byte("{'")) && bytes.HasSuffix(t, []byte("}")):
-		for _, attr := range resultAttrs {
-			if bytes.Contains(t, []byte("'"+attr+"': ")) {
-				return "Python's str() of a dict with '" + attr + "'", `result["` + attr + `"]`, true
-			}
-		}
-		if bytes.Contains(t, []byte("'messages': [")) {
-			return "Python's str() of a dict with 'messages' (a LangGraph state)", `the last message's content, result["messages"][-1].content`, true
-		}
+		return dictRepr(t)
 	}
-	class := reprClass(t)
-	if class == "" {
+	return objectRepr(t)
+}
+
+// langChainStr reports whether t is str() of a LangChain message: a content='…' literal, then
+// the field pydantic writes after it.
+func langChainStr(t []byte) bool {
+	const content = "content="
+	if !bytes.HasPrefix(t, []byte(content+"'")) && !bytes.HasPrefix(t, []byte(content+`"`)) {
+		return false
+	}
+	end := skipString(t, len(content))
+	return end > 0 && (bytes.HasPrefix(t[end:], []byte(" additional_kwargs={")) || bytes.HasPrefix(t[end:], []byte(" response_metadata={")))
+}
+
+// dictRepr reads t, which has the ends of str() of a dict, and says where its answer is.
+func dictRepr(t []byte) (what, answer string, ok bool) {
+	var f reprFields
+	if !reprItems(t, 0, f.dictKey) {
 		return "", "", false
 	}
-	for _, attr := range resultAttrs {
-		if kwarg(t[len(class):], attr) {
-			return "Python's repr() of an object, " + class + "(…)", "result." + attr, true
+	attr, v := f.answerAttr()
+	switch {
+	case f.chatCompletion():
+		return "Python's str() of an OpenAI chat completion's dict ('object': 'chat.completion')", `result["choices"][0]["message"]["content"]`, true
+	case attr != "":
+		return "Python's str() of a dict with '" + attr + "'", inBlocks(`result["`+attr+`"]`, attr, v), true
+	case len(f.messages) > 1 && f.messages[0] == '[' && f.messages[1] != ']':
+		last := `result["messages"][-1].content`
+		if f.messages[1] == '{' { // dicts, not message objects
+			last = `result["messages"][-1]["content"]`
 		}
+		return "Python's str() of a dict with 'messages' (a LangGraph state)", "the last message's content, " + last, true
 	}
 	return "", "", false
 }
 
-// reprClass is the class name t starts with when t has the form of a repr with keyword
-// arguments, Name(key=..., key=...): a capitalized identifier, "(", a keyword, "=", at least one
-// more keyword after ", ", and ")" at the end. One keyword (F(x=1)) could be prose.
+// objectRepr reads t as the repr of an object with keyword arguments, Name(key=..., key=...),
+// and says where its answer is. One keyword (F(x=1)) could be prose, so it takes two, the
+// first right after "(".
+func objectRepr(t []byte) (what, answer string, ok bool) {
+	class := reprClass(t)
+	var f reprFields
+	if class == "" || !reprItems(t, len(class), f.kwarg) || !f.firstIsKeyword || f.keywords < 2 {
+		return "", "", false
+	}
+	if f.chatCompletion() {
+		return "Python's repr() of an OpenAI chat completion, " + class + "(…)", "result.choices[0].message.content", true
+	}
+	if attr, v := f.answerAttr(); attr != "" {
+		return "Python's repr() of an object, " + class + "(…)", inBlocks("result."+attr, attr, v), true
+	}
+	return "", "", false
+}
+
+// inBlocks says where the answer is when ref, the attribute attr, holds the value v: content
+// that is a list (Anthropic's Message, a LangChain message from Claude) holds content blocks,
+// and the answer is the text of its text blocks, not the list.
+func inBlocks(ref, attr string, v []byte) string {
+	if attr == "content" && len(v) > 0 && v[0] == '[' {
+		return "the text of the text blocks in " + ref
+	}
+	return ref
+}
+
+// reprFields is what reprOf reads from the top level of a repr: the values (the text from
+// each to the repr's end) of the keys it looks for.
+type reprFields struct {
+	attrs                     [len(resultAttrs)][]byte
+	messages, choices, object []byte
+	items, keywords           int
+	firstIsKeyword            bool
+}
+
+// dictKey reads one top-level item of str() of a dict, 'key': value.
+func (f *reprFields) dictKey(item []byte) {
+	if len(item) == 0 || item[0] != '\'' {
+		return
+	}
+	end := skipString(item, 0)
+	if end > 0 && bytes.HasPrefix(item[end:], []byte(": ")) {
+		f.field(item[1:end-1], item[end+2:])
+	}
+}
+
+// kwarg reads one top-level argument of a repr, key=value when it is a keyword argument.
+func (f *reprFields) kwarg(item []byte) {
+	f.items++
+	n := keyword(item)
+	if n == 0 {
+		return
+	}
+	f.keywords++
+	f.firstIsKeyword = f.firstIsKeyword || f.items == 1
+	f.field(item[:n-1], item[n:])
+}
+
+func (f *reprFields) field(name, value []byte) {
+	switch string(name) {
+	case "messages":
+		f.messages = value
+	case "choices":
+		f.choices = value
+	case "object":
+		f.object = value
+	}
+	for i, attr := range resultAttrs {
+		if string(name) == attr {
+			f.attrs[i] = value
+		}
+	}
+}
+
+// answerAttr is the first of resultAttrs, in that order, that the repr has, and its value.
+func (f *reprFields) answerAttr() (string, []byte) {
+	for i, v := range f.attrs {
+		if v != nil {
+			return resultAttrs[i], v
+		}
+	}
+	return "", nil
+}
+
+// chatCompletion reports whether the repr is of an OpenAI chat completion (not a chunk of a
+// stream, whose text is in choices[0].delta): a list of choices and object 'chat.completion'.
+func (f *reprFields) chatCompletion() bool {
+	const object = "'chat.completion'"
+	return len(f.choices) > 0 && f.choices[0] == '[' && bytes.HasPrefix(f.object, []byte(object)) &&
+		len(f.object) > len(object) && bytes.IndexByte([]byte(",)}"), f.object[len(object)]) >= 0
+}
+
+// reprItems walks t from t[open], an opening bracket, skipping Python string literals, and
+// calls item with the text from the start of each item at depth 1 (after the bracket, and
+// after each comma at that depth and the spaces or newlines after it) to t's end. It reports
+// whether that bracket closes at t's last byte, with every literal closed: only then is t one
+// repr, and what item was given its own items.
+func reprItems(t []byte, open int, item func([]byte)) bool {
+	depth := 0
+	for i := open; i < len(t); i++ {
+		switch t[i] {
+		case '\'', '"':
+			end := skipString(t, i)
+			if end < 0 {
+				return false
+			}
+			i = end - 1
+		case '(', '[', '{':
+			if depth++; depth == 1 {
+				item(t[i+1:])
+			}
+		case ')', ']', '}':
+			if depth--; depth == 0 {
+				return i == len(t)-1
+			}
+		case ',':
+			if depth == 1 {
+				j := i + 1
+				for j < len(t) && (t[j] == ' ' || t[j] == '\n') {
+					j++
+				}
+				item(t[j:])
+			}
+		}
+	}
+	return false
+}
+
+// skipString is the index just past the Python string literal that starts at t[i] (a quote),
+// backslash escapes included, or -1 when it does not close.
+func skipString(t []byte, i int) int {
+	q := t[i]
+	for j := i + 1; j < len(t); j++ {
+		switch t[j] {
+		case '\\':
+			j++
+		case q:
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// reprClass is the class name t starts with when t has the ends of a repr, Name(...): a
+// capitalized identifier, "(", and ")" at the end.
 func reprClass(t []byte) string {
 	const longest = 64
 	i := 0
 	for i < len(t) && i <= longest && isIdentByte(t[i], i > 0) {
 		i++
 	}
-	if i < 2 || i > longest || t[0] < 'A' || t[0] > 'Z' || !bytes.HasSuffix(t, []byte(")")) ||
-		i >= len(t) || t[i] != '(' || keyword(t[i+1:]) == 0 {
+	if i < 2 || i > longest || t[0] < 'A' || t[0] > 'Z' || i >= len(t) || t[i] != '(' || !bytes.HasSuffix(t, []byte(")")) {
 		return ""
 	}
-	rest := t[i+1:]
-	for {
-		j := bytes.Index(rest, []byte(", "))
-		if j < 0 {
-			return ""
-		}
-		if rest = rest[j+2:]; keyword(rest) > 0 {
-			return string(t[:i])
-		}
-	}
-}
-
-// kwarg reports whether args, the text after a class name, holds the keyword argument name=.
-func kwarg(args []byte, name string) bool {
-	if bytes.HasPrefix(args, []byte("("+name+"=")) {
-		return true
-	}
-	return bytes.Contains(args, []byte(", "+name+"="))
+	return string(t[:i])
 }
 
 // keyword is the length of the Python keyword argument t starts with, "=" included, or 0.

@@ -104,6 +104,29 @@ func TestExplainFinalResponseRepr(t *testing.T) {
 			message: `looks like Python's str() of a dict with 'output', not the text of the answer: the judge grades the whole of it; send the answer's text itself, result["output"]`},
 		{name: "LangGraph state", text: `{'messages': [HumanMessage(content='hi'), AIMessage(content='Paris')]}`, message: `result["messages"][-1].content`},
 		{name: "surrounding whitespace", text: "\n  {'final_output': 'Paris'} \n", message: `result["final_output"]`},
+		{name: "OpenAI ChatCompletion repr", text: chatCompletionRepr,
+			message: `looks like Python's repr() of an OpenAI chat completion, ChatCompletion(…), not the text of the answer: the judge grades the whole of it; send the answer's text itself, result.choices[0].message.content`},
+		{name: "str of an OpenAI chat completion's dict", text: `{'id': 'chatcmpl-1', 'choices': [{'finish_reason': 'stop', 'index': 0, 'message': {'content': 'Paris', 'role': 'assistant'}}], 'created': 1, 'model': 'gpt-4o', 'object': 'chat.completion'}`,
+			message: `looks like Python's str() of an OpenAI chat completion's dict ('object': 'chat.completion'), not the text of the answer: the judge grades the whole of it; send the answer's text itself, result["choices"][0]["message"]["content"]`},
+		{name: "LangGraph state of dicts", text: `{'messages': [{'role': 'user', 'content': 'hi'}, {'role': 'assistant', 'content': 'Paris'}]}`,
+			message: `looks like Python's str() of a dict with 'messages' (a LangGraph state), not the text of the answer: the judge grades the whole of it; send the answer's text itself, the last message's content, result["messages"][-1]["content"]`},
+		{name: "the top-level key wins over a nested one", text: `{'messages': [{'output': 'hi'}], 'content': 'Paris'}`, message: `result["content"]`},
+		{name: "content blocks", text: `Message(id='msg_1', content=[TextBlock(citations=None, text='Paris', type='text')], model='claude', role='assistant', type='message')`,
+			message: `send the answer's text itself, the text of the text blocks in result.content`},
+		{name: "an escaped quote in a string", text: `Result(text='it\'s', output='Paris')`, message: "result.output"},
+		{name: "a double-quoted string with a quote and a bracket", text: `Result(text="it's (not", final_output='Paris')`, message: "result.final_output"},
+		{name: "a repr spread over lines", text: "{'intermediate_steps': [],\n 'output': 'Paris'}", message: `result["output"]`},
+
+		{name: "a nested content key", text: `{'answer': 'x', 'sources': [{'content': 'y'}]}`},
+		{name: "nested keyword arguments", text: `Wrapper(inner=Inner(output='x', content='y'), kind='z')`},
+		{name: "keywords inside a string", text: `Result(text='a, content=1', kind='it\'s', n=2)`},
+		{name: "keys inside a string", text: `{'note': "it's, 'output': here", 'n': 1}`},
+		{name: "a chat completion chunk", text: `ChatCompletionChunk(id='c', choices=[Choice(delta=ChoiceDelta(content='Par'), index=0)], created=1, model='m', object='chat.completion.chunk')`},
+		{name: "choices without a chat completion", text: `Quiz(question='Capital?', choices=['Paris', 'Lyon'], kind='one')`},
+		{name: "two calls in prose", text: `Note(a=1, b=2) and Other(output=3, content=4)`},
+		{name: "an unclosed quote", text: `Result(text='it's', output='Paris')`},
+		{name: "prose with a nested quote", text: `{'a' says "it's 'output': x"}`},
+		{name: "LangChain markers inside the content", text: `content='Set additional_kwargs={} on it.'`},
 
 		{name: "prose about content=", text: `Set content='x' and additional_kwargs={} on the message to fix it.`},
 		{name: "prose starting with content=", text: `content='x' is how you set the text of a message.`},
@@ -131,6 +154,11 @@ func TestExplainFinalResponseRepr(t *testing.T) {
 		})
 	}
 }
+
+// chatCompletionRepr is what print(completion) writes for an OpenAI chat completion.
+const chatCompletionRepr = `ChatCompletion(id='chatcmpl-1', choices=[Choice(finish_reason='stop', index=0, logprobs=None, ` +
+	`message=ChatCompletionMessage(content='Paris', refusal=None, role='assistant', annotations=[], audio=None, function_call=None, ` +
+	`tool_calls=None))], created=1, model='gpt-4o', object='chat.completion', service_tier=None, system_fingerprint=None, usage=None)`
 
 func quote(s string) string {
 	var b strings.Builder
