@@ -243,40 +243,120 @@ func jsonLines(d []byte, i, maxDepth int) bool {
 	return j == len(d) || d[j] == '\n'
 }
 
-// wideEncodingHint recognises text in UTF-16 or UTF-32, by its byte order mark or, without
-// one, by the NUL bytes around its first characters (JSON text starts with ASCII, which those
-// encodings write with one or three NUL bytes: RFC 4627, section 3), and says what to send
-// instead; it returns "" for anything else. Windows PowerShell 5.1 writes UTF-16LE with a
-// byte order mark from Out-File and '>', and its -Encoding utf8 writes a byte order mark too,
-// which JSON does not allow either: the fix names what writes UTF-8 without one.
+// wideEncodingHint recognises text in UTF-16 or UTF-32 and says what to send instead; it
+// returns "" for anything else.
 func wideEncodingHint(d []byte) string {
-	enc, bom := wideEncoding(d)
-	if enc == "" {
-		return ""
+	if w, ok := DetectWide(d); ok {
+		return w.Reason()
 	}
-	var found string
-	switch {
-	case bom != "":
-		found = "the input starts with the bytes " + bom + ", the byte order mark of " + enc.name()
-	case enc == utf16LE:
-		found = "the input has a NUL byte after each ASCII character: it looks like " + enc.name()
-	case enc == utf16BE:
-		found = "the input has a NUL byte before each ASCII character: it looks like " + enc.name()
-	case enc == utf32LE:
-		found = "the input has three NUL bytes after each ASCII character: it looks like " + enc.name()
-	default:
-		found = "the input has three NUL bytes before each ASCII character: it looks like " + enc.name()
+	return ""
+}
+
+// Wide is the UTF-16 or UTF-32 encoding an input was found in, with the bytes it was told
+// from. JSON text starts with ASCII, which those encodings write with one or three NUL bytes
+// beside each character (RFC 4627, section 3); valid JSON in UTF-8 holds no NUL byte.
+type Wide struct {
+	enc      encoding
+	bom      bool
+	evidence string // the first bytes, as a message shows them: "FF FE", "7B 00 22 00"
+}
+
+// DetectWide tells UTF-16 and UTF-32 from the first bytes of d: their byte order mark or,
+// without one, the NUL bytes around the first two characters (the first of them ASCII). One
+// character is not enough: "1" and three NUL bytes are as likely a number with garbage after
+// it. It reports false for anything else, UTF-8 included.
+func DetectWide(d []byte) (Wide, bool) {
+	for _, p := range widePatterns {
+		if len(d) >= len(p.classes) && p.matches(d) {
+			return Wide{enc: p.enc, bom: p.bom, evidence: hexBytes(d[:len(p.classes)])}, true
+		}
 	}
-	from := string(enc)
-	if bom != "" {
-		from = from[:len("UTF-16")] // iconv reads the byte order from the mark and drops it
+	return Wide{}, false
+}
+
+// WideNeedsMore reports whether DetectWide could answer otherwise for d with more bytes after
+// it: a reader of a stream peeks until it does not. Any UTF-8 JSON text is told by its first
+// two bytes.
+func WideNeedsMore(d []byte) bool {
+	for _, p := range widePatterns {
+		if len(d) < len(p.classes) && p.matches(d) {
+			return true
+		}
 	}
+	return false
+}
+
+// Unit is the size of the encoding's code unit in bytes: 2 or 4.
+func (w Wide) Unit() int {
+	if w.enc == utf16LE || w.enc == utf16BE {
+		return 2
+	}
+	return 4
+}
+
+// BigEndian reports whether the encoding writes the high byte of a code unit first.
+func (w Wide) BigEndian() bool { return w.enc == utf16BE || w.enc == utf32BE }
+
+// Name is the encoding as a message names it: "UTF-16 (little-endian)".
+func (w Wide) Name() string { return w.enc.name() }
+
+// Iconv is the name iconv -f takes for the input: with a byte order mark the bare "UTF-16"
+// or "UTF-32", which reads the byte order from the mark and drops it; without one the name
+// with the byte order, since iconv's default byte order differs between systems.
+func (w Wide) Iconv() string {
+	if w.bom {
+		return string(w.enc)[:len("UTF-16")]
+	}
+	return string(w.enc)
+}
+
+// found says what was found: the byte order mark, or the bytes the encoding was guessed from.
+func (w Wide) found() string {
+	if w.bom {
+		name := w.Name()
+		if w.enc == utf16LE { // what writes it, where that is well known
+			name = "UTF-16 (little-endian, as Windows PowerShell's Out-File and '>' write)"
+		}
+		return "the input starts with the bytes " + w.evidence + ", the byte order mark of " + name
+	}
+	nul, where := "a NUL byte", "after"
+	if w.Unit() == 4 {
+		nul = "three NUL bytes"
+	}
+	if w.BigEndian() {
+		where = "before"
+	}
+	s := "the input starts with the bytes " + w.evidence + ", " + nul + " " + where +
+		" each of its first two characters: it looks like " + w.Name() + " without a byte order mark"
+	if w.enc == utf16LE {
+		s += ", as Python's .encode('utf-16-le') and .NET's Encoding.Unicode.GetBytes write it"
+	}
+	return s
+}
+
+// fix says how to send UTF-8 instead. Windows PowerShell 5.1 writes UTF-16LE with a byte
+// order mark from Out-File and '>', and its -Encoding utf8 writes a byte order mark too,
+// which JSON does not allow either: the fix names what writes UTF-8 without one. Text without
+// a mark came from an encoder called by a program, whose fix is to ask it for UTF-8.
+func (w Wide) fix() string {
 	fix := "send UTF-8 without a byte order mark"
-	if enc == utf16LE {
+	switch {
+	case w.enc == utf16LE && w.bom:
 		fix += " (PowerShell 7: Out-File -Encoding utf8NoBOM; Windows PowerShell 5.1, whose -Encoding utf8 adds a byte order mark: " +
 			"[IO.File]::WriteAllText(<path>, <text>))"
+	case !w.bom:
+		fix = "encode the text as UTF-8 (Python: .encode('utf-8'); .NET: Encoding.UTF8.GetBytes)"
 	}
-	return found + "; expected UTF-8: " + fix + ", or convert the file: iconv -f " + from + " -t UTF-8"
+	return fix + ", or convert the file: iconv -f " + w.Iconv() + " -t UTF-8"
+}
+
+// Reason is the error's reason for one input in the encoding.
+func (w Wide) Reason() string { return w.found() + "; expected UTF-8: " + w.fix() }
+
+// LineReason is the error's reason for each line of a stream of lines (JSON Lines) that
+// starts in the encoding: the stream was found to be in it, so every line is.
+func (w Wide) LineReason() string {
+	return "the input is not UTF-8, so neither is this line: " + w.Reason()
 }
 
 // encoding is a Unicode encoding other than UTF-8, by its iconv name.
@@ -289,11 +369,11 @@ const (
 	utf32BE encoding = "UTF-32BE"
 )
 
-// name is how a message names the encoding, with what writes it where that is well known.
+// name is how a message names the encoding.
 func (e encoding) name() string {
 	switch e {
 	case utf16LE:
-		return "UTF-16 (little-endian, as Windows PowerShell's Out-File and '>' write)"
+		return "UTF-16 (little-endian)"
 	case utf16BE:
 		return "UTF-16 (big-endian)"
 	case utf32LE:
@@ -302,31 +382,69 @@ func (e encoding) name() string {
 	return "UTF-32 (big-endian)"
 }
 
-// wideEncoding says which of UTF-16 and UTF-32 d starts in, if either, and the bytes of its
-// byte order mark as a message shows them ("" without one). UTF-32LE's mark starts with
-// UTF-16LE's, so it is tried first: UTF-16 text never starts with U+0000.
-func wideEncoding(d []byte) (encoding, string) {
-	switch {
-	case bytes.HasPrefix(d, []byte{0xFF, 0xFE, 0, 0}):
-		return utf32LE, "FF FE 00 00"
-	case bytes.HasPrefix(d, []byte{0, 0, 0xFE, 0xFF}):
-		return utf32BE, "00 00 FE FF"
-	case bytes.HasPrefix(d, []byte{0xFF, 0xFE}):
-		return utf16LE, "FF FE"
-	case bytes.HasPrefix(d, []byte{0xFE, 0xFF}):
-		return utf16BE, "FE FF"
+// A widePattern is how text in a wide encoding starts: one class per byte.
+type widePattern struct {
+	enc     encoding
+	bom     bool
+	classes []byteClass
+}
+
+type byteClass uint8
+
+const (
+	nul    byteClass = iota // 0x00
+	ascii                   // an ASCII character other than NUL: the first character of JSON text
+	nonNul                  // any byte but 0x00: the second character may be Latin-1 ("é")
+	byteFF                  // 0xFF, in a byte order mark
+	byteFE                  // 0xFE, in a byte order mark
+)
+
+// widePatterns are tried in order, the first that matches wins: UTF-32LE's byte order mark
+// starts with UTF-16LE's, and UTF-16 text never starts with U+0000.
+var widePatterns = []widePattern{
+	{utf32LE, true, []byteClass{byteFF, byteFE, nul, nul}},
+	{utf32BE, true, []byteClass{nul, nul, byteFE, byteFF}},
+	{utf16LE, true, []byteClass{byteFF, byteFE}},
+	{utf16BE, true, []byteClass{byteFE, byteFF}},
+	{utf32LE, false, []byteClass{ascii, nul, nul, nul, nonNul, nul, nul, nul}},
+	{utf32BE, false, []byteClass{nul, nul, nul, ascii, nul, nul, nul, nonNul}},
+	{utf16LE, false, []byteClass{ascii, nul, nonNul, nul}},
+	{utf16BE, false, []byteClass{nul, ascii, nul, nonNul}},
+}
+
+// matches reports whether d, as far as it goes, starts as p does.
+func (p widePattern) matches(d []byte) bool {
+	for i, c := range d[:min(len(d), len(p.classes))] {
+		if !p.classes[i].has(c) {
+			return false
+		}
 	}
-	ascii := func(c byte) bool { return c != 0 && c < utf8.RuneSelf }
-	switch {
-	case len(d) < 2:
-	case len(d) >= 4 && ascii(d[0]) && d[1] == 0 && d[2] == 0 && d[3] == 0:
-		return utf32LE, ""
-	case len(d) >= 4 && d[0] == 0 && d[1] == 0 && d[2] == 0 && ascii(d[3]):
-		return utf32BE, ""
-	case ascii(d[0]) && d[1] == 0 && (len(d) < 4 || d[2] != 0 && d[3] == 0):
-		return utf16LE, ""
-	case d[0] == 0 && ascii(d[1]) && (len(d) < 4 || d[2] == 0 && d[3] != 0):
-		return utf16BE, ""
+	return true
+}
+
+func (k byteClass) has(c byte) bool {
+	switch k {
+	case nul:
+		return c == 0
+	case ascii:
+		return c != 0 && c < utf8.RuneSelf
+	case nonNul:
+		return c != 0
+	case byteFF:
+		return c == 0xFF
 	}
-	return "", ""
+	return c == 0xFE
+}
+
+// hexBytes shows bytes as a message does: "FF FE".
+func hexBytes(b []byte) string {
+	const digits = "0123456789ABCDEF"
+	out := make([]byte, 0, 3*len(b))
+	for i, c := range b {
+		if i > 0 {
+			out = append(out, ' ')
+		}
+		out = append(out, digits[c>>4], digits[c&15])
+	}
+	return string(out)
 }

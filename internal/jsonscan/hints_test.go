@@ -1,44 +1,141 @@
 package jsonscan
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
-// wideEncoding tells UTF-16 and UTF-32 from their byte order marks, or from the NUL bytes
-// around the first ASCII characters, however short the input.
-func TestWideEncoding(t *testing.T) {
+// DetectWide tells UTF-16 and UTF-32 from their byte order marks, or from the NUL bytes
+// around the first two characters; one character is not evidence enough.
+func TestDetectWide(t *testing.T) {
 	tests := []struct {
 		name, in string
-		enc      encoding
-		bom      string
+		enc      encoding // "" for none
+		bom      bool
+		evidence string
 	}{
-		{"UTF-16LE mark", "\xff\xfe{\x00", utf16LE, "FF FE"},
-		{"UTF-16LE mark alone", "\xff\xfe", utf16LE, "FF FE"},
-		{"UTF-16BE mark", "\xfe\xff\x00{", utf16BE, "FE FF"},
-		{"UTF-32LE mark, not UTF-16LE's", "\xff\xfe\x00\x00{\x00\x00\x00", utf32LE, "FF FE 00 00"},
-		{"UTF-32BE mark", "\x00\x00\xfe\xff", utf32BE, "00 00 FE FF"},
-		{"UTF-16LE", "{\x00\"\x00", utf16LE, ""},
-		{"UTF-16LE, one character", "1\x00", utf16LE, ""},
-		{"UTF-16LE, three bytes", "1\x002", utf16LE, ""},
-		{"UTF-16BE", "\x00{\x00\"", utf16BE, ""},
-		{"UTF-16BE, one character", "\x001", utf16BE, ""},
-		{"UTF-32LE", "{\x00\x00\x00", utf32LE, ""},
-		{"UTF-32BE", "\x00\x00\x00{", utf32BE, ""},
-		{"UTF-8", `{"a":1}`, "", ""},
-		{"UTF-8 byte order mark", "\xef\xbb\xbf{}", "", ""},
-		{"empty", "", "", ""},
-		{"one NUL", "\x00", "", ""},
-		{"NUL bytes only", "\x00\x00\x00\x00", "", ""},
-		{"a NUL after two characters", "[1\x00\x00", "", ""},
-		{"a non-ASCII first byte", "\xe9\x00a\x00", "", ""},
+		{"UTF-16LE mark", "\xff\xfe{\x00", utf16LE, true, "FF FE"},
+		{"UTF-16LE mark alone", "\xff\xfe", utf16LE, true, "FF FE"},
+		{"UTF-16BE mark", "\xfe\xff\x00{", utf16BE, true, "FE FF"},
+		{"UTF-32LE mark, not UTF-16LE's", "\xff\xfe\x00\x00{\x00\x00\x00", utf32LE, true, "FF FE 00 00"},
+		{"UTF-32BE mark", "\x00\x00\xfe\xff", utf32BE, true, "00 00 FE FF"},
+		{"UTF-16LE", "{\x00\"\x00", utf16LE, false, "7B 00 22 00"},
+		{"UTF-16LE, two characters of a number", "4\x002\x00", utf16LE, false, "34 00 32 00"},
+		{"UTF-16LE, Latin-1 second character", "\"\x00\xe9\x00", utf16LE, false, "22 00 E9 00"},
+		{"UTF-16LE, a newline first", "\n\x00{\x00", utf16LE, false, "0A 00 7B 00"},
+		{"UTF-16BE", "\x00{\x00\"", utf16BE, false, "00 7B 00 22"},
+		{"UTF-32LE", "{\x00\x00\x00\"\x00\x00\x00", utf32LE, false, "7B 00 00 00 22 00 00 00"},
+		{"UTF-32BE", "\x00\x00\x00{\x00\x00\x00\"", utf32BE, false, "00 00 00 7B 00 00 00 22"},
+		{"UTF-16LE, one character", "1\x00", "", false, ""},
+		{"UTF-16LE, one character and a half", "1\x002", "", false, ""},
+		{"UTF-16BE, one character", "\x001", "", false, ""},
+		{"one character and three NUL bytes", "1\x00\x00\x00", "", false, ""},
+		{"one character and seven NUL bytes", "1\x00\x00\x00\x00\x00\x00\x00", "", false, ""},
+		{"UTF-32BE, one character", "\x00\x00\x00{", "", false, ""},
+		{"UTF-8", `{"a":1}`, "", false, ""},
+		{"UTF-8 byte order mark", "\xef\xbb\xbf{}", "", false, ""},
+		{"empty", "", "", false, ""},
+		{"one NUL", "\x00", "", false, ""},
+		{"NUL bytes only", "\x00\x00\x00\x00\x00\x00\x00\x00", "", false, ""},
+		{"a NUL after two characters", "[1\x00\x00", "", false, ""},
+		{"a non-ASCII first byte", "\xe9\x00a\x00", "", false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			enc, bom := wideEncoding([]byte(tt.in))
-			assert.Equal(t, tt.enc, enc)
-			assert.Equal(t, tt.bom, bom)
+			w, ok := DetectWide([]byte(tt.in))
+			assert.Equal(t, tt.enc != "", ok)
+			assert.Equal(t, Wide{enc: tt.enc, bom: tt.bom, evidence: tt.evidence}, w)
+		})
+	}
+}
+
+// WideNeedsMore holds a stream's reader back only while the first bytes could still turn
+// out to be UTF-16 or UTF-32; UTF-8 JSON text is told by its first two bytes.
+func TestWideNeedsMore(t *testing.T) {
+	tests := []struct {
+		name, in string
+		more     bool
+	}{
+		{"nothing yet", "", true},
+		{"one ASCII character", "{", true},
+		{"UTF-8 JSON", "{\"", false},
+		{"a UTF-8 newline", "\n\n", false},
+		{"UTF-16LE's mark, which may be UTF-32LE's", "\xff\xfe", true},
+		{"UTF-32LE's mark", "\xff\xfe\x00\x00", false},
+		{"UTF-16LE's mark and a character", "\xff\xfe{\x00", false},
+		{"UTF-16LE, one character", "{\x00", true},
+		{"UTF-16LE, two characters", "{\x00\"\x00", false},
+		{"UTF-32LE, one character", "{\x00\x00\x00", true},
+		{"UTF-32LE, two characters", "{\x00\x00\x00\"\x00\x00\x00", false},
+		{"UTF-32BE, one character", "\x00\x00\x00{", true},
+		{"a first byte no JSON text starts with", "\xe9", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.more, WideNeedsMore([]byte(tt.in)))
+		})
+	}
+}
+
+// The messages: a byte order mark is named as such, and UTF-16LE's FF FE with PowerShell,
+// which writes it; without a mark, the bytes the encoding was told from, and the encoders
+// that write it, whose fix is to ask for UTF-8.
+func TestWideReason(t *testing.T) {
+	const powerShell = "(PowerShell 7: Out-File -Encoding utf8NoBOM; Windows PowerShell 5.1, whose -Encoding utf8 adds a byte order mark: [IO.File]::WriteAllText(<path>, <text>))"
+	const encodeUTF8 = "encode the text as UTF-8 (Python: .encode('utf-8'); .NET: Encoding.UTF8.GetBytes)"
+	tests := []struct{ name, in, want string }{
+		{"UTF-16LE mark", "\xff\xfe{\x00}\x00",
+			"the input starts with the bytes FF FE, the byte order mark of UTF-16 (little-endian, as Windows PowerShell's Out-File and '>' write); " +
+				"expected UTF-8: send UTF-8 without a byte order mark " + powerShell + ", or convert the file: iconv -f UTF-16 -t UTF-8"},
+		{"UTF-16LE", "{\x00}\x00",
+			"the input starts with the bytes 7B 00 7D 00, a NUL byte after each of its first two characters: it looks like UTF-16 (little-endian) without a byte order mark, " +
+				"as Python's .encode('utf-16-le') and .NET's Encoding.Unicode.GetBytes write it; expected UTF-8: " + encodeUTF8 + ", or convert the file: iconv -f UTF-16LE -t UTF-8"},
+		{"UTF-16BE mark", "\xfe\xff\x00{\x00}",
+			"the input starts with the bytes FE FF, the byte order mark of UTF-16 (big-endian); expected UTF-8: send UTF-8 without a byte order mark, or convert the file: iconv -f UTF-16 -t UTF-8"},
+		{"UTF-16BE", "\x00{\x00}",
+			"the input starts with the bytes 00 7B 00 7D, a NUL byte before each of its first two characters: it looks like UTF-16 (big-endian) without a byte order mark; " +
+				"expected UTF-8: " + encodeUTF8 + ", or convert the file: iconv -f UTF-16BE -t UTF-8"},
+		{"UTF-32LE mark", "\xff\xfe\x00\x00{\x00\x00\x00",
+			"the input starts with the bytes FF FE 00 00, the byte order mark of UTF-32 (little-endian); expected UTF-8: send UTF-8 without a byte order mark, or convert the file: iconv -f UTF-32 -t UTF-8"},
+		{"UTF-32LE", "{\x00\x00\x00}\x00\x00\x00",
+			"the input starts with the bytes 7B 00 00 00 7D 00 00 00, three NUL bytes after each of its first two characters: it looks like UTF-32 (little-endian) without a byte order mark; " +
+				"expected UTF-8: " + encodeUTF8 + ", or convert the file: iconv -f UTF-32LE -t UTF-8"},
+		{"UTF-32BE", "\x00\x00\x00{\x00\x00\x00}",
+			"the input starts with the bytes 00 00 00 7B 00 00 00 7D, three NUL bytes before each of its first two characters: it looks like UTF-32 (big-endian) without a byte order mark; " +
+				"expected UTF-8: " + encodeUTF8 + ", or convert the file: iconv -f UTF-32BE -t UTF-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, ok := DetectWide([]byte(tt.in))
+			require.True(t, ok)
+			assert.Equal(t, tt.want, w.Reason())
+			assert.Equal(t, "the input is not UTF-8, so neither is this line: "+tt.want, w.LineReason())
+		})
+	}
+}
+
+// The scanner's errors in the first bytes name the encoding only on the evidence DetectWide
+// takes: a number followed by NUL padding keeps its own message.
+func TestScannerWideHint(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"UTF-16LE", "1\x002\x00", "it looks like UTF-16 (little-endian) without a byte order mark"},
+		{"one character and NUL padding", "1\x00\x00\x00", "unexpected byte 0x00 after the top-level value"},
+		{"one character of UTF-16LE", "1\x00", "unexpected byte 0x00 after the top-level value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s Scanner
+			s.Reset([]byte(tt.in), 10)
+			s.SkipValue()
+			s.AtEnd()
+			require.NotNil(t, s.Err())
+			assert.Contains(t, s.Err().Reason, tt.want)
+			if !strings.Contains(tt.want, "UTF-16") {
+				assert.NotContains(t, s.Err().Reason, "UTF-")
+			}
 		})
 	}
 }

@@ -33,6 +33,7 @@ func widen(s string, enc func(byte) []byte) string {
 func TestWideEncodings(t *testing.T) {
 	const result = `{"final_response":"ok"}`
 	const powerShell = "(PowerShell 7: Out-File -Encoding utf8NoBOM; Windows PowerShell 5.1, whose -Encoding utf8 adds a byte order mark: [IO.File]::WriteAllText(<path>, <text>))"
+	const encodeUTF8 = "encode the text as UTF-8 (Python: .encode('utf-8'); .NET: Encoding.UTF8.GetBytes)"
 	tests := []struct {
 		name, input string
 		column      int
@@ -41,24 +42,27 @@ func TestWideEncodings(t *testing.T) {
 		{"UTF-16LE with its byte order mark, as Out-File writes", "\xff\xfe" + utf16LE(result), 1,
 			"the input starts with the bytes FF FE, the byte order mark of UTF-16 (little-endian, as Windows PowerShell's Out-File and '>' write); " +
 				"expected UTF-8: send UTF-8 without a byte order mark " + powerShell + ", or convert the file: iconv -f UTF-16 -t UTF-8"},
-		{"UTF-16LE without a byte order mark", utf16LE(result), 2,
-			"the input has a NUL byte after each ASCII character: it looks like UTF-16 (little-endian, as Windows PowerShell's Out-File and '>' write); " +
-				"expected UTF-8: send UTF-8 without a byte order mark " + powerShell + ", or convert the file: iconv -f UTF-16LE -t UTF-8"},
+		{"UTF-16LE without a byte order mark, as encoders write it", utf16LE(result), 2,
+			"the input starts with the bytes 7B 00 22 00, a NUL byte after each of its first two characters: it looks like UTF-16 (little-endian) without a byte order mark, " +
+				"as Python's .encode('utf-16-le') and .NET's Encoding.Unicode.GetBytes write it; expected UTF-8: " + encodeUTF8 + ", or convert the file: iconv -f UTF-16LE -t UTF-8"},
 		{"UTF-16BE with its byte order mark", "\xfe\xff" + utf16BE(result), 1,
 			"the input starts with the bytes FE FF, the byte order mark of UTF-16 (big-endian); expected UTF-8: send UTF-8 without a byte order mark, or convert the file: iconv -f UTF-16 -t UTF-8"},
 		{"UTF-16BE without a byte order mark", utf16BE(result), 1,
-			"the input has a NUL byte before each ASCII character: it looks like UTF-16 (big-endian); expected UTF-8: send UTF-8 without a byte order mark, or convert the file: iconv -f UTF-16BE -t UTF-8"},
+			"the input starts with the bytes 00 7B 00 22, a NUL byte before each of its first two characters: it looks like UTF-16 (big-endian) without a byte order mark; " +
+				"expected UTF-8: " + encodeUTF8 + ", or convert the file: iconv -f UTF-16BE -t UTF-8"},
 		{"UTF-32LE with its byte order mark", "\xff\xfe\x00\x00" + utf32LE(result), 1,
 			"the input starts with the bytes FF FE 00 00, the byte order mark of UTF-32 (little-endian); expected UTF-8: send UTF-8 without a byte order mark, or convert the file: iconv -f UTF-32 -t UTF-8"},
 		{"UTF-32BE with its byte order mark", "\x00\x00\xfe\xff" + utf32BE(result), 1,
 			"the input starts with the bytes 00 00 FE FF, the byte order mark of UTF-32 (big-endian); expected UTF-8"},
-		{"UTF-32LE without a byte order mark", utf32LE(result), 2, "it looks like UTF-32 (little-endian); expected UTF-8: send UTF-8 without a byte order mark, or convert the file: iconv -f UTF-32LE -t UTF-8"},
-		{"UTF-32BE without a byte order mark", utf32BE(result), 1, "it looks like UTF-32 (big-endian)"},
+		{"UTF-32LE without a byte order mark", utf32LE(result), 2,
+			"the input starts with the bytes 7B 00 00 00 22 00 00 00, three NUL bytes after each of its first two characters: it looks like UTF-32 (little-endian) without a byte order mark; " +
+				"expected UTF-8: " + encodeUTF8 + ", or convert the file: iconv -f UTF-32LE -t UTF-8"},
+		{"UTF-32BE without a byte order mark", utf32BE(result), 1, "it looks like UTF-32 (big-endian) without a byte order mark; expected UTF-8: " + encodeUTF8 + ", or convert the file: iconv -f UTF-32BE -t UTF-8"},
 		{"a bare answer in UTF-16LE", utf16LE(`"The refund was issued."`), 2, "it looks like UTF-16 (little-endian"},
 		{"a number in UTF-16LE", utf16LE(`42`), 2, "it looks like UTF-16 (little-endian"},
 		{"a literal in UTF-16LE", utf16LE(`null`), 1, "it looks like UTF-16 (little-endian"},
 		{"whitespace first, UTF-16LE", utf16LE(" " + result), 2, "it looks like UTF-16 (little-endian"},
-		{"one character of UTF-16LE", utf16LE(`1`), 2, "it looks like UTF-16 (little-endian"},
+		{"two characters of UTF-16LE", utf16LE(`12`), 2, "it looks like UTF-16 (little-endian"},
 		{"non-ASCII second character, UTF-16LE", "\"\x00\xe9\x00\"\x00", 2, "it looks like UTF-16 (little-endian"},
 	}
 	for _, tt := range tests {
@@ -80,6 +84,8 @@ func TestNoWideEncodingHint(t *testing.T) {
 		{"a NUL byte further on", `{"final_response":"ok"` + "\x00}", "unexpected byte 0x00 after an object member"},
 		{"a NUL byte first, nothing after", "\x00", "unexpected byte 0x00; expected a value"},
 		{"a NUL byte early, between ASCII characters", "[1,\x00]", "unexpected byte 0x00; expected a value"},
+		{"one character and NUL padding", "1\x00\x00\x00", "unexpected byte 0x00 after the top-level value"},
+		{"one character of UTF-16LE", "1\x00", "unexpected byte 0x00 after the top-level value"},
 		{"Latin-1 text", "{\"final_response\":\"caf\xe9\"}", "invalid UTF-8 byte 0xE9 inside a string"},
 	}
 	for _, tt := range tests {
