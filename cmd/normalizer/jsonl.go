@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/dystopic/normalizer/internal/batch"
+	"github.com/dystopic/normalizer/internal/jsonscan"
 )
 
 // isTerminal reports whether w is a terminal; tests replace it to see the progress bar.
@@ -36,6 +37,9 @@ func runJSONL(ctx context.Context, cfg normalizeConfig, in io.Reader, size int64
 		bar.finish(stats)
 	}
 	writeSummary(stderr, stats, elapsed)
+	if stats.NotUTF8 != nil {
+		writeNotUTF8(stderr, cfg.file, stats.NotUTF8)
+	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			err = fmt.Errorf("interrupted after %d lines", stats.Lines)
@@ -60,6 +64,27 @@ func writeSummary(w io.Writer, s batch.Stats, elapsed time.Duration) {
 	}
 	fmt.Fprintf(w, "normalizer: %d records (%d soft warnings in %d records, %d truncated), %d rejected%s\n",
 		s.Records, s.Warnings, s.WithWarnings, s.Truncated, s.Rejected.Total(), byClass)
+}
+
+// writeNotUTF8 says, once for the input, why every line of it was rejected and the command
+// that converts it; the error objects say it once per line.
+func writeNotUTF8(w io.Writer, file string, enc *jsonscan.Wide) {
+	convert := "iconv -f " + enc.Iconv() + " -t UTF-8"
+	if file != "" && file != "-" {
+		convert += " " + shellQuote(file)
+	} else {
+		convert = "... | " + convert
+	}
+	fmt.Fprintf(w, "normalizer: %s; its lines were cut where %s ends a line, and every one was rejected; convert the input first: %s | normalizer normalize --jsonl\n",
+		enc.Found(), enc.Name(), convert)
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but letters, digits and ./_-+=:@,.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789./_-+=:@,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // progress is the progress bar on a terminal: bytes read against the file's size (a spinner

@@ -148,3 +148,82 @@ func TestJSONLProgress(t *testing.T) {
 	assert.Contains(t, r.stderr, "normalizer: 5000 records")
 	assert.Equal(t, 5000, strings.Count(r.stdout, "\n"))
 }
+
+// widenASCII writes ASCII text as UTF-16 (width 2) or UTF-32 (width 4) writes it, the
+// character's byte first (little-endian) or last (big-endian).
+func widenASCII(s string, width int, big bool) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		unit := make([]byte, width)
+		if big {
+			unit[width-1] = s[i]
+		} else {
+			unit[0] = s[i]
+		}
+		b.Write(unit)
+	}
+	return b.String()
+}
+
+// A file in UTF-16 or UTF-32 gives one output line per line of its text, each naming the
+// file's encoding (never the other byte order, which the bytes after each 0A looked like), and
+// one line on standard error that names it and the command that converts the file; exit 0, as
+// for any rejected line.
+func TestJSONLWideInput(t *testing.T) {
+	const two = "{\"final_response\":\"a\"}\n{\"final_response\":\"b\"}\n"
+	tests := []struct {
+		name, input string
+		file        bool
+		lines       int
+		each        string // every output line holds it
+		never       string // no output line holds it
+		stderr      string
+	}{
+		{name: "UTF-16LE with a mark, as Python's .encode('utf-16') writes it", input: "\xff\xfe" + widenASCII(two, 2, false), file: true, lines: 2,
+			each:   "the input starts with the bytes FF FE, the byte order mark of UTF-16 (little-endian, as Windows PowerShell's Out-File and '>' write); expected UTF-8: send UTF-8 without a byte order mark",
+			never:  "big-endian",
+			stderr: "normalizer: the input starts with the bytes FF FE, the byte order mark of UTF-16 (little-endian, as Windows PowerShell's Out-File and '>' write); its lines were cut where UTF-16 (little-endian) ends a line, and every one was rejected; convert the input first: iconv -f UTF-16 -t UTF-8 "},
+		{name: "UTF-16LE with a mark and CRLF, as PowerShell writes it", input: "\xff\xfe" + widenASCII(strings.ReplaceAll(two, "\n", "\r\n"), 2, false), lines: 2,
+			each: "or convert the file: iconv -f UTF-16 -t UTF-8", never: "big-endian",
+			stderr: "convert the input first: ... | iconv -f UTF-16 -t UTF-8 | normalizer normalize --jsonl\n"},
+		{name: "UTF-16LE without a mark", input: widenASCII(two, 2, false), lines: 2,
+			each: "it looks like UTF-16 (little-endian) without a byte order mark, as Python's .encode('utf-16-le') and .NET's Encoding.Unicode.GetBytes write it", never: "PowerShell",
+			stderr: "iconv -f UTF-16LE -t UTF-8 | normalizer normalize --jsonl\n"},
+		{name: "UTF-16BE without a mark", input: widenASCII(two, 2, true), lines: 2,
+			each: "it looks like UTF-16 (big-endian) without a byte order mark", never: "little-endian",
+			stderr: "iconv -f UTF-16BE -t UTF-8 | normalizer normalize --jsonl\n"},
+		{name: "UTF-32LE without a mark, three lines", input: widenASCII(two+`"c"`, 4, false), lines: 3,
+			each: "it looks like UTF-32 (little-endian) without a byte order mark", never: "UTF-16",
+			stderr: "iconv -f UTF-32LE -t UTF-8 | normalizer normalize --jsonl\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args, stdin := []string{"normalize", "--jsonl"}, tt.input
+			if tt.file {
+				args, stdin = append(args, writeFile(t, "in.jsonl", tt.input)), ""
+			}
+			r := runCmd(t, stdin, nil, args...)
+			require.Equal(t, 0, r.code, r.stderr)
+			lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+			require.Len(t, lines, tt.lines, r.stdout)
+			for i, l := range lines {
+				assert.Contains(t, l, `{"error":{"class":"InvalidJSON","message":"invalid JSON at line 1, column 1 (byte offset 0): the input is not UTF-8, so neither is this line: `, "line %d", i+1)
+				assert.Contains(t, l, tt.each, "line %d", i+1)
+				assert.NotContains(t, l, tt.never, "line %d", i+1)
+			}
+			assert.Contains(t, r.stderr, fmt.Sprintf("normalizer: %d lines, ", tt.lines))
+			assert.Contains(t, r.stderr, fmt.Sprintf("%d rejected (InvalidJSON %d)", tt.lines, tt.lines))
+			assert.Contains(t, r.stderr, tt.stderr)
+		})
+	}
+}
+
+// A file's name in the conversion command on standard error is quoted for the shell when it
+// needs to be.
+func TestJSONLWideInputFileName(t *testing.T) {
+	path := writeFile(t, "it's my file.jsonl", "\xff\xfe"+widenASCII(`"a"`, 2, false))
+	r := runCmd(t, "", nil, "normalize", "--jsonl", path)
+	require.Equal(t, 0, r.code, r.stderr)
+	quoted := "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
+	assert.Contains(t, r.stderr, "iconv -f UTF-16 -t UTF-8 "+quoted+" | normalizer normalize --jsonl\n")
+}

@@ -16,6 +16,11 @@
 // line, so output line N always answers input line N: an empty or blank line is an
 // InvalidJSON error object. A line longer than MaxLineBytes is read past without being held
 // in memory and becomes a PayloadTooLarge error object that gives its exact size.
+//
+// Input whose first bytes show UTF-16 or UTF-32 (a byte order mark, or NUL bytes around its
+// first two characters) is not cut at "\n" bytes, which in those encodings fall inside
+// characters: its lines end where the encoding ends a line, and every line that is not empty
+// is an InvalidJSON error object naming the input's encoding (wide.go).
 package batch
 
 import (
@@ -27,6 +32,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
@@ -70,6 +76,8 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, n *normalize.Normalizer,
 type pipeline struct {
 	n        *normalize.Normalizer
 	opts     Options
+	wide     *jsonscan.Wide              // the input's encoding when it is UTF-16 or UTF-32, set by the reader before its first chunk
+	wideErr  *normalize.InvalidJSONError // the error of each of its lines
 	pool     sync.Pool
 	work     chan *chunk
 	done     chan *chunk
@@ -123,6 +131,7 @@ func (p *pipeline) run(ctx context.Context, r io.Reader, w io.Writer) (Stats, er
 		}
 	}
 	err := <-readErr
+	stats.NotUTF8 = p.wide // the reader is done with it
 	switch {
 	case writeErr != nil:
 		return stats, fmt.Errorf("write output: %w", writeErr)
@@ -136,8 +145,11 @@ func (p *pipeline) run(ctx context.Context, r io.Reader, w io.Writer) (Stats, er
 
 // read cuts r into chunks and sends them to the workers, in order.
 func (p *pipeline) read(ctx context.Context, r io.Reader) error {
-	br := bufio.NewReaderSize(r, readBufferBytes)
-	lr := lineReader{br: br, max: p.opts.MaxLineBytes}
+	br := bufio.NewReaderSize(&stickyEOF{r: r}, readBufferBytes)
+	next, err := p.lineSource(br)
+	if err != nil {
+		return err
+	}
 	var seq int64
 	c := p.get(seq)
 	send := func() bool {
@@ -156,7 +168,7 @@ func (p *pipeline) read(ctx context.Context, r io.Reader) error {
 			p.release(c)
 			return err
 		}
-		more, err := lr.next(c)
+		more, err := next(c)
 		if err != nil {
 			p.release(c)
 			return err
@@ -216,10 +228,39 @@ func (p *pipeline) write(w io.Writer) (Stats, error) {
 	return stats, nil
 }
 
+// lineSource picks how the input is cut into lines, from its first bytes: at "\n" for UTF-8,
+// at the code unit U+000A for UTF-16 and UTF-32 (wide.go).
+func (p *pipeline) lineSource(br *bufio.Reader) (func(*chunk) (bool, error), error) {
+	w, err := sniffWide(br)
+	if err != nil || w == nil {
+		lr := &lineReader{br: br, max: p.opts.MaxLineBytes}
+		return lr.next, err
+	}
+	p.wide, p.wideErr = w, wideError(w)
+	return newWideReader(br, w, p.opts.MaxLineBytes).next, nil
+}
+
 func (p *pipeline) get(seq int64) *chunk {
 	c := p.pool.Get().(*chunk)
 	c.reset(seq)
+	c.wide = p.wideErr
 	return c
+}
+
+// stickyEOF keeps answering io.EOF once r has: the first bytes are peeked at before the lines
+// are read, and a terminal would otherwise be read again after its Ctrl-D.
+type stickyEOF struct {
+	r   io.Reader
+	eof bool
+}
+
+func (s *stickyEOF) Read(b []byte) (int, error) {
+	if s.eof {
+		return 0, io.EOF
+	}
+	n, err := s.r.Read(b)
+	s.eof = err == io.EOF
+	return n, err
 }
 
 // maxPooledBytes keeps a chunk that once held a huge line from pinning its buffers.

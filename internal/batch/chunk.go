@@ -15,6 +15,9 @@ type chunk struct {
 	lines []line
 	out   []byte // one output line per input line, each ending in "\n"
 	stats Stats
+	// wide is the error of every line that is not empty when the input is in UTF-16 or
+	// UTF-32 (wide.go); nil for UTF-8.
+	wide *normalize.InvalidJSONError
 }
 
 // line is one input line: in[off:end], or, when tooLarge > 0, a line of that many bytes
@@ -31,11 +34,16 @@ func (c *chunk) reset(seq int64) {
 	c.lines = c.lines[:0]
 	c.out = c.out[:0]
 	c.stats = Stats{}
+	c.wide = nil
 }
 
 // process normalizes every line of c into c.out and counts the outcomes in c.stats.
 // A line over the limit is rejected here, as the Normalizer would reject it had it been read.
 func (c *chunk) process(n *normalize.Normalizer, limit int64) {
+	if c.wide != nil {
+		c.processWide(n, limit)
+		return
+	}
 	for _, l := range c.lines {
 		c.stats.Lines++
 		c.stats.BytesIn += l.raw
@@ -45,6 +53,27 @@ func (c *chunk) process(n *normalize.Normalizer, limit int64) {
 			c.out, o = AppendError(c.out, &normalize.PayloadTooLargeError{Size: l.tooLarge, Limit: limit})
 		} else {
 			c.out, o = AppendLine(c.out, n, c.in[l.off:l.end])
+		}
+		c.stats.count(o)
+		c.stats.BytesOut += int64(len(c.out) - start)
+	}
+}
+
+// processWide is process for the lines of an input in UTF-16 or UTF-32: each gets c.wide,
+// but an empty line gets what any empty line gets, and a line over the limit PayloadTooLarge.
+func (c *chunk) processWide(n *normalize.Normalizer, limit int64) {
+	for _, l := range c.lines {
+		c.stats.Lines++
+		c.stats.BytesIn += l.raw
+		start := len(c.out)
+		var o Outcome
+		switch {
+		case l.tooLarge > 0:
+			c.out, o = AppendError(c.out, &normalize.PayloadTooLargeError{Size: l.tooLarge, Limit: limit})
+		case l.end == l.off:
+			c.out, o = AppendLine(c.out, n, nil)
+		default:
+			c.out, o = AppendError(c.out, c.wide)
 		}
 		c.stats.count(o)
 		c.stats.BytesOut += int64(len(c.out) - start)
@@ -112,13 +141,20 @@ func (lr *lineReader) finish(c *chunk, start int, raw int64, skipped, crlf, ende
 	if crlf {
 		size--
 	}
+	addLine(c, start, raw, size, skipped, lr.max)
+}
+
+// addLine records the line just read into c.in[start:]: raw bytes of input, size of them the
+// line's own (its terminator dropped), over the limit max when skipped (and no longer kept)
+// or when size says so.
+func addLine(c *chunk, start int, raw, size int64, skipped bool, max int64) {
 	if skipped {
 		c.lines = append(c.lines, line{tooLarge: size, raw: raw})
 		return
 	}
 	end := start + int(size)
 	c.in = c.in[:end]
-	if lr.max > 0 && size > lr.max {
+	if max > 0 && size > max {
 		c.in = c.in[:start]
 		c.lines = append(c.lines, line{tooLarge: size, raw: raw})
 		return

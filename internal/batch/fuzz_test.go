@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
@@ -26,12 +27,16 @@ func splitLines(input string) []string {
 }
 
 // FuzzRun checks that Run prints, for any input, what normalizing its lines one by one
-// prints, with a limit small enough that many lines go over it.
+// prints, with a limit small enough that many lines go over it; for input whose first bytes
+// show UTF-16 or UTF-32, what wideSequential works out.
 func FuzzRun(f *testing.F) {
 	for _, seed := range []string{
 		"", "\n", "\r\n", "\n\n", `"a"`, `"a"` + "\r\n" + `{"final_response":"b"}`,
 		`{"final_response":"x","messages":[{"role":"developer"}]}` + "\n\n" + `"` + strings.Repeat("y", 70) + "\"\r",
 		"\r\r\n\r", "{\n}\n",
+		string(wideText("{\"final_response\":\"a\"}\r\n\n\"b\"", "UTF-16LE", true)),
+		string(wideText("\"a\"\n\"b\"\n", "UTF-16BE", false)),
+		string(wideText("\"a\"\r\n\"b\"", "UTF-32LE", false)) + "\x00",
 	} {
 		f.Add(seed, uint8(2), uint8(16))
 	}
@@ -39,6 +44,10 @@ func FuzzRun(f *testing.F) {
 		const limit = 48
 		n := normalize.New(normalize.WithMaxBytes(limit))
 		want := sequential(n, splitLines(input), limit)
+		w, wide := jsonscan.DetectWide([]byte(input))
+		if wide {
+			want = wideSequential(n, []byte(input), w, limit)
+		}
 		var out bytes.Buffer
 		stats, err := Run(context.Background(), iotest.HalfReader(strings.NewReader(input)), &out, n,
 			Options{Workers: int(workers%8) + 1, ChunkBytes: int(chunk) + 1, MaxLineBytes: limit})
@@ -47,6 +56,9 @@ func FuzzRun(f *testing.F) {
 		}
 		if !bytes.Equal(want, out.Bytes()) {
 			t.Fatalf("Run(%q) mismatch:\nwant %s\ngot  %s", input, want, out.Bytes())
+		}
+		if (stats.NotUTF8 != nil) != wide {
+			t.Fatalf("Run(%q): NotUTF8 = %v, want it set: %v", input, stats.NotUTF8, wide)
 		}
 		if stats.BytesIn != int64(len(input)) {
 			t.Fatalf("Run(%q): BytesIn = %d, want %d", input, stats.BytesIn, len(input))

@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
@@ -14,6 +15,9 @@ type Stats struct {
 	Warnings     int64 // soft warnings over all records
 	WithWarnings int64 // records with at least one soft warning
 	Truncated    int64 // records whose final_response was cut at the cap
+	// NotUTF8 is the input's encoding when its first bytes show UTF-16 or UTF-32: its lines
+	// were cut where that encoding ends a line, and every one was rejected. Set once Run returns.
+	NotUTF8 *jsonscan.Wide
 }
 
 // Rejections counts rejected lines by class.

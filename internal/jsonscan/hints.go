@@ -310,8 +310,8 @@ func (w Wide) Iconv() string {
 	return string(w.enc)
 }
 
-// found says what was found: the byte order mark, or the bytes the encoding was guessed from.
-func (w Wide) found() string {
+// Found says what was found: the byte order mark, or the bytes the encoding was guessed from.
+func (w Wide) Found() string {
 	if w.bom {
 		name := w.Name()
 		if w.enc == utf16LE { // what writes it, where that is well known
@@ -351,7 +351,7 @@ func (w Wide) fix() string {
 }
 
 // Reason is the error's reason for one input in the encoding.
-func (w Wide) Reason() string { return w.found() + "; expected UTF-8: " + w.fix() }
+func (w Wide) Reason() string { return w.Found() + "; expected UTF-8: " + w.fix() }
 
 // LineReason is the error's reason for each line of a stream of lines (JSON Lines) that
 // starts in the encoding: the stream was found to be in it, so every line is.
