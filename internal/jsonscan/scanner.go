@@ -93,6 +93,9 @@ type SyntaxError struct {
 	// JSONLines: the input is not one value but several, each on a line of its own, as a JSON
 	// Lines file holds them; the layer above may say how to send such a file.
 	JSONLines bool
+	// TooDeep: the value nests deeper than the scanner's limit; an encoder writes such nesting
+	// as readily as any other, so the fix is the structure or the limit, not the writing.
+	TooDeep bool
 }
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%s (byte offset %d)", e.Reason, e.Offset) }
@@ -205,7 +208,11 @@ func (s *Scanner) skipWS() {
 func (s *Scanner) enter() bool {
 	s.depth++
 	if s.depth > s.maxDepth {
-		return s.Fail(s.pos, "nesting deeper than %d levels of arrays and objects", s.maxDepth)
+		if s.err == nil {
+			s.Fail(s.pos, "nesting deeper than %d levels of arrays and objects", s.maxDepth)
+			s.err.TooDeep = true
+		}
+		return false
 	}
 	s.pos++
 	return true

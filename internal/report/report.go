@@ -9,6 +9,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -63,14 +64,20 @@ func Rejection(w io.Writer, name string, err error) {
 	class, _ := normalize.ClassOf(err)
 	fmt.Fprintf(w, "%s: rejected, %s\n", name, class)
 	fmt.Fprintf(w, "  %s\n", strings.Join(strings.Fields(err.Error()), " "))
+	var syn *normalize.InvalidJSONError
+	if errors.As(err, &syn) && syn.TooDeep {
+		fmt.Fprintf(w, "  fix: nest the result less deeply (an encoder writes any depth, so the structure itself must change), or raise --max-depth\n")
+		return
+	}
 	if fix := rejectionFix(class); fix != "" {
 		fmt.Fprintf(w, "  fix: %s\n", fix)
 	}
 }
 
 // rejectionFix is the general fix for a class of rejection, beside the message's own. The one
-// for InvalidJSON holds for every cause, hand-built text, an encoding other than UTF-8, NaN
-// (which json.dumps writes unless told not to) and several values alike.
+// for InvalidJSON holds for every cause but nesting past the limit (Rejection's own case),
+// hand-built text, an encoding other than UTF-8, NaN (which json.dumps writes unless told not
+// to) and several values alike.
 func rejectionFix(class normalize.Class) string {
 	switch class {
 	case normalize.ClassInvalidJSON:

@@ -113,6 +113,16 @@ func TestRejection(t *testing.T) {
 	assert.Contains(t, out.String(), "\n  fix: return {\"final_response\"")
 }
 
+// Nesting past the limit is no matter of how the text was written: its fix is the structure.
+func TestRejectionFixOfTooDeep(t *testing.T) {
+	_, err := normalize.Normalize([]byte(strings.Repeat("[", 1100) + strings.Repeat("]", 1100)))
+	require.Error(t, err)
+	var out bytes.Buffer
+	Rejection(&out, "in.json", err)
+	assert.Contains(t, out.String(), "\n  fix: nest the result less deeply (an encoder writes any depth, so the structure itself must change), or raise --max-depth\n")
+	assert.NotContains(t, out.String(), "json.dumps")
+}
+
 // The general fix of InvalidJSON holds whatever the cause: json.dumps writes NaN unless told
 // not to, and a file in UTF-16 came from an encoder too.
 func TestRejectionFixOfInvalidJSON(t *testing.T) {

@@ -51,6 +51,9 @@ type InvalidJSONError struct {
 	// file holds them. The message says to send one result per input; a caller that has a
 	// way to take such a file (a batch mode) can say so.
 	JSONLines bool
+	// TooDeep: the value nests deeper than the Normalizer's limit (WithMaxDepth); an encoder
+	// writes such nesting too, so a caller's fix is the structure or the limit.
+	TooDeep bool
 }
 
 func (e *InvalidJSONError) Error() string {

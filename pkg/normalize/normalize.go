@@ -404,7 +404,7 @@ func (r *Result) shapeError(probe probeKeys) error {
 func invalidJSON(data []byte, e *jsonscan.SyntaxError) error {
 	line := 1 + bytes.Count(data[:e.Offset], []byte{'\n'})
 	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:e.Offset], '\n')+1:e.Offset])
-	return &InvalidJSONError{Offset: e.Offset, Line: line, Column: col, Reason: e.Reason, JSONLines: e.JSONLines}
+	return &InvalidJSONError{Offset: e.Offset, Line: line, Column: col, Reason: e.Reason, JSONLines: e.JSONLines, TooDeep: e.TooDeep}
 }
 
 func appendString(dst []byte, s string) []byte { return jsonscan.AppendString(dst, s) }

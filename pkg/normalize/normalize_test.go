@@ -159,6 +159,10 @@ func TestMaxDepthIsConfigurable(t *testing.T) {
 	var syn *normalize.InvalidJSONError
 	require.ErrorAs(t, err, &syn)
 	assert.Contains(t, syn.Reason, "nesting deeper than 3 levels")
+	assert.True(t, syn.TooDeep, "a caller can tell the limit from a syntax error")
+	_, err = normalize.Normalize([]byte(`{"final_response":"a",}`), normalize.WithMaxDepth(3))
+	require.ErrorAs(t, err, &syn)
+	assert.False(t, syn.TooDeep)
 }
 
 func TestDeepNestingIsRejectedWithoutRecursion(t *testing.T) {
