@@ -137,8 +137,13 @@ func dictRepr(t []byte) (what, answer string, ok bool) {
 	switch {
 	case f.chatCompletion():
 		return "Python's str() of an OpenAI chat completion's dict ('object': 'chat.completion')", `result["choices"][0]["message"]["content"]`, true
+	case f.response():
+		// A dict has no output_text: that is a property of the SDK's Response object.
+		return "Python's str() of an OpenAI Responses API response's dict ('object': 'response')",
+			`the text of the 'output_text' parts of the message items in result["output"]`, true
 	case attr != "":
-		return "Python's str() of a dict with '" + attr + "'", inBlocks(`result["`+attr+`"]`, attr, v), true
+		answer, ok := answerIn(`result["`+attr+`"]`, attr, v)
+		return "Python's str() of a dict with '" + attr + "'", answer, ok
 	case len(f.messages) > 1 && f.messages[0] == '[' && f.messages[1] != ']':
 		last := `result["messages"][-1].content`
 		if f.messages[1] == '{' { // dicts, not message objects
@@ -158,13 +163,52 @@ func objectRepr(t []byte) (what, answer string, ok bool) {
 	if class == "" || !reprItems(t, len(class), f.kwarg) || !f.firstIsKeyword || f.keywords < 2 {
 		return "", "", false
 	}
-	if f.chatCompletion() {
+	switch attr, v := f.answerAttr(); {
+	case f.chatCompletion():
 		return "Python's repr() of an OpenAI chat completion, " + class + "(…)", "result.choices[0].message.content", true
-	}
-	if attr, v := f.answerAttr(); attr != "" {
-		return "Python's repr() of an object, " + class + "(…)", inBlocks("result."+attr, attr, v), true
+	case f.response():
+		return "Python's repr() of an OpenAI Responses API response, " + class + "(…)", "result.output_text", true
+	case attr != "":
+		answer, ok := answerIn("result."+attr, attr, v)
+		return "Python's repr() of an object, " + class + "(…)", answer, ok
 	}
 	return "", "", false
+}
+
+// answerIn says where the answer is when ref, the attribute attr of a result, holds v (the
+// text from that value to the repr's end), judged by v's first byte: a message that is a dict
+// or an object holds it in its content (Ollama's message, Strands' message dict), an output
+// list in the text of its items, content in its text blocks (inBlocks). It reports false when
+// the value holds no place to name (a message without content, an empty output list): no note
+// is better than one that names the wrong value.
+func answerIn(ref, attr string, v []byte) (string, bool) {
+	switch {
+	case attr == "message" && len(v) > 0 && (v[0] == '{' || classLen(v) > 0):
+		return messageContent(ref, v)
+	case attr == "output" && len(v) > 1 && v[0] == '[':
+		return "the text of the items in " + ref, v[1] != ']'
+	}
+	return inBlocks(ref, attr, v), true
+}
+
+// messageContent says where the answer is in the message v, a dict ({'role': …, 'content': …})
+// or an object (Message(role=…, content=…)) that ref names: its content, read as a dict's key
+// or an object's attribute, or false when its top level has no content.
+func messageContent(ref string, v []byte) (string, bool) {
+	var m reprFields
+	var closed int
+	if n := classLen(v); n > 0 {
+		ref += ".content"
+		closed = reprClose(v, n, m.kwarg)
+	} else {
+		ref += `["content"]`
+		closed = reprClose(v, 0, m.dictKey)
+	}
+	content := m.attr("content")
+	if closed < 0 || content == nil {
+		return "", false
+	}
+	return inBlocks(ref, "content", content), true
 }
 
 // inBlocks says where the answer is when ref, the attribute attr, holds the value v: content
@@ -225,6 +269,16 @@ func (f *reprFields) field(name, value []byte) {
 	}
 }
 
+// attr is the value of name, one of resultAttrs, or nil when the repr does not have it.
+func (f *reprFields) attr(name string) []byte {
+	for i, a := range resultAttrs {
+		if a == name {
+			return f.attrs[i]
+		}
+	}
+	return nil
+}
+
 // answerAttr is the first of resultAttrs, in that order, that the repr has, and its value.
 func (f *reprFields) answerAttr() (string, []byte) {
 	for i, v := range f.attrs {
@@ -238,24 +292,43 @@ func (f *reprFields) answerAttr() (string, []byte) {
 // chatCompletion reports whether the repr is of an OpenAI chat completion (not a chunk of a
 // stream, whose text is in choices[0].delta): a list of choices and object 'chat.completion'.
 func (f *reprFields) chatCompletion() bool {
-	const object = "'chat.completion'"
-	return len(f.choices) > 0 && f.choices[0] == '[' && bytes.HasPrefix(f.object, []byte(object)) &&
-		len(f.object) > len(object) && bytes.IndexByte([]byte(",)}"), f.object[len(object)]) >= 0
+	return len(f.choices) > 0 && f.choices[0] == '[' && f.objectIs("'chat.completion'")
 }
 
-// reprItems walks t from t[open], an opening bracket, skipping Python string literals, and
-// calls item with the text from the start of each item at depth 1 (after the bracket, and
-// after each comma at that depth and the spaces or newlines after it) to t's end. It reports
-// whether that bracket closes at t's last byte, with every literal closed: only then is t one
-// repr, and what item was given its own items.
+// response reports whether the repr is of an OpenAI Responses API response: a list of output
+// items and object 'response'. Its answer is the text of the output_text parts of its message
+// items, which the SDK's Response.output_text joins.
+func (f *reprFields) response() bool {
+	out := f.attr("output")
+	return len(out) > 0 && out[0] == '[' && f.objectIs("'response'")
+}
+
+// objectIs reports whether the repr's object is the literal lit, a whole item.
+func (f *reprFields) objectIs(lit string) bool {
+	return bytes.HasPrefix(f.object, []byte(lit)) && len(f.object) > len(lit) && bytes.IndexByte([]byte(",)}"), f.object[len(lit)]) >= 0
+}
+
+// reprItems walks t from t[open], an opening bracket, as reprClose does, and reports whether
+// that bracket closes at t's last byte, with every literal closed: only then is t one repr,
+// and what item was given its own items.
 func reprItems(t []byte, open int, item func([]byte)) bool {
+	end := reprClose(t, open, item)
+	return end >= 0 && end == len(t)-1
+}
+
+// reprClose walks t from t[open], an opening bracket, skipping Python string literals, and
+// calls item with the text from the start of each item at depth 1 (after the bracket, and
+// after each comma at that depth and the spaces or newlines after it) to t's end. It returns
+// the index of the bracket that closes t[open], or -1 when none does or a literal before it
+// does not close.
+func reprClose(t []byte, open int, item func([]byte)) int {
 	depth := 0
 	for i := open; i < len(t); i++ {
 		switch t[i] {
 		case '\'', '"':
 			end := skipString(t, i)
 			if end < 0 {
-				return false
+				return -1
 			}
 			i = end - 1
 		case '(', '[', '{':
@@ -264,7 +337,7 @@ func reprItems(t []byte, open int, item func([]byte)) bool {
 			}
 		case ')', ']', '}':
 			if depth--; depth == 0 {
-				return i == len(t)-1
+				return i
 			}
 		case ',':
 			if depth == 1 {
@@ -276,7 +349,7 @@ func reprItems(t []byte, open int, item func([]byte)) bool {
 			}
 		}
 	}
-	return false
+	return -1
 }
 
 // skipString is the index just past the Python string literal that starts at t[i] (a quote),
@@ -297,15 +370,25 @@ func skipString(t []byte, i int) int {
 // reprClass is the class name t starts with when t has the ends of a repr, Name(...): a
 // capitalized identifier, "(", and ")" at the end.
 func reprClass(t []byte) string {
+	n := classLen(t)
+	if n == 0 || !bytes.HasSuffix(t, []byte(")")) {
+		return ""
+	}
+	return string(t[:n])
+}
+
+// classLen is the length of the class name t starts with when a "(" follows it, Name(: a
+// capitalized identifier of two to 64 bytes; else 0.
+func classLen(t []byte) int {
 	const longest = 64
 	i := 0
 	for i < len(t) && i <= longest && isIdentByte(t[i], i > 0) {
 		i++
 	}
-	if i < 2 || i > longest || t[0] < 'A' || t[0] > 'Z' || i >= len(t) || t[i] != '(' || !bytes.HasSuffix(t, []byte(")")) {
-		return ""
+	if i < 2 || i > longest || t[0] < 'A' || t[0] > 'Z' || i >= len(t) || t[i] != '(' {
+		return 0
 	}
-	return string(t[:i])
+	return i
 }
 
 // keyword is the length of the Python keyword argument t starts with, "=" included, or 0.

@@ -116,6 +116,19 @@ func TestExplainFinalResponseRepr(t *testing.T) {
 		{name: "an escaped quote in a string", text: `Result(text='it\'s', output='Paris')`, message: "result.output"},
 		{name: "a double-quoted string with a quote and a bracket", text: `Result(text="it's (not", final_output='Paris')`, message: "result.final_output"},
 		{name: "a repr spread over lines", text: "{'intermediate_steps': [],\n 'output': 'Paris'}", message: `result["output"]`},
+		{name: "an Ollama dict: the message's content", text: `{'model': 'llama3.1', 'created_at': '2024-07-01T00:00:00Z', 'message': {'role': 'assistant', 'content': 'Paris'}, 'done': True}`,
+			message: `looks like Python's str() of a dict with 'message', not the text of the answer: the judge grades the whole of it; send the answer's text itself, result["message"]["content"]`},
+		{name: "an Ollama ChatResponse: the message's content", text: `ChatResponse(model='llama3.1', message=Message(role='assistant', content='Paris'), done=True)`,
+			message: `send the answer's text itself, result.message.content`},
+		{name: "a message object in a dict", text: `{'message': Message(role='assistant', content='Paris'), 'done': True}`, message: `send the answer's text itself, result["message"].content`},
+		{name: "a Strands AgentResult: text blocks in the message dict's content", text: `AgentResult(stop_reason='end_turn', message={'role': 'assistant', 'content': [{'text': 'Paris'}]}, metrics=EventLoopMetrics(cycle_count=1), state={})`,
+			message: `send the answer's text itself, the text of the text blocks in result.message["content"]`},
+		{name: "a message that is a string", text: `{'message': 'Paris', 'done': True}`, message: `send the answer's text itself, result["message"]`},
+		{name: "an OpenAI Responses API response", text: responseRepr,
+			message: `looks like Python's repr() of an OpenAI Responses API response, Response(…), not the text of the answer: the judge grades the whole of it; send the answer's text itself, result.output_text`},
+		{name: "str of an OpenAI response's dict", text: `{'id': 'resp_1', 'created_at': 1.0, 'model': 'gpt-4o', 'object': 'response', 'output': [{'id': 'msg_1', 'content': [{'annotations': [], 'text': 'Paris', 'type': 'output_text'}], 'role': 'assistant', 'status': 'completed', 'type': 'message'}]}`,
+			message: `looks like Python's str() of an OpenAI Responses API response's dict ('object': 'response'), not the text of the answer: the judge grades the whole of it; send the answer's text itself, the text of the 'output_text' parts of the message items in result["output"]`},
+		{name: "a list under output", text: `{'input': 'q', 'output': [{'text': 'Paris', 'type': 'text', 'index': 0}]}`, message: `send the answer's text itself, the text of the items in result["output"]`},
 
 		{name: "a nested content key", text: `{'answer': 'x', 'sources': [{'content': 'y'}]}`},
 		{name: "nested keyword arguments", text: `Wrapper(inner=Inner(output='x', content='y'), kind='z')`},
@@ -127,6 +140,8 @@ func TestExplainFinalResponseRepr(t *testing.T) {
 		{name: "an unclosed quote", text: `Result(text='it's', output='Paris')`},
 		{name: "prose with a nested quote", text: `{'a' says "it's 'output': x"}`},
 		{name: "LangChain markers inside the content", text: `content='Set additional_kwargs={} on it.'`},
+		{name: "a message without content", text: `Event(kind='x', message=Message(role='assistant', text='Paris'), done=True)`},
+		{name: "an empty output list", text: `Run(id='r', output=[], status='failed')`},
 
 		{name: "prose about content=", text: `Set content='x' and additional_kwargs={} on the message to fix it.`},
 		{name: "prose starting with content=", text: `content='x' is how you set the text of a message.`},
@@ -138,6 +153,7 @@ func TestExplainFinalResponseRepr(t *testing.T) {
 		{name: "a call in prose", text: `Call Search(query='x', output='json') to find it, then answer.`},
 		{name: "a comparison", text: `Check(a==1, output==2)`},
 		{name: "a sentence in parentheses", text: `Paris (the capital, output=yes).`},
+		{name: "prose about a message dict", text: `Send message={'content': 'x'} and then output=[1] to the API.`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,6 +175,12 @@ func TestExplainFinalResponseRepr(t *testing.T) {
 const chatCompletionRepr = `ChatCompletion(id='chatcmpl-1', choices=[Choice(finish_reason='stop', index=0, logprobs=None, ` +
 	`message=ChatCompletionMessage(content='Paris', refusal=None, role='assistant', annotations=[], audio=None, function_call=None, ` +
 	`tool_calls=None))], created=1, model='gpt-4o', object='chat.completion', service_tier=None, system_fingerprint=None, usage=None)`
+
+// responseRepr is what print(response) writes for an OpenAI Responses API response.
+const responseRepr = `Response(id='resp_1', created_at=1.0, error=None, incomplete_details=None, instructions=None, metadata={}, ` +
+	`model='gpt-4o', object='response', output=[ResponseOutputMessage(id='msg_1', content=[ResponseOutputText(annotations=[], ` +
+	`text='Paris', type='output_text')], role='assistant', status='completed', type='message')], parallel_tool_calls=True, ` +
+	`temperature=1.0, tool_choice='auto', tools=[], top_p=1.0, status='completed', usage=None)`
 
 func quote(s string) string {
 	var b strings.Builder
