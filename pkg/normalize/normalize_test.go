@@ -69,6 +69,8 @@ func TestShapeErrors(t *testing.T) {
 		{"camel case", `{"messages":[],"finalResponse":"x"}`, "object without final_response", `It has "finalResponse": keys are matched exactly`},
 		{"chat completion", `{"id":"chatcmpl-1","choices":[{"message":{"content":"x"}}]}`, "object without final_response", `It has "choices": it looks like an OpenAI chat completion, the model's response rather than the handler's result; send {"final_response": choices[0].message.content}`},
 		{"anthropic message", `{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"x"}]}`, "object without final_response", `it looks like an Anthropic Messages API response`},
+		{"a repeated type: the last one counts", `{"type":"message","content":[],"type":1}`, "object without final_response", `It has the keys "type", "content", "type"`},
+		{"a repeated object: the last one counts", `{"object":"chat.completion","choices":[],"object":null}`, "object without final_response", `It has the keys "object", "choices", "object"`},
 		{"chat completion by its object", `{"object":"chat.completion","choices":[]}`, "object without final_response", `it looks like an OpenAI chat completion`},
 		{"choices of a quiz", `{"question":"q","choices":["a","b"],"answer":"a"}`, "object without final_response", `It has "answer", which holds a string: rename the key to "final_response"`},
 		{"hyphenated variant", `{"final-response":"x"}`, "object without final_response", `It has "final-response": keys are matched exactly`},

@@ -50,8 +50,11 @@ func missingFinalHint(data []byte, maxDepth int) string {
 		}
 		v := s.SkipValue()
 		switch {
-		case text != nil && v.Present() && data[v.Start] == '"' && v.End-v.Start < 64:
-			*text = string(jsonscan.StringText(data, v))
+		case text != nil:
+			*text = "" // the last occurrence wins (rule 12), even when it is not a short string
+			if v.Present() && data[v.Start] == '"' && v.End-v.Start < 64 {
+				*text = string(jsonscan.StringText(data, v))
+			}
 		case isChoices:
 			choices, messageInChoices = true, firstHasKey(data[v.Start:v.End], "message", maxDepth)
 		}
