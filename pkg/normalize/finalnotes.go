@@ -107,24 +107,40 @@ var resultAttrs = [...]string{"final_response", "final_output", "output", "messa
 // outside string literals, so that an attribute of a nested object (choices[0].message) or
 // text that quotes one is not named as the result's.
 func reprOf(t []byte) (what, answer string, ok bool) {
-	switch {
-	case langChainStr(t):
+	if v := langChainContent(t); v != nil {
+		if v[0] == '[' {
+			return "Python's str() of a LangChain message (content=[…] additional_kwargs={…})", inBlocks("message.content", "content", v), true
+		}
 		return "Python's str() of a LangChain message (content='…' additional_kwargs={…})", "message.content", true
+	}
+	switch {
 	case bytes.HasPrefix(t, []byte("{'")) && bytes.HasSuffix(t, []byte("}")):
 		return dictRepr(t)
 	}
 	return objectRepr(t)
 }
 
-// langChainStr reports whether t is str() of a LangChain message: a content='…' literal, then
+// langChainContent is the content of t when t is str() of a LangChain message, or nil: after
+// content=, a string literal or a list (of content blocks, as a message from Claude has), then
 // the field pydantic writes after it.
-func langChainStr(t []byte) bool {
+func langChainContent(t []byte) []byte {
 	const content = "content="
-	if !bytes.HasPrefix(t, []byte(content+"'")) && !bytes.HasPrefix(t, []byte(content+`"`)) {
-		return false
+	if !bytes.HasPrefix(t, []byte(content)) || len(t) == len(content) {
+		return nil
 	}
-	end := skipString(t, len(content))
-	return end > 0 && (bytes.HasPrefix(t[end:], []byte(" additional_kwargs={")) || bytes.HasPrefix(t[end:], []byte(" response_metadata={")))
+	v, end := t[len(content):], -1
+	switch v[0] {
+	case '\'', '"':
+		end = skipString(v, 0)
+	case '[':
+		if c := reprClose(v, 0, func([]byte) {}); c >= 0 {
+			end = c + 1
+		}
+	}
+	if end <= 0 || !(bytes.HasPrefix(v[end:], []byte(" additional_kwargs={")) || bytes.HasPrefix(v[end:], []byte(" response_metadata={"))) {
+		return nil
+	}
+	return v[:end]
 }
 
 // dictRepr reads t, which has the ends of str() of a dict, and says where its answer is.

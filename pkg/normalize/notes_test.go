@@ -96,6 +96,8 @@ func TestExplainFinalResponseRepr(t *testing.T) {
 			text:    `content='Paris is the capital.' additional_kwargs={} response_metadata={'finish_reason': 'stop'} id='run-1'`,
 			message: `looks like Python's str() of a LangChain message (content='…' additional_kwargs={…}), not the text of the answer: the judge grades the whole of it; send the answer's text itself, message.content`},
 		{name: "double-quoted content", text: `content="It's Paris." response_metadata={}`, message: "message.content"},
+		{name: "str of a LangChain message with content blocks", text: `content=[{'text': 'Paris', 'type': 'text'}] additional_kwargs={} response_metadata={'model': 'claude-3-5-sonnet'} id='run-1'`,
+			message: `looks like Python's str() of a LangChain message (content=[…] additional_kwargs={…}), not the text of the answer: the judge grades the whole of it; send the answer's text itself, the text of the text blocks in message.content`},
 		{name: "RunResult repr", text: `RunResult(input='hi', new_items=[...], final_output='Paris')`,
 			message: `looks like Python's repr() of an object, RunResult(…), not the text of the answer: the judge grades the whole of it; send the answer's text itself, result.final_output`},
 		{name: "AIMessage repr", text: `AIMessage(content='Paris', additional_kwargs={}, response_metadata={})`, message: "repr() of an object, AIMessage(…), not the text of the answer: the judge grades the whole of it; send the answer's text itself, result.content"},
@@ -140,6 +142,7 @@ func TestExplainFinalResponseRepr(t *testing.T) {
 		{name: "an unclosed quote", text: `Result(text='it's', output='Paris')`},
 		{name: "prose with a nested quote", text: `{'a' says "it's 'output': x"}`},
 		{name: "LangChain markers inside the content", text: `content='Set additional_kwargs={} on it.'`},
+		{name: "an unclosed content list", text: `content=[{'text': 'Paris' additional_kwargs={}`},
 		{name: "a message without content", text: `Event(kind='x', message=Message(role='assistant', text='Paris'), done=True)`},
 		{name: "an empty output list", text: `Run(id='r', output=[], status='failed')`},
 
@@ -154,6 +157,7 @@ func TestExplainFinalResponseRepr(t *testing.T) {
 		{name: "a comparison", text: `Check(a==1, output==2)`},
 		{name: "a sentence in parentheses", text: `Paris (the capital, output=yes).`},
 		{name: "prose about a message dict", text: `Send message={'content': 'x'} and then output=[1] to the API.`},
+		{name: "prose about a content list", text: `content=[a, b] is a list; additional_kwargs={} is not needed.`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
