@@ -18,8 +18,8 @@
 // in memory and becomes a PayloadTooLarge error object that gives its exact size.
 //
 // Input whose first bytes show UTF-16 or UTF-32 (a byte order mark, or NUL bytes around its
-// first two characters) is not cut at "\n" bytes, which in those encodings fall inside
-// characters: its lines end where the encoding ends a line, and every line that is not empty
+// first two characters and its first 0A byte that encoding's line feed) is not cut at "\n"
+// bytes, which in those encodings fall inside characters: its lines end where the encoding ends a line, and every line that is not empty
 // is an InvalidJSON error object naming the input's encoding (wide.go).
 package batch
 

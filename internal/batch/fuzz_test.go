@@ -27,8 +27,8 @@ func splitLines(input string) []string {
 }
 
 // FuzzRun checks that Run prints, for any input, what normalizing its lines one by one
-// prints, with a limit small enough that many lines go over it; for input whose first bytes
-// show UTF-16 or UTF-32, what wideSequential works out.
+// prints, with a limit small enough that many lines go over it; for input that strongWide
+// finds in UTF-16 or UTF-32, what wideSequential works out.
 func FuzzRun(f *testing.F) {
 	for _, seed := range []string{
 		"", "\n", "\r\n", "\n\n", `"a"`, `"a"` + "\r\n" + `{"final_response":"b"}`,
@@ -37,6 +37,7 @@ func FuzzRun(f *testing.F) {
 		string(wideText("{\"final_response\":\"a\"}\r\n\n\"b\"", "UTF-16LE", true)),
 		string(wideText("\"a\"\n\"b\"\n", "UTF-16BE", false)),
 		string(wideText("\"a\"\r\n\"b\"", "UTF-32LE", false)) + "\x00",
+		"1\x002\x00\n\"a\"\n\"b\"\n", "\x001\x00\n\"a\"\n", "\x01\x00\x02\x00\n\x00",
 	} {
 		f.Add(seed, uint8(2), uint8(16))
 	}
@@ -44,7 +45,8 @@ func FuzzRun(f *testing.F) {
 		const limit = 48
 		n := normalize.New(normalize.WithMaxBytes(limit))
 		want := sequential(n, splitLines(input), limit)
-		w, wide := jsonscan.DetectWide([]byte(input))
+		w, _ := jsonscan.DetectWide([]byte(input))
+		wide := strongWide([]byte(input))
 		if wide {
 			want = wideSequential(n, []byte(input), w, limit)
 		}

@@ -2,6 +2,7 @@ package batch
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 
@@ -17,24 +18,87 @@ import (
 // one, the code unit U+000A (a U+000D before it belongs to the terminator, as "\r" does in
 // "\r\n"): output line N answers the line N an editor shows. Every line that is not empty gets
 // the same error, which names the input's encoding and how to convert it; nothing is decoded,
-// since the contract repairs nothing. Valid input pays for one look at its first two bytes.
+// since the contract repairs nothing.
+//
+// The decision holds for the whole stream, so a guess must never cost valid UTF-8 lines: a
+// byte order mark decides at once, but NUL bytes around the first two characters only when
+// the first 0A byte of the input is that encoding's line feed too, a whole code unit on a
+// code-unit boundary (0A 00 at an even offset for UTF-16LE, 00 0A at an odd one for UTF-16BE,
+// 0A 00 00 00 and 00 00 00 0A for UTF-32), and the code unit after it, as far as it was read,
+// starts a line with an ASCII character as the encoding writes one. Anything else is cut at
+// "\n" as UTF-8 is. Valid UTF-8 JSON pays for a look at its first two bytes.
+//
+// The reader looks no further than it must, and never waits for bytes it does not need: until
+// the first 0A byte arrives no line could be handed on anyway, so it reads on; once one is
+// read it decides from what was read with it, and bytes still missing count as UTF-8 (a lone
+// "\n" from a program that waits for its answer is answered at once).
 
-// sniffWide reads no more of the input than it must to tell UTF-8 from UTF-16 or UTF-32 (two
-// bytes for any UTF-8 JSON text, at most eight) and returns the wide encoding it is in, or nil.
+// sniffWide reads the start of the input, as far as sniffing needs and no further, and returns
+// the wide encoding it is in, or nil.
 func sniffWide(br *bufio.Reader) (*jsonscan.Wide, error) {
-	for n := 1; ; n++ {
-		d, err := br.Peek(n)
-		switch {
-		case err != nil && !errors.Is(err, io.EOF):
+	for n := 1; ; n = br.Buffered() + 1 {
+		_, err := br.Peek(n)
+		final := err != nil // the end of the input, or of the buffer: nothing more to look at
+		if final && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 			return nil, err
-		case err == nil && jsonscan.WideNeedsMore(d):
-			continue
 		}
-		if w, ok := jsonscan.DetectWide(d); ok {
-			return &w, nil
+		d, _ := br.Peek(br.Buffered())
+		if w, decided := decideWide(d, final); decided {
+			return w, nil
 		}
-		return nil, nil
 	}
+}
+
+// decideWide tells from d, the first bytes of a stream, whether it is in UTF-16 or UTF-32
+// (a non-nil encoding) or cut as UTF-8 (nil). It reports false when more bytes are needed and
+// may be read: final says no more will come, and once d holds a 0A byte none are waited for.
+func decideWide(d []byte, final bool) (*jsonscan.Wide, bool) {
+	lf := bytes.IndexByte(d, '\n')
+	w, ok := jsonscan.DetectWide(d)
+	more := lf < 0 && !final // more may be read without delaying the first line
+	switch {
+	case more && jsonscan.WideNeedsMore(d): // FF FE may be the start of UTF-32LE's mark
+		return nil, false
+	case ok && w.BOM():
+		return &w, true
+	case more && ok: // NUL bytes around the first two characters: wait for the first line feed
+		return nil, false
+	case ok && wideLineFeed(d, lf, w, final):
+		return &w, true
+	}
+	return nil, true
+}
+
+// wideLineFeed reports whether the first 0A byte of d, at lf, is w's line feed: a whole code
+// unit, its other bytes NUL, and the code unit after it (as far as d holds it) that of an
+// ASCII character, as the next line starts. A big-endian line feed ends in its 0A byte, so
+// there the NUL byte after it must have been read too, unless d is all there is (final):
+// NUL bytes on both sides of the 0A, as in 0A 00 for little-endian. (Cut at "\n", big-endian
+// text keeps its lines anyway, each with a stray NUL byte at its end.)
+func wideLineFeed(d []byte, lf int, w jsonscan.Wide, final bool) bool {
+	unit, low := w.Unit(), 0
+	if w.BigEndian() {
+		low = w.Unit() - 1
+	}
+	start := lf - low
+	if lf < 0 || start%unit != 0 || start+unit > len(d) {
+		return false
+	}
+	for i, c := range d[start : start+unit] {
+		if i != low && c != 0 {
+			return false
+		}
+	}
+	next := d[start+unit : min(start+2*unit, len(d))]
+	if w.BigEndian() && len(next) == 0 && !final {
+		return false
+	}
+	for i, c := range next {
+		if i != low && c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // wideError is the error object of every line of an input in UTF-16 or UTF-32 but the empty

@@ -6,9 +6,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
+	"time"
 	"unicode/utf16"
 
 	"github.com/stretchr/testify/assert"
@@ -39,6 +42,47 @@ func wideText(s, enc string, bom bool) []byte {
 		out = order.AppendUint32(out, uint32(r))
 	}
 	return out
+}
+
+// strongWide is the rule that tells a stream in UTF-16 or UTF-32 from the whole of it, written
+// apart from the reader's: a byte order mark; or, without one, NUL bytes around the first two
+// characters and the first 0A byte the encoding's line feed, with the code unit after it (as
+// far as there is one) an ASCII character as that encoding writes it.
+func strongWide(input []byte) bool {
+	w, ok := jsonscan.DetectWide(input)
+	if !ok || w.BOM() {
+		return ok
+	}
+	enc, unit := w.Iconv(), w.Unit()
+	lf := wideText("\n", enc, false)
+	at := bytes.IndexByte(input, '\n') - bytes.IndexByte(lf, '\n')
+	if at < 0 || at%unit != 0 || !bytes.HasPrefix(input[at:], lf) {
+		return false
+	}
+	next := input[at+unit : min(at+2*unit, len(input))]
+	if len(next) == 0 {
+		return true
+	}
+	low := next[0]
+	if w.BigEndian() {
+		low = next[len(next)-1]
+		if len(next) < unit {
+			low = 0 // the low byte was not read: only the NUL bytes before it are checked
+		}
+	}
+	return bytes.HasPrefix(wideText(string(rune(low)), enc, false), next) ||
+		(w.BigEndian() && len(next) < unit && bytes.Count(next, []byte{0}) == len(next))
+}
+
+// evidenceBytes is how many bytes of a wide input tell its encoding: the mark, or (without
+// one) the text up to the code unit after its first line feed, and at least eight bytes. An
+// encoder writes whole code units, so a reader may well get them at once.
+func evidenceBytes(input []byte, w jsonscan.Wide) int {
+	if w.BOM() {
+		return 0
+	}
+	lf := bytes.Index(input, wideText("\n", w.Iconv(), false))
+	return min(len(input), max(8, lf+2*w.Unit()))
 }
 
 // wideSequential is what Run must print for an input in a wide encoding, worked out the
@@ -105,7 +149,8 @@ func TestRunWide(t *testing.T) {
 		{"UTF-16LE with a mark, CRLF, as PowerShell writes it", ok + "\r\n" + ok + "\r\n", "UTF-16LE", true, 2},
 		{"UTF-16LE, no mark, no final newline", ok + "\n" + ok, "UTF-16LE", false, 2},
 		{"UTF-16LE, an empty line first and between", "\n" + ok + "\n\n" + ok + "\n", "UTF-16LE", false, 4},
-		{"UTF-16LE, characters with a 0A byte (U+010A, U+0A05)", `{"final_response":"Ċ ਅ"}` + "\n" + ok + "\n", "UTF-16LE", false, 2},
+		{"UTF-16LE, characters with a 0A byte (U+010A, U+0A05)", `{"final_response":"Ċ ਅ"}` + "\n" + ok + "\n", "UTF-16LE", true, 2},
+		{"UTF-16LE, no mark, U+0A05 after the first line feed", "\n" + `{"final_response":"ਅ"}` + "\n" + ok + "\n", "UTF-16LE", false, 3},
 		{"UTF-16LE, a character beyond the BMP", `"😀 ok"` + "\n" + ok, "UTF-16LE", true, 2},
 		{"UTF-16LE, a lone CR stays in the line", ok + "\r" + ok + "\n", "UTF-16LE", true, 1},
 		{"UTF-16LE, a line over the limit", ok + "\n" + long + "\r\n" + ok + "\n", "UTF-16LE", true, 3},
@@ -120,14 +165,16 @@ func TestRunWide(t *testing.T) {
 		input := wideText(tt.text, tt.enc, tt.bom)
 		w, detected := jsonscan.DetectWide(input)
 		require.True(t, detected, tt.name)
+		require.True(t, strongWide(input), tt.name)
 		want := wideSequential(n, input, w, limit)
 		require.Equal(t, tt.lines, bytes.Count(want, []byte("\n")), "%s: the oracle's lines", tt.name)
 		for _, workers := range []int{1, 3} {
 			for _, chunk := range []int{1, 0} {
 				t.Run(fmt.Sprintf("%s/workers=%d,chunk=%d", tt.name, workers, chunk), func(t *testing.T) {
 					r := io.Reader(bytes.NewReader(input))
-					if chunk == 1 {
-						r = iotest.OneByteReader(r) // every code unit split across reads
+					if chunk == 1 { // every code unit split across reads, past what tells the encoding
+						k := evidenceBytes(input, w)
+						r = io.MultiReader(bytes.NewReader(input[:k]), iotest.OneByteReader(bytes.NewReader(input[k:])))
 					}
 					var out bytes.Buffer
 					stats, err := Run(context.Background(), r, &out, n, Options{Workers: workers, ChunkBytes: chunk, MaxLineBytes: limit})
@@ -181,7 +228,9 @@ func TestRunWideLines(t *testing.T) {
 	}
 }
 
-// UTF-8 input, and input whose first bytes are not evidence enough, is cut at "\n" as ever.
+// UTF-8 input, and input whose first bytes are not evidence enough, is cut at "\n" as ever:
+// NUL bytes around the first two characters are a guess, and a guess about the whole stream
+// must not cost the valid UTF-8 lines after them.
 func TestRunNotWide(t *testing.T) {
 	n := normalize.New()
 	tests := []struct{ name, input string }{
@@ -191,11 +240,25 @@ func TestRunNotWide(t *testing.T) {
 		{"a first line of one byte", "1"},
 		{"empty", ""},
 		{"a NUL first", "\x00\n" + `"b"`},
+		{"two characters of UTF-16LE, then lines of UTF-8", "1\x002\x00\n\"a\"\n\"b\"\n\"c\"\n"},
+		{"two characters of UTF-16BE, then a line of UTF-8", "\x001\x002\n\"a\"\n"},
+		{"UTF-16BE's line feed, then a line of UTF-8", "\x001\x00\n\"a\"\n\"b\""},
+		{"UTF-16LE's line feed, then a line of UTF-8", "1\x002\x00\n\x00\"a\"\n\"b\""},
+		{"two characters of UTF-32LE, then a line of UTF-8", "1\x00\x00\x002\x00\x00\x00\n\"a\"\n"},
+		{"two characters of UTF-32BE, then a line of UTF-8", "\x00\x00\x001\x00\x00\x002\n\"a\"\n"},
+		{"UTF-32LE's line feed short of a code unit", "1\x00\x00\x002\x00\x00\x00\n\x00\"a\"\n"},
+		{"UTF-16LE without a mark, its first 0A byte inside U+010A", string(wideText("\"Ċ\"\n\"b\"\n", "UTF-16LE", false)) + "\n\"c\"\n"},
+		{"a first line over the read buffer, no line feed in it", "{\x00\"\x00" + strings.Repeat("x\x00", readBufferBytes) + "\n\x00\"a\"\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			stats, err := Run(context.Background(), iotest.OneByteReader(strings.NewReader(tt.input)), &out, n, Options{})
+			require.False(t, strongWide([]byte(tt.input)) && len(tt.input) < readBufferBytes, "not evidence enough")
+			r := io.Reader(strings.NewReader(tt.input))
+			if len(tt.input) < 1<<16 {
+				r = iotest.OneByteReader(r)
+			}
+			stats, err := Run(context.Background(), r, &out, n, Options{})
 			require.NoError(t, err)
 			assert.Equal(t, string(sequential(n, splitLines(tt.input), 0)), out.String())
 			assert.Nil(t, stats.NotUTF8)
@@ -208,4 +271,96 @@ func TestRunWideReadError(t *testing.T) {
 	r := io.MultiReader(strings.NewReader("{"), iotest.ErrReader(fmt.Errorf("bad sector")))
 	_, err := Run(context.Background(), r, io.Discard, normalize.New(), Options{})
 	require.ErrorContains(t, err, "read input: bad sector")
+}
+
+// The first line is answered as soon as it is read, whatever the first bytes are: looking at
+// them never waits for input that a program on the other end of a pipe sends only after it
+// has its answer.
+func TestRunFirstLineNotDelayed(t *testing.T) {
+	tests := []struct{ name, first string }{
+		{"an empty line", "\n"},
+		{"a CRLF", "\r\n"},
+		{"a record", `"a"` + "\n"},
+		{"a NUL and a line feed", "\x00\n"},
+		{"one character of UTF-16LE", "1\x00\n"},
+		{"a line of UTF-16LE", string(wideText("1\n", "UTF-16LE", false))},
+		{"a line of UTF-16BE", string(wideText("1\n", "UTF-16BE", false))},
+		{"a line of UTF-16LE with a mark", string(wideText("1\n", "UTF-16LE", true))},
+		{"an empty line of UTF-32BE", string(wideText("\n", "UTF-32BE", false))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			out := &lineNotifier{line: make(chan struct{}, 1)}
+			done := make(chan error, 1)
+			go func() {
+				_, err := Run(context.Background(), pr, out, normalize.New(), Options{Workers: 1})
+				done <- err
+			}()
+			go func() { _, _ = pw.Write([]byte(tt.first)) }() // and nothing more until answered
+			select {
+			case <-out.line:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("Run(%q then nothing): no output line; it waits for input it does not need", tt.first)
+			}
+			require.NoError(t, pw.Close())
+			require.NoError(t, <-done)
+		})
+	}
+}
+
+// lineNotifier is an output that says when a line has been written.
+type lineNotifier struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	line chan struct{}
+}
+
+func (l *lineNotifier) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if bytes.IndexByte(b, '\n') >= 0 {
+		select {
+		case l.line <- struct{}{}:
+		default:
+		}
+	}
+	return l.buf.Write(b)
+}
+
+// Any input that strongWide does not find in UTF-16 or UTF-32 gives exactly what cutting at
+// "\n" gave before wide input was told apart: random lines of JSON, NUL and control bytes,
+// CRs and Latin-1, read in pieces of any size.
+func TestRunNotWideDifferential(t *testing.T) {
+	pieces := []string{`"a"`, `{"final_response":"b"}`, "1", "2", "\x00", "\x00\x00", "\x00\x00\x00",
+		"\x01", "\x02", "\x1b", "\r", "\n", "\n", "\n", " ", "\t", "é", "{", "\"", "\xff", "\xfe"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := normalize.New(normalize.WithMaxBytes(48))
+	var narrow, wide int
+	for i := range 3000 {
+		var b strings.Builder
+		for range rng.IntN(12) + 1 {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		input := b.String()
+		want := sequential(n, splitLines(input), 48) // the rule before wide input
+		isWide := strongWide([]byte(input))
+		if isWide {
+			w, _ := jsonscan.DetectWide([]byte(input))
+			want, wide = wideSequential(n, []byte(input), w, 48), wide+1
+		} else {
+			narrow++
+		}
+		r := io.Reader(strings.NewReader(input))
+		if i%2 == 1 {
+			r = iotest.HalfReader(r)
+		}
+		var out bytes.Buffer
+		stats, err := Run(context.Background(), r, &out, n, Options{Workers: 2, ChunkBytes: 7, MaxLineBytes: 48})
+		require.NoError(t, err)
+		require.Equal(t, string(want), out.String(), "Run(%q), strongly wide: %v", input, isWide)
+		require.Equal(t, isWide, stats.NotUTF8 != nil, "Run(%q)", input)
+	}
+	t.Logf("%d inputs cut at \"\\n\", %d strongly wide", narrow, wide)
+	require.Greater(t, narrow, 2500)
 }

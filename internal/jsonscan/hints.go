@@ -294,6 +294,10 @@ func (w Wide) Unit() int {
 	return 4
 }
 
+// BOM reports whether the encoding was told from a byte order mark rather than guessed from
+// NUL bytes.
+func (w Wide) BOM() bool { return w.bom }
+
 // BigEndian reports whether the encoding writes the high byte of a code unit first.
 func (w Wide) BigEndian() bool { return w.enc == utf16BE || w.enc == utf32BE }
 
