@@ -248,6 +248,8 @@ func TestRunNotWide(t *testing.T) {
 		{"two characters of UTF-32BE, then a line of UTF-8", "\x00\x00\x001\x00\x00\x002\n\"a\"\n"},
 		{"UTF-32LE's line feed short of a code unit", "1\x00\x00\x002\x00\x00\x00\n\x00\"a\"\n"},
 		{"UTF-16LE without a mark, its first 0A byte inside U+010A", string(wideText("\"Ċ\"\n\"b\"\n", "UTF-16LE", false)) + "\n\"c\"\n"},
+		{"binary data shaped as UTF-32LE", "\x01\x00\x00\x00\x02\x00\x00\x00\n\x00\x00\x00"},
+		{"binary data shaped as UTF-16LE", "\x01\x00\x02\x00\n\x00\n\"a\"\n"},
 		{"a first line over the read buffer, no line feed in it", "{\x00\"\x00" + strings.Repeat("x\x00", readBufferBytes) + "\n\x00\"a\"\n"},
 	}
 	for _, tt := range tests {

@@ -262,7 +262,8 @@ type Wide struct {
 }
 
 // DetectWide tells UTF-16 and UTF-32 from the first bytes of d: their byte order mark or,
-// without one, the NUL bytes around the first two characters (the first of them ASCII). One
+// without one, the NUL bytes around the first two characters (the first of them printable
+// ASCII, tab, LF or CR, the second that or printable Latin-1: control bytes are binary data). One
 // character is not enough: "1" and three NUL bytes are as likely a number with garbage after
 // it. It reports false for anything else, UTF-8 included.
 func DetectWide(d []byte) (Wide, bool) {
@@ -395,10 +396,12 @@ type widePattern struct {
 
 type byteClass uint8
 
+// Only characters of text count as evidence: NUL bytes around control bytes are binary data,
+// not UTF-16 or UTF-32.
 const (
 	nul    byteClass = iota // 0x00
-	ascii                   // an ASCII character other than NUL: the first character of JSON text
-	nonNul                  // any byte but 0x00: the second character may be Latin-1 ("é")
+	ascii                   // printable ASCII, tab, LF or CR: what JSON text or prose starts with
+	text                    // ascii or printable Latin-1 (A0-FF): the second character may be "é"
 	byteFF                  // 0xFF, in a byte order mark
 	byteFE                  // 0xFE, in a byte order mark
 )
@@ -410,10 +413,10 @@ var widePatterns = []widePattern{
 	{utf32BE, true, []byteClass{nul, nul, byteFE, byteFF}},
 	{utf16LE, true, []byteClass{byteFF, byteFE}},
 	{utf16BE, true, []byteClass{byteFE, byteFF}},
-	{utf32LE, false, []byteClass{ascii, nul, nul, nul, nonNul, nul, nul, nul}},
-	{utf32BE, false, []byteClass{nul, nul, nul, ascii, nul, nul, nul, nonNul}},
-	{utf16LE, false, []byteClass{ascii, nul, nonNul, nul}},
-	{utf16BE, false, []byteClass{nul, ascii, nul, nonNul}},
+	{utf32LE, false, []byteClass{ascii, nul, nul, nul, text, nul, nul, nul}},
+	{utf32BE, false, []byteClass{nul, nul, nul, ascii, nul, nul, nul, text}},
+	{utf16LE, false, []byteClass{ascii, nul, text, nul}},
+	{utf16BE, false, []byteClass{nul, ascii, nul, text}},
 }
 
 // matches reports whether d, as far as it goes, starts as p does.
@@ -431,9 +434,9 @@ func (k byteClass) has(c byte) bool {
 	case nul:
 		return c == 0
 	case ascii:
-		return c != 0 && c < utf8.RuneSelf
-	case nonNul:
-		return c != 0
+		return ' ' <= c && c < 0x7F || c == '\t' || c == '\n' || c == '\r'
+	case text:
+		return ascii.has(c) || c >= 0xA0
 	case byteFF:
 		return c == 0xFF
 	}

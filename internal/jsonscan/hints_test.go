@@ -42,6 +42,14 @@ func TestDetectWide(t *testing.T) {
 		{"NUL bytes only", "\x00\x00\x00\x00\x00\x00\x00\x00", "", false, ""},
 		{"a NUL after two characters", "[1\x00\x00", "", false, ""},
 		{"a non-ASCII first byte", "\xe9\x00a\x00", "", false, ""},
+		{"UTF-16LE, a tab and a CR", "\t\x00\r\x00", utf16LE, false, "09 00 0D 00"},
+		{"binary: control bytes and NUL bytes", "\x01\x00\x02\x00", "", false, ""},
+		{"binary: a control byte second", "{\x00\x01\x00", "", false, ""},
+		{"binary: DEL first", "\x7f\x00a\x00", "", false, ""},
+		{"binary: a C1 control second", "a\x00\x85\x00", "", false, ""},
+		{"binary: UTF-16BE-shaped", "\x00\x1b\x00[", "", false, ""},
+		{"binary: UTF-32LE-shaped", "\x01\x00\x00\x00\x02\x00\x00\x00", "", false, ""},
+		{"binary: UTF-32BE-shaped", "\x00\x00\x00a\x00\x00\x00\x02", "", false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,6 +80,8 @@ func TestWideNeedsMore(t *testing.T) {
 		{"UTF-32LE, two characters", "{\x00\x00\x00\"\x00\x00\x00", false},
 		{"UTF-32BE, one character", "\x00\x00\x00{", true},
 		{"a first byte no JSON text starts with", "\xe9", false},
+		{"a control byte first", "\x01", false},
+		{"a control byte and NUL", "\x01\x00", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -124,6 +134,7 @@ func TestScannerWideHint(t *testing.T) {
 		{"UTF-16LE", "1\x002\x00", "it looks like UTF-16 (little-endian) without a byte order mark"},
 		{"one character and NUL padding", "1\x00\x00\x00", "unexpected byte 0x00 after the top-level value"},
 		{"one character of UTF-16LE", "1\x00", "unexpected byte 0x00 after the top-level value"},
+		{"binary data", "\x01\x00\x02\x00", "unexpected byte 0x01"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
