@@ -21,7 +21,8 @@ type chunk struct {
 }
 
 // line is one input line: in[off:end], or, when tooLarge > 0, a line of that many bytes
-// that was read past and not kept.
+// that was read past and not kept. In a chunk of a wide input (wide set) no line is kept:
+// end-off is 0 for an empty line and 1 for any other (wide.go).
 type line struct {
 	off, end int
 	tooLarge int64

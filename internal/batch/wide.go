@@ -107,82 +107,74 @@ func wideError(w *jsonscan.Wide) *normalize.InvalidJSONError {
 	return &normalize.InvalidJSONError{Line: 1, Column: 1, Offset: 0, Reason: w.LineReason()}
 }
 
-// wideReader reads the lines of an input in UTF-16 or UTF-32 into chunks, holding at most
-// max bytes of any one line, as lineReader does for UTF-8.
+// wideReader reads the lines of an input in UTF-16 or UTF-32 into chunks. Their bytes are
+// never looked at again (every line gets the same error), so none are kept: a line is read
+// past, counting its bytes and noting whether it is empty, however long it is.
 type wideReader struct {
 	br     *bufio.Reader
 	max    int64 // <= 0: no limit
 	unit   int   // bytes per code unit
-	lf, cr string
+	lf, cr []byte
 }
 
 func newWideReader(br *bufio.Reader, w *jsonscan.Wide, max int64) *wideReader {
 	wr := &wideReader{br: br, max: max, unit: w.Unit()}
-	lf, cr := make([]byte, wr.unit), make([]byte, wr.unit)
+	wr.lf, wr.cr = make([]byte, wr.unit), make([]byte, wr.unit)
 	low := 0 // where the low byte of a code unit is
 	if w.BigEndian() {
 		low = wr.unit - 1
 	}
-	lf[low], cr[low] = '\n', '\r'
-	wr.lf, wr.cr = string(lf), string(cr)
+	wr.lf[low], wr.cr[low] = '\n', '\r'
 	return wr
 }
 
-// next appends the next line to c. It reports false at the end of the input. Bytes left over
-// at the end that do not make a whole code unit belong to the last line.
+// next adds the next line to c. It reports false at the end of the input. Bytes left over at
+// the end that do not make a whole code unit belong to the last line.
 func (wr *wideReader) next(c *chunk) (bool, error) {
-	start := len(c.in)
 	var (
-		raw     int64 // bytes of the line read so far, terminator included
-		skipped bool  // the line went over the limit and is no longer kept
-		cr      bool  // the last code unit read was U+000D
+		raw int64 // bytes of the line read so far, terminator included
+		cr  bool  // the last code unit read was U+000D
 	)
-	keep := func(b []byte) {
-		if skipped {
-			return
-		}
-		c.in = append(c.in, b...)
-		// One code unit of slack: a U+000D that turns out to end the line does not count.
-		if wr.max > 0 && int64(len(c.in)-start) > wr.max+int64(wr.unit) {
-			c.in = c.in[:start]
-			skipped = true
-		}
-	}
 	for {
 		if _, err := wr.br.Peek(wr.unit); err != nil { // less than a code unit is left
 			if !errors.Is(err, io.EOF) {
-				c.in = c.in[:start]
 				return false, err
 			}
 			rest := wr.br.Buffered()
 			if raw == 0 && rest == 0 {
 				return false, nil
 			}
-			tail, _ := wr.br.Peek(rest)
-			keep(tail)
 			raw += int64(rest)
 			_, _ = wr.br.Discard(rest)
-			addLine(c, start, raw, raw, skipped, wr.max)
+			addWideLine(c, raw, raw, wr.max)
 			return true, nil
 		}
 		buf, _ := wr.br.Peek(wr.br.Buffered() / wr.unit * wr.unit)
 		for i := 0; i < len(buf); i += wr.unit {
-			u := string(buf[i : i+wr.unit])
-			if u == wr.lf {
-				keep(buf[:i])
+			u := buf[i : i+wr.unit]
+			if bytes.Equal(u, wr.lf) {
 				raw += int64(i + wr.unit)
 				_, _ = wr.br.Discard(i + wr.unit)
 				size := raw - int64(wr.unit)
 				if cr {
 					size -= int64(wr.unit)
 				}
-				addLine(c, start, raw, size, skipped, wr.max)
+				addWideLine(c, raw, size, wr.max)
 				return true, nil
 			}
-			cr = u == wr.cr
+			cr = bytes.Equal(u, wr.cr)
 		}
-		keep(buf)
 		raw += int64(len(buf))
 		_, _ = wr.br.Discard(len(buf))
 	}
+}
+
+// addWideLine records a line of a wide input, raw bytes read, size of them the line's own: no
+// bytes are kept, so end-off says only whether the line is empty (0) or not (1).
+func addWideLine(c *chunk, raw, size, max int64) {
+	if max > 0 && size > max {
+		c.lines = append(c.lines, line{tooLarge: size, raw: raw})
+		return
+	}
+	c.lines = append(c.lines, line{end: int(min(size, 1)), raw: raw})
 }

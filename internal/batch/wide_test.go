@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -365,4 +366,40 @@ func TestRunNotWideDifferential(t *testing.T) {
 	}
 	t.Logf("%d inputs cut at \"\\n\", %d strongly wide", narrow, wide)
 	require.Greater(t, narrow, 2500)
+}
+
+// The lines of a wide input are read past, never kept: the chunk holds no input byte, only
+// each line's size and whether it is empty, with or without a limit.
+func TestWideReaderKeepsNoBytes(t *testing.T) {
+	long := `"` + strings.Repeat("x", 3<<20) + `"` // 6 MiB in UTF-16, more than the read buffer
+	tests := []struct {
+		name, text, enc string
+		max             int64
+		want            []line
+	}{
+		{"a long line, no limit", long + "\n", "UTF-16LE", 0,
+			[]line{{end: 1, raw: int64(2*len(long) + 2)}}},
+		{"a long line over the limit", long + "\r\n\"a\"", "UTF-16BE", 100,
+			[]line{{tooLarge: int64(2 * len(long)), raw: int64(2*len(long) + 4)}, {end: 1, raw: 6}}},
+		{"an empty line and a CRLF", "\n\r\n\"a\"\n", "UTF-32LE", 0,
+			[]line{{raw: 4}, {raw: 8}, {end: 1, raw: 16}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			input := wideText(tt.text, tt.enc, false)
+			w, ok := jsonscan.DetectWide(input)
+			require.True(t, ok)
+			wr := newWideReader(bufio.NewReaderSize(bytes.NewReader(input), readBufferBytes), &w, tt.max)
+			var c chunk
+			for {
+				more, err := wr.next(&c)
+				require.NoError(t, err)
+				if !more {
+					break
+				}
+			}
+			assert.Empty(t, c.in, "bytes kept")
+			assert.Equal(t, tt.want, c.lines)
+		})
+	}
 }
