@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -71,7 +74,7 @@ func writeSummary(w io.Writer, s batch.Stats, elapsed time.Duration) {
 func writeNotUTF8(w io.Writer, file string, enc *jsonscan.Wide) {
 	convert := "iconv -f " + enc.Iconv() + " -t UTF-8"
 	if file != "" && file != "-" {
-		convert += " " + shellQuote(file)
+		convert += " " + shellWord(file)
 	} else {
 		convert = "... | " + convert
 	}
@@ -79,13 +82,42 @@ func writeNotUTF8(w io.Writer, file string, enc *jsonscan.Wide) {
 		enc.Found(), enc.Name(), convert)
 }
 
-// shellQuote quotes s for a POSIX shell when it holds anything but letters, digits and ./_-+=:@,.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789./_-+=:@,") == "" {
-		return s
+// shellWord writes a file name as one word that bash and zsh both read back as the name, on
+// one line of standard error: a relative name starting with "-" (an option to iconv) or "="
+// (zsh's =command expansion) gets "./" first; a name with anything but letters, digits and
+// ./_-+=:@, is single-quoted; one with a control byte, another character that does not print
+// (terminal escapes, a line break) or bytes that are not UTF-8 is written as $'...' with those
+// bytes as \xHH.
+func shellWord(name string) string {
+	if !filepath.IsAbs(name) && (strings.HasPrefix(name, "-") || strings.HasPrefix(name, "=")) {
+		name = "./" + name
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	const safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789./_-+=:@,"
+	switch {
+	case name != "" && strings.Trim(name, safe) == "":
+		return name
+	case strings.IndexFunc(name, notPrintable) < 0 && utf8.ValidString(name):
+		return "'" + strings.ReplaceAll(name, "'", `'\''`) + "'"
+	}
+	b := []byte("$'")
+	for i := 0; i < len(name); {
+		r, size := utf8.DecodeRuneInString(name[i:])
+		switch {
+		case r == '\\' || r == '\'':
+			b = append(b, '\\', byte(r))
+		case r == utf8.RuneError && size == 1, notPrintable(r):
+			for _, c := range []byte(name[i : i+size]) {
+				b = fmt.Appendf(b, `\x%02X`, c)
+			}
+		default:
+			b = append(b, name[i:i+size]...)
+		}
+		i += size
+	}
+	return string(append(b, '\''))
 }
+
+func notPrintable(r rune) bool { return !unicode.IsPrint(r) }
 
 // progress is the progress bar on a terminal: bytes read against the file's size (a spinner
 // for a pipe), the rate, and the lines so far.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os/exec"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -226,4 +227,42 @@ func TestJSONLWideInputFileName(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	quoted := "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
 	assert.Contains(t, r.stderr, "iconv -f UTF-16 -t UTF-8 "+quoted+" | normalizer normalize --jsonl\n")
+}
+
+// The file name in the conversion command is one word that bash reads back as the name, on
+// one line, with no byte that a terminal would act on, and never an option to iconv or a zsh
+// =command expansion.
+func TestShellWord(t *testing.T) {
+	tests := []struct{ name, file, want string }{
+		{"plain", "results.jsonl", "results.jsonl"},
+		{"a path", "/data/run-1/results.jsonl", "/data/run-1/results.jsonl"},
+		{"a space", "my results.jsonl", "'my results.jsonl'"},
+		{"a quote", "it's.jsonl", `'it'\''s.jsonl'`},
+		{"a leading dash", "-n.jsonl", "./-n.jsonl"},
+		{"a leading dash and a space", "-n x.jsonl", "'./-n x.jsonl'"},
+		{"a leading equals sign", "=ls", "./=ls"},
+		{"an equals sign inside", "a=b.jsonl", "a=b.jsonl"},
+		{"an absolute name with a dash", "/tmp/-n", "/tmp/-n"},
+		{"a newline", "a\nb.jsonl", `$'a\x0Ab.jsonl'`},
+		{"an escape sequence", "a\x1b[2Jb", `$'a\x1B[2Jb'`},
+		{"a quote and a backslash among control bytes", "it's\\\t", `$'it\'s\\\x09'`},
+		{"a C1 control", "a\u009bb", `$'a\xC2\x9Bb'`},
+		{"right-to-left override", "a\u202eb", `$'a\xE2\x80\xAEb'`},
+		{"not UTF-8", "a\xffb", `$'a\xFFb'`},
+		{"a dash and a tab", "-\tx", `$'./-\x09x'`},
+		{"Unicode letters", "résumé.jsonl", "'résumé.jsonl'"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := shellWord(tt.file)
+			assert.Equal(t, tt.want, got)
+			out, err := exec.Command("bash", "-c", "printf %s "+got).Output()
+			require.NoError(t, err)
+			want := tt.file
+			if strings.HasPrefix(want, "-") || strings.HasPrefix(want, "=") {
+				want = "./" + want
+			}
+			assert.Equal(t, want, string(out), "what bash reads back")
+		})
+	}
 }
