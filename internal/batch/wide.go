@@ -63,7 +63,7 @@ func decideWide(d []byte, final bool) (*jsonscan.Wide, bool) {
 		return &w, true
 	case more && ok: // NUL bytes around the first two characters: wait for the first line feed
 		return nil, false
-	case ok && wideLineFeed(d, lf, w, final):
+	case ok && wideLineFeed(d, lf, w):
 		return &w, true
 	}
 	return nil, true
@@ -72,10 +72,11 @@ func decideWide(d []byte, final bool) (*jsonscan.Wide, bool) {
 // wideLineFeed reports whether the first 0A byte of d, at lf, is w's line feed: a whole code
 // unit, its other bytes NUL, and the code unit after it (as far as d holds it) that of an
 // ASCII character, as the next line starts. A big-endian line feed ends in its 0A byte, so
-// there the NUL byte after it must have been read too, unless d is all there is (final):
-// NUL bytes on both sides of the 0A, as in 0A 00 for little-endian. (Cut at "\n", big-endian
-// text keeps its lines anyway, each with a stray NUL byte at its end.)
-func wideLineFeed(d []byte, lf int, w jsonscan.Wide, final bool) bool {
+// there the NUL byte after it must have been read too: NUL bytes on both sides of the 0A, as
+// in 0A 00 for little-endian. (A reader cannot tell the end of the input from a pause without
+// waiting; cut at "\n", big-endian text keeps its lines anyway, each with a stray NUL byte at
+// its end, and one line, whatever its encoding, is one line.)
+func wideLineFeed(d []byte, lf int, w jsonscan.Wide) bool {
 	unit, low := w.Unit(), 0
 	if w.BigEndian() {
 		low = w.Unit() - 1
@@ -90,7 +91,7 @@ func wideLineFeed(d []byte, lf int, w jsonscan.Wide, final bool) bool {
 		}
 	}
 	next := d[start+unit : min(start+2*unit, len(d))]
-	if w.BigEndian() && len(next) == 0 && !final {
+	if w.BigEndian() && len(next) == 0 {
 		return false
 	}
 	for i, c := range next {

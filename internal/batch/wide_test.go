@@ -48,7 +48,8 @@ func wideText(s, enc string, bom bool) []byte {
 // strongWide is the rule that tells a stream in UTF-16 or UTF-32 from the whole of it, written
 // apart from the reader's: a byte order mark; or, without one, NUL bytes around the first two
 // characters and the first 0A byte the encoding's line feed, with the code unit after it (as
-// far as there is one) an ASCII character as that encoding writes it.
+// far as there is one, and at least its first byte for big-endian) an ASCII character as that
+// encoding writes it.
 func strongWide(input []byte) bool {
 	w, ok := jsonscan.DetectWide(input)
 	if !ok || w.BOM() {
@@ -61,8 +62,8 @@ func strongWide(input []byte) bool {
 		return false
 	}
 	next := input[at+unit : min(at+2*unit, len(input))]
-	if len(next) == 0 {
-		return true
+	if len(next) == 0 { // a big-endian line feed needs the NUL byte after it
+		return !w.BigEndian()
 	}
 	low := next[0]
 	if w.BigEndian() {
