@@ -140,7 +140,22 @@ func langChainContent(t []byte) []byte {
 	if end <= 0 || !(bytes.HasPrefix(v[end:], []byte(" additional_kwargs={")) || bytes.HasPrefix(v[end:], []byte(" response_metadata={"))) {
 		return nil
 	}
+	if emptyValue(v) { // a message without text (a tool-call turn): nothing to send instead
+		return nil
+	}
 	return v[:end]
+}
+
+// emptyValue reports whether v, the text from a value of a repr to the repr's end, starts with
+// a value that holds no answer: an empty string literal, None or an empty list. A note must
+// not name it as the answer: sending it would be rejected as empty (contract rule 5).
+func emptyValue(v []byte) bool {
+	for _, lit := range [...]string{"''", `""`, "None", "[]"} {
+		if bytes.HasPrefix(v, []byte(lit)) && (len(v) == len(lit) || bytes.IndexByte([]byte(",)} \n"), v[len(lit)]) >= 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // dictRepr reads t, which has the ends of str() of a dict, and says where its answer is.
@@ -199,6 +214,8 @@ func objectRepr(t []byte) (what, answer string, ok bool) {
 // is better than one that names the wrong value.
 func answerIn(ref, attr string, v []byte) (string, bool) {
 	switch {
+	case emptyValue(v):
+		return "", false
 	case attr == "message" && len(v) > 0 && (v[0] == '{' || classLen(v) > 0):
 		return messageContent(ref, v)
 	case attr == "output" && len(v) > 1 && v[0] == '[':
@@ -221,7 +238,7 @@ func messageContent(ref string, v []byte) (string, bool) {
 		closed = reprClose(v, 0, m.dictKey)
 	}
 	content := m.attr("content")
-	if closed < 0 || content == nil {
+	if closed < 0 || content == nil || emptyValue(content) {
 		return "", false
 	}
 	return inBlocks(ref, "content", content), true
@@ -308,7 +325,7 @@ func (f *reprFields) answerAttr() (string, []byte) {
 // chatCompletion reports whether the repr is of an OpenAI chat completion (not a chunk of a
 // stream, whose text is in choices[0].delta): a list of choices and object 'chat.completion'.
 func (f *reprFields) chatCompletion() bool {
-	return len(f.choices) > 0 && f.choices[0] == '[' && f.objectIs("'chat.completion'")
+	return len(f.choices) > 0 && f.choices[0] == '[' && !emptyValue(f.choices) && f.objectIs("'chat.completion'")
 }
 
 // response reports whether the repr is of an OpenAI Responses API response: a list of output
@@ -316,7 +333,7 @@ func (f *reprFields) chatCompletion() bool {
 // items, which the SDK's Response.output_text joins.
 func (f *reprFields) response() bool {
 	out := f.attr("output")
-	return len(out) > 0 && out[0] == '[' && f.objectIs("'response'")
+	return len(out) > 0 && out[0] == '[' && !emptyValue(out) && f.objectIs("'response'")
 }
 
 // objectIs reports whether the repr's object is the literal lit, a whole item.

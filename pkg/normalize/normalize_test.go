@@ -71,6 +71,7 @@ func TestShapeErrors(t *testing.T) {
 		{"anthropic message", `{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"x"}]}`, "object without final_response", `it looks like an Anthropic Messages API response`},
 		{"a repeated type: the last one counts", `{"type":"message","content":[],"type":1}`, "object without final_response", `It has the keys "type", "content", "type"`},
 		{"a repeated object: the last one counts", `{"object":"chat.completion","choices":[],"object":null}`, "object without final_response", `It has the keys "object", "choices", "object"`},
+		{"repeated choices: the last one counts", `{"choices":[{"message":{"content":"x"}}],"object":"chat.completion","choices":null}`, "object without final_response", `It has the keys "choices", "object", "choices"`},
 		{"chat completion by its object", `{"object":"chat.completion","choices":[]}`, "object without final_response", `it looks like an OpenAI chat completion`},
 		{"choices of a quiz", `{"question":"q","choices":["a","b"],"answer":"a"}`, "object without final_response", `It has "answer", which holds a string: rename the key to "final_response"`},
 		{"hyphenated variant", `{"final-response":"x"}`, "object without final_response", `It has "final-response": keys are matched exactly`},

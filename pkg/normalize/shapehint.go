@@ -55,8 +55,9 @@ func missingFinalHint(data []byte, maxDepth int) string {
 			if v.Present() && data[v.Start] == '"' && v.End-v.Start < 64 {
 				*text = string(jsonscan.StringText(data, v))
 			}
-		case isChoices:
-			choices, messageInChoices = true, firstHasKey(data[v.Start:v.End], "message", maxDepth)
+		case isChoices: // the last occurrence wins here too: a list, or nothing of a completion
+			choices = v.Present() && data[v.Start] == '['
+			messageInChoices = choices && firstHasKey(data[v.Start:v.End], "message", maxDepth)
 		}
 	}
 	switch {
