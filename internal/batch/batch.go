@@ -25,6 +25,7 @@ package batch
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -176,7 +177,7 @@ func (p *pipeline) read(ctx context.Context, r io.Reader) error {
 		if !more {
 			break
 		}
-		if len(c.in) >= p.opts.ChunkBytes || len(c.lines) >= maxChunkLines || br.Buffered() == 0 {
+		if len(c.in) >= p.opts.ChunkBytes || len(c.lines) >= maxChunkLines || !lineBuffered(br) {
 			if !send() {
 				p.release(c)
 				return ctx.Err()
@@ -245,6 +246,15 @@ func (p *pipeline) get(seq int64) *chunk {
 	c.reset(seq)
 	c.wide = p.wideErr
 	return c
+}
+
+// lineBuffered reports whether br holds the whole of a next line, so that reading it cannot
+// wait for input. The chunk is sent before a read that could: a line that has arrived is
+// answered even when part of the next came with it (a program that writes a line and waits
+// for its answer).
+func lineBuffered(br *bufio.Reader) bool {
+	b, _ := br.Peek(br.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
 }
 
 // stickyEOF keeps answering io.EOF once r has: the first bytes are peeked at before the lines

@@ -22,8 +22,8 @@ import (
 //
 // The decision holds for the whole stream, so a guess must never cost valid UTF-8 lines: a
 // byte order mark decides at once, but NUL bytes around the first two characters only when
-// the first 0A byte of the input is that encoding's line feed too, a whole code unit on a
-// code-unit boundary (0A 00 at an even offset for UTF-16LE, 00 0A at an odd one for UTF-16BE,
+// the first 0A byte of the input, after those two, is that encoding's line feed too, a whole
+// code unit on a code-unit boundary (0A 00 at an even offset for UTF-16LE, 00 0A at an odd one for UTF-16BE,
 // 0A 00 00 00 and 00 00 00 0A for UTF-32), and the code unit after it, as far as it was read,
 // starts a line with an ASCII character as the encoding writes one. Anything else is cut at
 // "\n" as UTF-8 is. Valid UTF-8 JSON pays for a look at its first two bytes.
@@ -82,7 +82,10 @@ func wideLineFeed(d []byte, lf int, w jsonscan.Wide) bool {
 		low = w.Unit() - 1
 	}
 	start := lf - low
-	if lf < 0 || start%unit != 0 || start+unit > len(d) {
+	// Two characters at least before it, those the NUL bytes were seen around: a stream that
+	// starts with line feeds in NUL bytes is as likely broken UTF-8 as text (00 0A 00 0A), and
+	// the lines after it may be valid.
+	if lf < 0 || start%unit != 0 || start < 2*unit || start+unit > len(d) {
 		return false
 	}
 	for i, c := range d[start : start+unit] {

@@ -58,7 +58,7 @@ func strongWide(input []byte) bool {
 	enc, unit := w.Iconv(), w.Unit()
 	lf := wideText("\n", enc, false)
 	at := bytes.IndexByte(input, '\n') - bytes.IndexByte(lf, '\n')
-	if at < 0 || at%unit != 0 || !bytes.HasPrefix(input[at:], lf) {
+	if at < 2*unit || at%unit != 0 || !bytes.HasPrefix(input[at:], lf) { // two characters before it at least
 		return false
 	}
 	next := input[at+unit : min(at+2*unit, len(input))]
@@ -150,9 +150,9 @@ func TestRunWide(t *testing.T) {
 		{"UTF-16LE with a mark, as Python's .encode('utf-16') writes it", ok + "\n" + ok + "\n", "UTF-16LE", true, 2},
 		{"UTF-16LE with a mark, CRLF, as PowerShell writes it", ok + "\r\n" + ok + "\r\n", "UTF-16LE", true, 2},
 		{"UTF-16LE, no mark, no final newline", ok + "\n" + ok, "UTF-16LE", false, 2},
-		{"UTF-16LE, an empty line first and between", "\n" + ok + "\n\n" + ok + "\n", "UTF-16LE", false, 4},
+		{"UTF-16LE, an empty line first and between", "\n" + ok + "\n\n" + ok + "\n", "UTF-16LE", true, 4},
 		{"UTF-16LE, characters with a 0A byte (U+010A, U+0A05)", `{"final_response":"Ċ ਅ"}` + "\n" + ok + "\n", "UTF-16LE", true, 2},
-		{"UTF-16LE, no mark, U+0A05 after the first line feed", "\n" + `{"final_response":"ਅ"}` + "\n" + ok + "\n", "UTF-16LE", false, 3},
+		{"UTF-16LE, no mark, U+0A05 in the second line", ok + "\n" + `{"final_response":"ਅ"}` + "\n" + ok + "\n", "UTF-16LE", false, 3},
 		{"UTF-16LE, a character beyond the BMP", `"😀 ok"` + "\n" + ok, "UTF-16LE", true, 2},
 		{"UTF-16LE, a lone CR stays in the line", ok + "\r" + ok + "\n", "UTF-16LE", true, 1},
 		{"UTF-16LE, a line over the limit", ok + "\n" + long + "\r\n" + ok + "\n", "UTF-16LE", true, 3},
@@ -160,7 +160,7 @@ func TestRunWide(t *testing.T) {
 		{"UTF-16BE, no mark, CRLF", ok + "\r\n\r\n" + ok + "\r\n", "UTF-16BE", false, 3},
 		{"UTF-32LE with a mark", ok + "\n" + ok + "\n" + ok, "UTF-32LE", true, 3},
 		{"UTF-32LE, no mark", ok + "\r\n" + ok + "\n", "UTF-32LE", false, 2},
-		{"UTF-32BE, no mark", "\n" + ok + "\n", "UTF-32BE", false, 2},
+		{"UTF-32BE, no mark", ok + "\n" + ok + "\n", "UTF-32BE", false, 2},
 	}
 	n := normalize.New(normalize.WithMaxBytes(limit))
 	for _, tt := range tests {
@@ -252,6 +252,10 @@ func TestRunNotWide(t *testing.T) {
 		{"UTF-16LE without a mark, its first 0A byte inside U+010A", string(wideText("\"Ċ\"\n\"b\"\n", "UTF-16LE", false)) + "\n\"c\"\n"},
 		{"binary data shaped as UTF-32LE", "\x01\x00\x00\x00\x02\x00\x00\x00\n\x00\x00\x00"},
 		{"binary data shaped as UTF-16LE", "\x01\x00\x02\x00\n\x00\n\"a\"\n"},
+		// Line feeds in NUL bytes first are no evidence: the lines after them may be valid UTF-8.
+		{"UTF-16BE line feeds first, then lines of UTF-8", "\x00\n\x00\n\"\x00\n\"a\"\n\"b\"\n"},
+		{"UTF-32LE line feeds first, then a line of UTF-8", "\n\x00\x00\x00\n\x00\x00\x00\"a\"\n"},
+		{"UTF-16LE without a mark, an empty line first", string(wideText("\n\"a\"\n\"b\"\n", "UTF-16LE", false))},
 		{"a first line over the read buffer, no line feed in it", "{\x00\"\x00" + strings.Repeat("x\x00", readBufferBytes) + "\n\x00\"a\"\n"},
 	}
 	for _, tt := range tests {
@@ -291,6 +295,7 @@ func TestRunFirstLineNotDelayed(t *testing.T) {
 		{"a line of UTF-16BE", string(wideText("1\n", "UTF-16BE", false))},
 		{"a line of UTF-16LE with a mark", string(wideText("1\n", "UTF-16LE", true))},
 		{"an empty line of UTF-32BE", string(wideText("\n", "UTF-32BE", false))},
+		{"a record and part of the next", `"a"` + "\n" + `"b`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
