@@ -172,10 +172,15 @@ func dictRepr(t []byte) (what, answer string, ok bool) {
 		// A dict has no output_text: that is a property of the SDK's Response object.
 		return "Python's str() of an OpenAI Responses API response's dict ('object': 'response')",
 			`the text of the 'output_text' parts of the message items in result["output"]`, true
+	case f.objectIs("'response'"): // a response with no text: only tool calls, or reasoning
+		return "", "", false
 	case attr != "":
 		answer, ok := answerIn(`result["`+attr+`"]`, attr, v)
 		return "Python's str() of a dict with '" + attr + "'", answer, ok
 	case len(f.messages) > 1 && f.messages[0] == '[' && f.messages[1] != ']':
+		if _, ok := messageContent("", lastItem(f.messages)); !ok { // a tool-call turn: no text
+			return "", "", false
+		}
 		last := `result["messages"][-1].content`
 		if f.messages[1] == '{' { // dicts, not message objects
 			last = `result["messages"][-1]["content"]`
@@ -199,6 +204,8 @@ func objectRepr(t []byte) (what, answer string, ok bool) {
 		return "Python's repr() of an OpenAI chat completion, " + class + "(…)", "result.choices[0].message.content", true
 	case f.response():
 		return "Python's repr() of an OpenAI Responses API response, " + class + "(…)", "result.output_text", true
+	case f.objectIs("'response'"): // a response with no text: only tool calls, or reasoning
+		return "", "", false
 	case attr != "":
 		answer, ok := answerIn("result."+attr, attr, v)
 		return "Python's repr() of an object, " + class + "(…)", answer, ok
@@ -325,7 +332,46 @@ func (f *reprFields) answerAttr() (string, []byte) {
 // chatCompletion reports whether the repr is of an OpenAI chat completion (not a chunk of a
 // stream, whose text is in choices[0].delta): a list of choices and object 'chat.completion'.
 func (f *reprFields) chatCompletion() bool {
-	return len(f.choices) > 0 && f.choices[0] == '[' && !emptyValue(f.choices) && f.objectIs("'chat.completion'")
+	if len(f.choices) == 0 || f.choices[0] != '[' || emptyValue(f.choices) || !f.objectIs("'chat.completion'") {
+		return false
+	}
+	// Its first choice's message must hold text: a tool-call turn's content is None.
+	var choice reprFields
+	first := firstItem(f.choices)
+	if n := classLen(first); n > 0 {
+		reprClose(first, n, choice.kwarg)
+	} else if len(first) > 0 && first[0] == '{' {
+		reprClose(first, 0, choice.dictKey)
+	}
+	msg := choice.attr("message")
+	if msg == nil {
+		return false
+	}
+	_, ok := messageContent("", msg)
+	return ok
+}
+
+// firstItem is the text from the first item of the list that starts list (a repr's value, to
+// the repr's end), or nil when the list is empty or does not close.
+func firstItem(list []byte) []byte {
+	var first []byte
+	if reprClose(list, 0, func(item []byte) {
+		if first == nil {
+			first = item
+		}
+	}) < 0 {
+		return nil
+	}
+	return first
+}
+
+// lastItem is the text from the last item of the list that starts list, or nil.
+func lastItem(list []byte) []byte {
+	var last []byte
+	if reprClose(list, 0, func(item []byte) { last = item }) < 0 {
+		return nil
+	}
+	return last
 }
 
 // response reports whether the repr is of an OpenAI Responses API response: a list of output
@@ -333,7 +379,9 @@ func (f *reprFields) chatCompletion() bool {
 // items, which the SDK's Response.output_text joins.
 func (f *reprFields) response() bool {
 	out := f.attr("output")
-	return len(out) > 0 && out[0] == '[' && !emptyValue(out) && f.objectIs("'response'")
+	// Without an output_text part (only tool calls, or reasoning) there is no text to name.
+	return len(out) > 0 && out[0] == '[' && !emptyValue(out) && f.objectIs("'response'") &&
+		bytes.Contains(out, []byte("output_text"))
 }
 
 // objectIs reports whether the repr's object is the literal lit, a whole item.
