@@ -67,9 +67,7 @@ func TestWideEncodings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := normalize.Normalize([]byte(tt.input))
-			var syn *normalize.InvalidJSONError
-			require.ErrorAs(t, err, &syn)
+			syn := rejected(t, tt.input)
 			assert.Equal(t, 1, syn.Line)
 			assert.Equal(t, tt.column, syn.Column)
 			assert.Contains(t, syn.Reason, tt.reason)
@@ -90,9 +88,7 @@ func TestNoWideEncodingHint(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := normalize.Normalize([]byte(tt.input))
-			var syn *normalize.InvalidJSONError
-			require.ErrorAs(t, err, &syn)
+			syn := rejected(t, tt.input)
 			assert.Contains(t, syn.Reason, tt.reason)
 			assert.NotContains(t, syn.Reason, "UTF-16")
 			assert.NotContains(t, syn.Reason, "UTF-32")
@@ -124,9 +120,7 @@ func TestJSONLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := normalize.Normalize([]byte(tt.input))
-			var syn *normalize.InvalidJSONError
-			require.ErrorAs(t, err, &syn)
+			syn := rejected(t, tt.input)
 			assert.Equal(t, tt.line, syn.Line, "line")
 			assert.Equal(t, tt.column, syn.Column, "column")
 			assert.Equal(t, tt.lines, syn.JSONLines)

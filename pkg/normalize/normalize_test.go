@@ -142,16 +142,23 @@ func TestInvalidJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := normalize.Normalize([]byte(tt.input))
-			var syn *normalize.InvalidJSONError
-			require.ErrorAs(t, err, &syn)
+			syn := rejected(t, tt.input)
 			assert.Equal(t, tt.line, syn.Line, "line")
 			assert.Equal(t, tt.column, syn.Column, "column")
 			assert.Contains(t, syn.Reason, tt.reason)
-			assert.True(t, errors.Is(err, normalize.ErrInvalidJSON))
-			assert.Contains(t, err.Error(), "line ")
+			assert.True(t, errors.Is(syn, normalize.ErrInvalidJSON))
+			assert.Contains(t, syn.Error(), "line ")
 		})
 	}
+}
+
+// rejected normalizes input, which must be rejected as InvalidJSON, and returns the error.
+func rejected(t *testing.T, input string) *normalize.InvalidJSONError {
+	t.Helper()
+	_, err := normalize.Normalize([]byte(input))
+	var syn *normalize.InvalidJSONError
+	require.ErrorAs(t, err, &syn)
+	return syn
 }
 
 func TestMaxDepthIsConfigurable(t *testing.T) {
