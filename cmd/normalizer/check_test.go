@@ -130,7 +130,7 @@ func TestCheckUsage(t *testing.T) {
 		{name: "every operand is looked at before any is checked", args: []string{"check", dir, "/nonexistent/golden"}, code: 2,
 			stderr: "normalizer: check /nonexistent/golden: no such file or directory" + want + "\n"},
 		{name: "unknown flag", args: []string{"check", "--force", empty}, code: 2,
-			stderr: "normalizer: check: flag provided but not defined: -force; run 'normalizer check -h'\n"},
+			stderr: "normalizer: check: flag provided but not defined: --force; run 'normalizer check -h'\n"},
 		{name: "nothing to check", args: []string{"check", empty}, code: 1, stdout: "0 passed, 0 failed\n",
 			stderr: "normalizer: check " + empty + ": found no NAME.input.json files; a check that checks nothing does not pass\n"},
 		{name: "nothing to check in one of two", args: []string{"check", empty, filepath.Join(dir, "ok.input.json")}, code: 1, stdout: "1 passed, 0 failed\n",

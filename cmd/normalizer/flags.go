@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // parseFlags parses args with fs, letting flags and operands mix in any order
@@ -23,7 +24,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, errHelp
 			}
-			return nil, usageErrorf("%s: %v%s; run 'normalizer %s -h'", fs.Name(), err, expectedForm(failedFlag(fs, err)), fs.Name())
+			return nil, usageErrorf("%s: %s%s; run 'normalizer %s -h'", fs.Name(), dashed(err.Error()), expectedForm(failedFlag(fs, err)), fs.Name())
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -74,6 +75,43 @@ func failedFlag(fs *flag.FlagSet, err error) *flag.Flag {
 	}
 	name, _, _ := strings.Cut(rest, ":")
 	return fs.Lookup(strings.TrimPrefix(name, "-"))
+}
+
+// dashed is a parse error of the flag package with the flag named as the help and the docs
+// name it: --name for a long flag, -j for a one-letter one (the package writes -name for
+// both). Other messages are returned as they are. The quoted value is skipped as a whole, so
+// a value that holds " for flag -" cannot move the rewrite.
+func dashed(msg string) string {
+	for _, prefix := range []string{"flag provided but not defined: -", "flag needs an argument: -"} {
+		if name, ok := strings.CutPrefix(msg, prefix); ok {
+			return prefix + longDash(name) + name
+		}
+	}
+	for _, p := range []struct{ head, mid string }{{"invalid value ", " for flag -"}, {"invalid boolean value ", " for -"}} {
+		rest, ok := strings.CutPrefix(msg, p.head)
+		if !ok {
+			continue
+		}
+		value, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return msg
+		}
+		tail, ok := strings.CutPrefix(rest[len(value):], p.mid)
+		if !ok {
+			return msg
+		}
+		name, _, _ := strings.Cut(tail, ":")
+		return p.head + value + p.mid + longDash(name) + tail
+	}
+	return msg
+}
+
+// longDash is the second dash of a long flag's name.
+func longDash(name string) string {
+	if utf8.RuneCountInString(name) > 1 {
+		return "-"
+	}
+	return ""
 }
 
 // printHelp answers -h: the subcommand's usage text, then its flags with their defaults.

@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -88,6 +89,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "healthcheck":
 		return runHealthcheck(ctx, args[1:], getenv, stdout, stderr)
 	case "-h", "-help", "--help", "help":
+		if args[0] == "help" && len(args) > 1 && !strings.HasPrefix(args[1], "-") {
+			return run(ctx, []string{args[1], "-h"}, getenv, stdin, stdout, stderr) // help COMMAND
+		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"strings"
@@ -84,6 +85,8 @@ func parseNormalize(args []string, getenv func(string) string) (normalizeConfig,
 		return cfg, usageErrorf("normalize: found %d files (%s), expected at most one; use --jsonl for many results in one file", len(operands), strings.Join(operands, " "))
 	case *format != "json" && *format != "text":
 		return cfg, usageErrorf("normalize: --format %q: expected json or text", *format)
+	case jobsSet(fs) && !cfg.jsonl:
+		return cfg, usageErrorf("normalize: -j %d: workers apply only with --jsonl (one result is normalized on one core); add --jsonl for a file of one result per line, or drop -j", cfg.jobs)
 	case cfg.jobs < 1:
 		return cfg, usageErrorf("normalize: -j %d: expected 1 or more workers", cfg.jobs)
 	case cfg.maxDepth < 1:
@@ -97,6 +100,13 @@ func parseNormalize(args []string, getenv func(string) string) (normalizeConfig,
 	cfg.text = *format == "text"
 	cfg.explain = cfg.explain || cfg.text
 	return cfg, nil
+}
+
+// jobsSet reports whether the command line gave -j.
+func jobsSet(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "j" })
+	return set
 }
 
 func (cfg normalizeConfig) normalizer() *normalize.Normalizer {
@@ -136,11 +146,15 @@ func openInput(file string, stdin io.Reader) (r io.Reader, name string, size int
 	}
 	f, err := os.Open(file)
 	if err != nil {
-		return nil, "", 0, nil, fmt.Errorf("open input: %w", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // it would name the file and "open" again
+		}
+		return nil, "", 0, nil, fmt.Errorf("read input %s: %w", file, err)
 	}
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		f.Close()
-		return nil, "", 0, nil, fmt.Errorf("open input: %s is a directory, expected a file", file)
+		return nil, "", 0, nil, fmt.Errorf("read input %s: is a directory, expected a file", file)
 	}
 	return f, file, statSize(f), func() { f.Close() }, nil
 }

@@ -227,7 +227,7 @@ func TestServeFlagsAndEnv(t *testing.T) {
 		{name: "memory-budget-not-a-size", env: map[string]string{"NORMALIZER_MEMORY_BUDGET": "plenty"},
 			wantErr: `NORMALIZER_MEMORY_BUDGET="plenty": found "plenty", expected a whole number of bytes such as 1048576, 512KiB or 20MiB, or auto, or off`},
 		{name: "memory-budget-negative", args: []string{"--memory-budget", "-1MiB"},
-			wantErr: `"-1MiB" for flag -memory-budget: found "-1MiB", expected a size of 0 or more, or auto, or off`},
+			wantErr: `"-1MiB" for flag --memory-budget: found "-1MiB", expected a size of 0 or more, or auto, or off`},
 		{name: "env-supplies", env: map[string]string{"NORMALIZER_ADDR": "127.0.0.1:9", "NORMALIZER_BODY_LIMIT": "1MiB",
 			"NORMALIZER_MAX_IN_FLIGHT": "3", "NORMALIZER_READ_TIMEOUT": "7s", "NORMALIZER_LOG_FORMAT": "console"},
 			check: func(t *testing.T, f *serveFlags) {
