@@ -280,3 +280,15 @@ func TestCheckNothingButIgnored(t *testing.T) {
 	assert.Equal(t, "0 passed, 0 failed; 1 file ignored (not NAME.input.json or NAME.golden.json): "+filepath.Join(dir, "run1.json")+"\n", r.stdout)
 	assert.Equal(t, "normalizer: check "+dir+": found no NAME.input.json files; a check that checks nothing does not pass\n", r.stderr)
 }
+
+// TestCheckCRLF: a golden file with CRLF line ends fails (golden files pin exact bytes), and
+// the report says why in words, not with a diff of two lines that look the same.
+func TestCheckCRLF(t *testing.T) {
+	dir := corpusDir(t)
+	golden := filepath.Join(dir, "ok.golden.json")
+	require.NoError(t, os.WriteFile(golden, []byte(strings.ReplaceAll(readFile(t, golden), "\n", "\r\n")), 0o644))
+	r := runCmd(t, "", nil, "check", dir)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stdout, "(the golden file has CRLF (Windows) line endings; the output has LF: convert it with dos2unix")
+	assert.Contains(t, r.stdout, " (CRLF line end)\n+{")
+}

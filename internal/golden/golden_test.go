@@ -163,3 +163,26 @@ func TestDiffNotJSON(t *testing.T) {
 	d := Diff("want", "got", []byte("a\nb\n"), []byte("a\nc\n"))
 	assert.Equal(t, "--- want\n+++ got\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n", d)
 }
+
+// TestDiffCRLF: a golden file with CRLF line ends, where the output has LF, is said plainly,
+// and the lines that end in CRLF are marked: the diff alone would show "-}" and "+}".
+func TestDiffCRLF(t *testing.T) {
+	t.Run("record", func(t *testing.T) {
+		d := Diff("want", "got", []byte("{\"a\":1}\r\n"), []byte("{\"a\":1}\n"))
+		assert.Equal(t, crlfNote+"(the two differ only in whitespace: 9 bytes against 8)\n"+
+			"--- want\n+++ got\n@@ -1 +1 @@\n-{\"a\":1} (CRLF line end)\n+{\"a\":1}\n", d)
+	})
+	t.Run("and another difference", func(t *testing.T) {
+		d := Diff("want", "got", []byte("{\"a\":1,\"b\":2}\r\n"), []byte("{\"a\":1,\"b\":3}\n"))
+		assert.True(t, strings.HasPrefix(d, crlfNote+"--- want\n"), d)
+		assert.Contains(t, d, "   \"a\": 1,\n-  \"b\": 2\n+  \"b\": 3\n }\n")
+	})
+	t.Run("text", func(t *testing.T) {
+		d := Diff("want", "got", []byte("line one\r\nline two\r\n"), []byte("line one\nline two\n"))
+		assert.Equal(t, crlfNote+"--- want\n+++ got\n@@ -1,2 +1,2 @@\n-line one (CRLF line end)\n-line two (CRLF line end)\n+line one\n+line two\n", d)
+	})
+	t.Run("CRLF in both is not noted", func(t *testing.T) {
+		d := Diff("want", "got", []byte("a\r\nb\r\n"), []byte("a\r\nc\r\n"))
+		assert.NotContains(t, d, "Windows")
+	})
+}
