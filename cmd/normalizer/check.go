@@ -1,46 +1,79 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/dystopic/normalizer/internal/batch"
 	"github.com/dystopic/normalizer/internal/golden"
+	"github.com/dystopic/normalizer/internal/report"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
-const checkUsage = `Usage: normalizer check [--update] [-v] DIR|FILE...
+const checkUsage = `Usage: normalizer check [--update] [--explain [--format text]] [-v] DIR|FILE...
 
 The golden-file regression check. Each operand is a directory or one case's input file:
 every NAME.input.json under a DIR (recursively), and every FILE named NAME.input.json,
 must have beside it NAME.golden.json holding the exact bytes that 'normalizer normalize'
 prints for it with the default limits: the record or the error object, then a newline.
+With --explain, NAME.golden.json holds what 'normalizer normalize --explain' prints (the
+record with "diagnostics"); with --format text, NAME.golden.txt holds the text report.
 Each mismatch is shown as a unified diff (of the indented JSON, so the differing key
 stands out); a missing golden file, or a golden file without its input, is a failure.
 
-Under a DIR, a file whose name ends in .input.json or .golden.json in another letter
-case (notes.input.JSON) is a failure too: it looks like a case but would never be
-checked. Every other file is ignored, and the summary counts and names them.
+The mode is never guessed: a NAME.golden.json of the other kind (an explain view in a
+plain check, a plain record with --explain) fails with the flag that checks it, and
+--update leaves it alone. testdata holds both kinds, so check it in three runs:
+  normalizer check testdata/golden
+  normalizer check --explain testdata/explain
+  normalizer check --explain --format text testdata/explain
 
-The last line is "N passed, M failed", followed by "; K files ignored (...): PATH, ..."
-when a DIR holds other files.
+Under a DIR, a file whose name ends in .input.json, .golden.json or .golden.txt in
+another letter case (notes.input.JSON) is a failure too: it looks like a case but would
+never be checked. Every other file is ignored, and the summary counts and names them.
+
+The last line is "N passed, M failed", followed by what was not checked: a DIR with no
+cases, golden files of the other format, and "K files ignored (...): PATH, ...".
 
 Exit codes: 0 all passed; 1 any failure (or a DIR with no NAME.input.json under it);
-2 usage or I/O error (an operand that is neither a directory nor a NAME.input.json file).
+2 usage or I/O error (an operand that is neither a directory nor a NAME.input.json file,
+or the report could not be written).
 
 Examples:
   normalizer check testdata/golden
   normalizer check --update testdata/golden/final-response-array.input.json   # one case
 
 Flags:
-  --update     write NAME.golden.json for every input whose output is new or changed
-               (review the result with 'git diff')
-  -v           also list the cases that pass, and every ignored file
-  -h, --help   show this help
+  --update          write the golden file of every input whose output is new or changed
+                    (review the result with 'git diff')
+  --explain         compare the explain view: what 'normalize --explain' prints
+  --format FORMAT   json (default): NAME.golden.json; text: NAME.golden.txt, the report
+                    of 'normalize --format text' (implies --explain)
+  -v                also list the cases that pass, and every ignored file
+  -h, --help        show this help
 `
+
+// checkMode is what a check compares: the plain record, the explain view, or its text report.
+type checkMode struct {
+	explain, text bool
+}
+
+// flags are the mode's flags, as a command line would give them.
+func (m checkMode) flags() string {
+	switch {
+	case m.text:
+		return " --explain --format text"
+	case m.explain:
+		return " --explain"
+	}
+	return ""
+}
 
 // runCheck is `normalizer check`: internal/golden does the check and writes the report;
 // this maps what it found to exit codes.
@@ -48,6 +81,8 @@ func runCheck(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	update := fs.Bool("update", false, "")
 	verbose := fs.Bool("v", false, "")
+	explain := fs.Bool("explain", false, "")
+	format := fs.String("format", "json", "")
 	operands, err := parseFlags(fs, args)
 	if errors.Is(err, errHelp) {
 		fmt.Fprint(stdout, checkUsage)
@@ -56,15 +91,29 @@ func runCheck(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *format != "json" && *format != "text" {
+		return usageErrorf("check: --format %q: expected json or text", *format)
+	}
 	if len(operands) == 0 {
 		return usageErrorf("check: found no arguments, expected one or more directories or NAME.input.json files; run 'normalizer check -h'")
 	}
-	rep, err := golden.Check(operands, golden.Options{
-		Render: renderGolden, Update: *update, Verbose: *verbose, Out: stdout,
-		UpdateHint: func(operand string) string { return "run 'normalizer check --update " + operand + "'" },
+	mode := checkMode{explain: *explain || *format == "text", text: *format == "text"}
+	opts := golden.Options{
+		Render: mode.render, Update: *update, Verbose: *verbose, Out: stdout,
+		UpdateHint: func(in string) string { return "run 'normalizer check" + mode.flags() + " --update " + in + "'" },
+		OtherHint:  otherHint,
 		ListHint:   "-v lists them all",
-	})
+	}
+	if mode.text {
+		opts.Suffix = golden.TextSuffix
+	} else {
+		opts.WrongMode = mode.wrongMode(*update)
+	}
+	rep, err := golden.Check(operands, opts)
+	var werr *golden.WriteError
 	switch {
+	case errors.As(err, &werr):
+		return &exitError{code: exitUsage, err: werr}
 	case err != nil:
 		return usageErrorf("check %w", err)
 	case len(rep.Empty) > 0:
@@ -75,12 +124,67 @@ func runCheck(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// goldenNormalizer has the defaults that `normalize` has without flags or environment: the
-// golden files must not depend on who runs the check.
-var goldenNormalizer = normalize.New()
+// otherHint says which run compares the golden files of suffix, for the summary.
+func otherHint(suffix string) string {
+	if suffix == golden.TextSuffix {
+		return "check --explain --format text compares them"
+	}
+	return "check, or check --explain, compares them"
+}
 
-// renderGolden is exactly what `normalizer normalize FILE` prints for input.
-func renderGolden(input []byte) []byte {
-	out, _ := batch.AppendLine(nil, goldenNormalizer, input)
-	return out
+// The normalizers of the golden check have the defaults that `normalize` has without flags
+// or environment: the golden files must not depend on who runs the check.
+var (
+	goldenNormalizer  = normalize.New()
+	explainNormalizer = normalize.New(normalize.WithExplain())
+)
+
+// render is exactly what `normalizer normalize` prints for input with the mode's flags. The
+// text report names the file by its base name, as the golden reports do (they are written
+// in the case's directory, and a corpus can move).
+func (m checkMode) render(inPath string, input []byte) []byte {
+	if !m.text {
+		n := goldenNormalizer
+		if m.explain {
+			n = explainNormalizer
+		}
+		out, _ := batch.AppendLine(nil, n, input)
+		return out
+	}
+	var buf bytes.Buffer
+	name := filepath.Base(inPath)
+	if res, err := explainNormalizer.Normalize(input); err != nil {
+		report.Rejection(&buf, name, withCommandHint(err))
+	} else {
+		report.Record(&buf, name, res)
+	}
+	return buf.Bytes()
+}
+
+// wrongMode tells a NAME.golden.json of the other kind: an explain view (a top-level
+// "diagnostics") in a plain check, or a plain record (final_response without
+// "diagnostics") with --explain. Comparing it would show a diff of every diagnostic, and
+// --update would overwrite one corpus with the other: the case fails with the flag to use.
+// Error objects are the same in both modes, so they are never of the other kind.
+func (m checkMode) wrongMode(update bool) func(inPath string, want []byte) string {
+	return func(inPath string, want []byte) string {
+		var top map[string]json.RawMessage
+		if json.Unmarshal(want, &top) != nil {
+			return ""
+		}
+		_, diagnostics := top["diagnostics"]
+		_, record := top["final_response"]
+		verb, up := "check", ""
+		if update {
+			verb, up = "update", " --update"
+		}
+		name := filepath.Base(strings.TrimSuffix(inPath, golden.InputSuffix)) + golden.GoldenSuffix
+		switch {
+		case !m.explain && diagnostics:
+			return fmt.Sprintf("%s is an explain golden (it has a top-level \"diagnostics\"), not a plain record; %s it with --explain: normalizer check --explain%s %s", name, verb, up, inPath)
+		case m.explain && record && !diagnostics:
+			return fmt.Sprintf("%s is a plain golden (a record without \"diagnostics\"), not an explain view; %s it without --explain: normalizer check%s %s", name, verb, up, inPath)
+		}
+		return ""
+	}
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,7 +57,7 @@ func TestCheck(t *testing.T) {
 		require.NoError(t, os.WriteFile(golden, []byte(strings.Replace(readFile(t, golden), `"done"`, `"old answer"`, 1)), 0o644))
 		r := runCmd(t, "", nil, "check", dir)
 		assert.Equal(t, 1, r.code)
-		assert.Contains(t, r.stdout, "FAIL "+filepath.Join(dir, "ok.input.json")+": output differs from ok.golden.json; if the new output is right, run 'normalizer check --update "+dir+"'\n")
+		assert.Contains(t, r.stdout, "FAIL "+filepath.Join(dir, "ok.input.json")+": output differs from ok.golden.json; if the new output is right, run 'normalizer check --update "+filepath.Join(dir, "ok.input.json")+"'\n")
 		assert.Contains(t, r.stdout, "--- "+golden+"\n+++ normalize "+filepath.Join(dir, "ok.input.json")+"\n@@ ")
 		assert.Contains(t, r.stdout, "\n-  \"final_response\": \"old answer\",\n+  \"final_response\": \"done\",\n")
 		assert.True(t, strings.HasSuffix(r.stdout, "\n3 passed, 1 failed\n"), r.stdout)
@@ -131,9 +134,9 @@ func TestCheckUsage(t *testing.T) {
 			stderr: "normalizer: check /nonexistent/golden: no such file or directory" + want + "\n"},
 		{name: "unknown flag", args: []string{"check", "--force", empty}, code: 2,
 			stderr: "normalizer: check: flag provided but not defined: --force; run 'normalizer check -h'\n"},
-		{name: "nothing to check", args: []string{"check", empty}, code: 1, stdout: "0 passed, 0 failed\n",
+		{name: "nothing to check", args: []string{"check", empty}, code: 1, stdout: "0 passed, 0 failed; no cases found in " + empty + " (no NAME.input.json under it)\n",
 			stderr: "normalizer: check " + empty + ": found no NAME.input.json files; a check that checks nothing does not pass\n"},
-		{name: "nothing to check in one of two", args: []string{"check", empty, filepath.Join(dir, "ok.input.json")}, code: 1, stdout: "1 passed, 0 failed\n",
+		{name: "nothing to check in one of two", args: []string{"check", empty, filepath.Join(dir, "ok.input.json")}, code: 1, stdout: "1 passed, 0 failed; no cases found in " + empty + " (no NAME.input.json under it)\n",
 			stderr: "normalizer: check " + empty + ": found no NAME.input.json files; a check that checks nothing does not pass\n"},
 	}
 	for _, tt := range tests {
@@ -185,7 +188,7 @@ func runUnblocked(t *testing.T, pipes []string, args ...string) result {
 func TestCheckHelp(t *testing.T) {
 	r := runCmd(t, "", nil, "check", "-h")
 	assert.Equal(t, 0, r.code)
-	assert.True(t, strings.HasPrefix(r.stdout, "Usage: normalizer check [--update] [-v] DIR|FILE...\n"), r.stdout)
+	assert.True(t, strings.HasPrefix(r.stdout, "Usage: normalizer check [--update] [--explain [--format text]] [-v] DIR|FILE...\n"), r.stdout)
 	assert.Contains(t, r.stdout, "normalizer check --update testdata/golden/final-response-array.input.json   # one case\n")
 	assert.Contains(t, r.stdout, "Every other file is ignored, and the summary counts and names them.\n")
 }
@@ -277,8 +280,145 @@ func TestCheckNothingButIgnored(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "run1.json"), []byte(`{}`), 0o644))
 	r := runCmd(t, "", nil, "check", dir)
 	assert.Equal(t, 1, r.code)
-	assert.Equal(t, "0 passed, 0 failed; 1 file ignored (not NAME.input.json or NAME.golden.json): "+filepath.Join(dir, "run1.json")+"\n", r.stdout)
+	assert.Equal(t, "0 passed, 0 failed; no cases found in "+dir+" (no NAME.input.json under it); 1 file ignored (not NAME.input.json or NAME.golden.json): "+filepath.Join(dir, "run1.json")+"\n", r.stdout)
 	assert.Equal(t, "normalizer: check "+dir+": found no NAME.input.json files; a check that checks nothing does not pass\n", r.stderr)
+}
+
+// explainCorpus is corpusDir with golden files made by `normalize --explain`.
+func explainCorpus(t *testing.T) string {
+	t.Helper()
+	dir := corpusDir(t)
+	for _, name := range []string{"ok", "dirty/role", "reject/invalid-json", "reject/empty"} {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		r := runCmd(t, "", nil, "normalize", "--explain", path+".input.json")
+		require.NoError(t, os.WriteFile(path+".golden.json", []byte(r.stdout), 0o644))
+	}
+	return dir
+}
+
+// TestCheckExplain: --explain compares the explain view; a golden file of the other kind
+// fails with the flag that checks it, and --update never overwrites it (that would destroy
+// the other corpus).
+func TestCheckExplain(t *testing.T) {
+	t.Run("pass", func(t *testing.T) {
+		r := runCmd(t, "", nil, "check", "--explain", explainCorpus(t))
+		assert.Equal(t, 0, r.code, r.stdout+r.stderr)
+		assert.Equal(t, "4 passed, 0 failed\n", r.stdout)
+	})
+	t.Run("an explain golden in a plain check", func(t *testing.T) {
+		dir := explainCorpus(t)
+		for _, args := range [][]string{{"check", dir}, {"check", "--update", dir}} {
+			r := runCmd(t, "", nil, args...)
+			assert.Equal(t, 1, r.code, r.stdout+r.stderr)
+			up, verb := "", "check"
+			if len(args) == 3 {
+				up, verb = " --update", "not updated: "
+			}
+			ok := filepath.Join(dir, "ok.input.json")
+			want := "FAIL " + ok + ": ok.golden.json is an explain golden (it has a top-level \"diagnostics\"), not a plain record; check it with --explain: normalizer check --explain " + ok + "\n"
+			if up != "" {
+				want = "FAIL " + ok + ": " + verb + "ok.golden.json is an explain golden (it has a top-level \"diagnostics\"), not a plain record; update it with --explain: normalizer check --explain --update " + ok + "\n"
+			}
+			assert.Contains(t, r.stdout, want)
+			assert.NotContains(t, r.stdout, "--- ", "a diff")
+			// The error objects are the same in both modes: they pass.
+			assert.True(t, strings.HasSuffix(r.stdout, "\n2 passed, 2 failed\n"), r.stdout)
+		}
+		assert.Equal(t, runCmd(t, "", nil, "normalize", "--explain", filepath.Join(dir, "ok.input.json")).stdout, readFile(t, filepath.Join(dir, "ok.golden.json")))
+		assert.Equal(t, 0, runCmd(t, "", nil, "check", "--explain", dir).code)
+	})
+	t.Run("a plain golden with --explain", func(t *testing.T) {
+		dir := corpusDir(t)
+		role := filepath.Join(dir, "dirty", "role.input.json")
+		r := runCmd(t, "", nil, "check", "--explain", "--update", role)
+		assert.Equal(t, 1, r.code)
+		assert.Equal(t, "FAIL "+role+": not updated: role.golden.json is a plain golden (a record without \"diagnostics\"), not an explain view; update it without --explain: normalizer check --update "+role+"\n0 passed, 1 failed\n", r.stdout)
+		assert.Equal(t, runCmd(t, "", nil, "normalize", role).stdout, readFile(t, filepath.Join(dir, "dirty", "role.golden.json")))
+	})
+	t.Run("the hint keeps the mode", func(t *testing.T) {
+		dir := explainCorpus(t)
+		require.NoError(t, os.Remove(filepath.Join(dir, "ok.golden.json")))
+		ok := filepath.Join(dir, "ok.input.json")
+		r := runCmd(t, "", nil, "check", "--explain", dir)
+		assert.Contains(t, r.stdout, "FAIL "+ok+": no golden file ok.golden.json; if the new output is right, run 'normalizer check --explain --update "+ok+"'\n")
+		r = runCmd(t, "", nil, "check", "--explain", "--update", ok)
+		assert.Equal(t, 0, r.code, r.stdout)
+		assert.Equal(t, runCmd(t, "", nil, "normalize", "--explain", ok).stdout, readFile(t, filepath.Join(dir, "ok.golden.json")))
+	})
+	t.Run("bad format", func(t *testing.T) {
+		r := runCmd(t, "", nil, "check", "--format", "yaml", t.TempDir())
+		assert.Equal(t, 2, r.code)
+		assert.Equal(t, "normalizer: check: --format \"yaml\": expected json or text\n", r.stderr)
+	})
+}
+
+// TestCheckText: --format text compares NAME.golden.txt, the report of `normalize --format
+// text` for the case's file named by its base name.
+func TestCheckText(t *testing.T) {
+	dir := corpusDir(t)
+	role := filepath.Join(dir, "dirty", "role.input.json")
+	r := runCmd(t, "", nil, "check", "--explain", "--format", "text", role)
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "FAIL "+role+": no golden file role.golden.txt; if the new output is right, run 'normalizer check --explain --format text --update "+role+"'\n"+
+		"0 passed, 1 failed; 1 NAME.golden.json file not compared (check, or check --explain, compares them)\n", r.stdout)
+
+	r = runCmd(t, "", nil, "check", "--format", "text", "--update", dir)
+	assert.Equal(t, 0, r.code, r.stdout)
+	report := runCmd(t, "", nil, "normalize", "--format", "text", role).stdout
+	require.Contains(t, report, role+": accepted, 1 warning, 1 note\n")
+	assert.Equal(t, strings.ReplaceAll(report, role, "role.input.json"), readFile(t, filepath.Join(dir, "dirty", "role.golden.txt")))
+
+	r = runCmd(t, "", nil, "check", "--explain", "--format", "text", dir)
+	assert.Equal(t, 0, r.code, r.stdout)
+	assert.Equal(t, "4 passed, 0 failed; 4 NAME.golden.json files not compared (check, or check --explain, compares them)\n", r.stdout)
+	r = runCmd(t, "", nil, "check", dir)
+	assert.Equal(t, "4 passed, 0 failed; 4 NAME.golden.txt files not compared (check --explain --format text compares them)\n", r.stdout)
+}
+
+// TestCheckRepoTestdata: the repository's corpora pass, each in its mode, and a plain update
+// of the parent directory leaves the explain corpus as it is (the review's `check --update
+// testdata` rewrote its 16 golden files without their diagnostics).
+func TestCheckRepoTestdata(t *testing.T) {
+	const testdata = "../../testdata"
+	for _, args := range [][]string{
+		{"check", testdata + "/golden"},
+		{"check", "--explain", testdata + "/explain"},
+		{"check", "--explain", "--format", "text", testdata + "/explain"},
+	} {
+		r := runCmd(t, "", nil, args...)
+		assert.Equal(t, 0, r.code, "%s:\n%s%s", strings.Join(args, " "), r.stdout, r.stderr)
+	}
+
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(dir, os.DirFS(testdata)))
+	before := os.DirFS(testdata)
+	r := runCmd(t, "", nil, "check", "--update", dir)
+	assert.Equal(t, 1, r.code)
+	explain, err := filepath.Glob(filepath.Join(testdata, "explain", "*.golden.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, explain)
+	assert.Equal(t, len(explain), strings.Count(r.stdout, "is an explain golden"), r.stdout)
+	assert.NotContains(t, r.stdout, "wrote ")
+	for _, path := range explain {
+		rel, err := filepath.Rel(testdata, path)
+		require.NoError(t, err)
+		want, err := fs.ReadFile(before, rel)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), readFile(t, filepath.Join(dir, rel)))
+	}
+}
+
+// failingStdout fails every write, as standard output on a full disk (/dev/full) does.
+type failingStdout struct{}
+
+func (failingStdout) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestCheckWriteError: a report that cannot be written is an I/O error (exit 2), not a pass.
+func TestCheckWriteError(t *testing.T) {
+	var stderr bytes.Buffer
+	err := run(context.Background(), []string{"check", corpusDir(t)}, func(string) string { return "" }, strings.NewReader(""), failingStdout{}, &stderr)
+	assert.Equal(t, 2, exitCode(err, &stderr))
+	assert.Equal(t, "normalizer: write output: no space left on device\n", stderr.String())
 }
 
 // TestCheckCRLF: a golden file with CRLF line ends fails (golden files pin exact bytes), and

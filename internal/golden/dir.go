@@ -13,7 +13,7 @@ import (
 // one list, but for a golden file that has its input, which is in none.
 type dirFiles struct {
 	inputs   []string // NAME.input.json, in walk order
-	orphans  []string // NAME.golden.json without its input, sorted
+	orphans  []string // NAME.golden.json or NAME.golden.txt without its input, sorted
 	misnamed []string // a case suffix in another letter case: a failure
 	ignored  []string // every other file (links to directories too: WalkDir does not follow them)
 }
@@ -33,7 +33,7 @@ func scanDir(dir string) (dirFiles, error) {
 		case strings.HasSuffix(name, InputSuffix):
 			f.inputs = append(f.inputs, path)
 			return regularFile(path, d)
-		case strings.HasSuffix(name, GoldenSuffix):
+		case strings.HasSuffix(name, GoldenSuffix), strings.HasSuffix(name, TextSuffix):
 			goldens[path] = true
 			return regularFile(path, d)
 		case misnamedReason(name) != "":
@@ -47,7 +47,9 @@ func scanDir(dir string) (dirFiles, error) {
 		return dirFiles{}, err
 	}
 	for _, in := range f.inputs {
-		delete(goldens, goldenPath(in))
+		for _, suffix := range goldenSuffixes {
+			delete(goldens, goldenPath(in, suffix))
+		}
 	}
 	for g := range goldens {
 		f.orphans = append(f.orphans, g)
@@ -73,11 +75,12 @@ func regularFile(path string, d fs.DirEntry) error {
 }
 
 // misnamedReason explains why a name that ends in a case suffix in another letter case
-// (".input.JSON", ".Golden.json") is not checked, or is "" for any other name. The suffixes
-// are matched exactly, as on a case-sensitive file system; such a file is almost surely a
-// case that someone meant to be checked, so it is a failure rather than an ignored file.
+// (".input.JSON", ".Golden.json", ".golden.TXT") is not checked, or is "" for any other name.
+// The suffixes are matched exactly, as on a case-sensitive file system; such a file is almost
+// surely a case that someone meant to be checked, so it is a failure rather than an ignored
+// file.
 func misnamedReason(name string) string {
-	for _, suffix := range []string{InputSuffix, GoldenSuffix} {
+	for _, suffix := range []string{InputSuffix, GoldenSuffix, TextSuffix} {
 		if fixed := misnamed(name, suffix); fixed != "" {
 			return fmt.Sprintf("the name ends in %s, not %s (the suffix is case-sensitive); rename it %s",
 				name[len(name)-len(suffix):], suffix, fixed)

@@ -155,3 +155,54 @@ func TestMisnamed(t *testing.T) {
 		})
 	}
 }
+
+// TestTextSuffix: a case may have a golden file of each suffix; a run compares the one of
+// Options.Suffix, counts the others in the summary, and never lists them as ignored. A golden
+// file of either suffix without its input fails, and so does a variant of either suffix.
+func TestTextSuffix(t *testing.T) {
+	files := map[string]string{
+		"a.input.json": "a", "a.golden.json": "A", "a.golden.txt": "A",
+		"b.input.json": "b", "b.golden.txt": "B",
+		"sub/c.input.json": "c", "sub/c.golden.json": "C",
+	}
+	tests := []struct {
+		name     string
+		suffix   string
+		extra    map[string]string
+		operands []string // DIR is the corpus
+		want     string   // the whole report
+	}{
+		{name: "json", operands: []string{"DIR"},
+			want: "FAIL DIR/b.input.json: no golden file b.golden.json; if the new output is right, update DIR/b.input.json\n" +
+				"2 passed, 1 failed; 2 NAME.golden.txt files not compared (compared by the other mode)\n"},
+		{name: "text", suffix: TextSuffix, operands: []string{"DIR"},
+			want: "FAIL DIR/sub/c.input.json: no golden file c.golden.txt; if the new output is right, update DIR/sub/c.input.json\n" +
+				"2 passed, 1 failed; 2 NAME.golden.json files not compared (compared by the other mode)\n"},
+		{name: "a file operand", suffix: TextSuffix, operands: []string{"DIR/a.input.json"},
+			want: "1 passed, 0 failed; 1 NAME.golden.json file not compared (compared by the other mode)\n"},
+		{name: "a stale text golden fails", extra: map[string]string{"old.golden.txt": "x", "d.golden.TXT": "y"}, operands: []string{"DIR"},
+			want: "FAIL DIR/b.input.json: no golden file b.golden.json; if the new output is right, update DIR/b.input.json\n" +
+				"FAIL DIR/old.golden.txt: no old.input.json beside it; add the input or delete the stale golden file\n" +
+				"FAIL DIR/d.golden.TXT: not checked: the name ends in .golden.TXT, not .golden.txt (the suffix is case-sensitive); rename it d.golden.txt\n" +
+				"2 passed, 3 failed; 2 NAME.golden.txt files not compared (compared by the other mode)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			all := map[string]string{}
+			for k, v := range files {
+				all[k] = v
+			}
+			for k, v := range tt.extra {
+				all[k] = v
+			}
+			dir := writeFiles(t, all)
+			var out bytes.Buffer
+			opts := testOptions(&out)
+			opts.Suffix = tt.suffix
+			opts.OtherHint = func(string) string { return "compared by the other mode" }
+			_, err := Check(withDir(tt.operands, dir), opts)
+			require.NoError(t, err)
+			assert.Equal(t, strings.ReplaceAll(tt.want, "DIR", dir), out.String())
+		})
+	}
+}

@@ -11,7 +11,7 @@ import (
 // The renderer here upper-cases its input; the command renders with the normalizer.
 func ExampleCheck() {
 	report, err := golden.Check([]string{"testdata/example"}, golden.Options{
-		Render:     bytes.ToUpper,
+		Render:     func(_ string, input []byte) []byte { return bytes.ToUpper(input) },
 		Out:        os.Stdout,
 		UpdateHint: func(operand string) string { return "update " + operand },
 	})
@@ -21,7 +21,7 @@ func ExampleCheck() {
 	}
 	fmt.Println("failed:", report.Failed, "ignored:", report.Ignored)
 	// Output:
-	// FAIL testdata/example/changed.input.json: output differs from changed.golden.json; if the new output is right, update testdata/example
+	// FAIL testdata/example/changed.input.json: output differs from changed.golden.json; if the new output is right, update testdata/example/changed.input.json
 	// --- testdata/example/changed.golden.json
 	// +++ normalize testdata/example/changed.input.json
 	// @@ -1,4 +1,4 @@

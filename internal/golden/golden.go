@@ -16,19 +16,33 @@ import (
 	"strings"
 )
 
-// File name suffixes of a case.
+// File name suffixes of a case: its input, and the golden files of its outputs. A case may
+// have a golden file of each suffix; a run compares one of them (Options.Suffix).
 const (
 	InputSuffix  = ".input.json"
 	GoldenSuffix = ".golden.json"
+	TextSuffix   = ".golden.txt"
 )
+
+// goldenSuffixes are the suffixes of golden files, for telling a case's files from others.
+var goldenSuffixes = []string{GoldenSuffix, TextSuffix}
 
 // namedIgnored is how many ignored files the summary line names; Verbose lists them all.
 const namedIgnored = 5
 
 // Options configure Check.
 type Options struct {
-	// Render returns the exact bytes expected for an input.
-	Render func(input []byte) []byte
+	// Render returns the exact bytes expected for the input read from the file inPath.
+	Render func(inPath string, input []byte) []byte
+	// Suffix is the suffix of the golden files this run compares: GoldenSuffix (the default,
+	// for "") or TextSuffix. A case's golden file of the other suffix is not compared; the
+	// summary counts them.
+	Suffix string
+	// WrongMode, if set, is called with a golden file's bytes when they differ from the
+	// output. A non-empty answer says the file was written by another mode of the check, and
+	// which one checks it: the case fails with that reason instead of a diff, and Update
+	// leaves the file as it is (overwriting it would destroy the other mode's golden file).
+	WrongMode func(inPath string, golden []byte) string
 	// Update writes every golden file that is missing or differs, instead of failing.
 	Update bool
 	// Verbose reports passing cases too, and lists every ignored file.
@@ -37,8 +51,12 @@ type Options struct {
 	// passing cases and the ignored files, then the summary line.
 	Out io.Writer
 	// UpdateHint, if set, is shown with a missing or stale golden file: how to write it,
-	// given the operand (directory or file) that holds the case.
-	UpdateHint func(operand string) string
+	// given the case's input file (updating a whole directory would bless its other
+	// failures too).
+	UpdateHint func(inPath string) string
+	// OtherHint, if set, follows the count of golden files of another suffix in the summary:
+	// what compares them, given their suffix.
+	OtherHint func(suffix string) string
 	// ListHint, if set, is shown when the summary line names only some of the ignored files
 	// and Verbose is off: how to list them all.
 	ListHint string
@@ -57,6 +75,9 @@ type Report struct {
 	Ignored []string
 	// Empty are the directory operands with no NAME.input.json under them.
 	Empty []string
+	// Other counts the golden files of the cases checked that have another suffix than the
+	// run's (NAME.golden.txt in a run that compares NAME.golden.json): not compared.
+	Other int
 }
 
 // Check checks every case that the operands name, each operand a directory (every
@@ -67,15 +88,23 @@ type Report struct {
 // The error, always an *OperandError, is an operand that is neither a directory nor a regular
 // NAME.input.json file, or a file that cannot be read or written; failed cases are counted
 // in the Report instead.
+//
+// A failed write of the report stops the check with a *WriteError: a report that cannot be
+// read must not end in a passing exit code.
 func Check(operands []string, opts Options) (Report, error) {
 	targets, err := resolve(operands)
 	if err != nil {
 		return Report{}, err
 	}
+	if opts.Suffix == "" {
+		opts.Suffix = GoldenSuffix
+	}
+	w := &errWriter{w: opts.Out}
+	opts.Out = w
 	var r Report
 	for _, t := range targets {
-		if err := r.checkTarget(t, opts); err != nil {
-			return r, &OperandError{Operand: t.path, Err: err}
+		if err := r.checkTarget(t, opts, w); err != nil {
+			return r, err
 		}
 	}
 	if opts.Verbose {
@@ -83,28 +112,62 @@ func Check(operands []string, opts Options) (Report, error) {
 			fmt.Fprintf(opts.Out, "skip %s\n", path)
 		}
 	}
-	fmt.Fprintf(opts.Out, "%d passed, %d failed%s\n", r.Passed, r.Failed, r.ignoredNote(opts))
+	fmt.Fprintf(opts.Out, "%d passed, %d failed%s%s%s\n", r.Passed, r.Failed, r.emptyNote(), r.otherNote(opts), r.ignoredNote(opts))
+	if w.err != nil {
+		return r, &WriteError{Err: w.err}
+	}
 	return r, nil
 }
 
-// checkTarget checks one operand and adds it to r.
-func (r *Report) checkTarget(t target, opts Options) error {
+// WriteError is a failed write of the report (a full disk, a closed pipe).
+type WriteError struct{ Err error }
+
+func (e *WriteError) Error() string { return "write output: " + e.Err.Error() }
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// errWriter keeps the first write error, and writes nothing after it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (w *errWriter) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	n, err := w.w.Write(p)
+	w.err = err
+	return n, err
+}
+
+// checkTarget checks one operand and adds it to r. The error is an *OperandError, or a
+// *WriteError once w has failed.
+func (r *Report) checkTarget(t target, opts Options, w *errWriter) error {
 	if !t.dir {
-		return r.checkCase(t.path, t.path, opts)
+		if err := r.checkCase(t.path, opts); err != nil {
+			return &OperandError{Operand: t.path, Err: err}
+		}
+		r.Other += countOthers([]string{t.path}, opts.Suffix)
+		return w.failed()
 	}
 	c, err := scanDir(t.path)
 	if err != nil {
-		return err
+		return &OperandError{Operand: t.path, Err: err}
 	}
 	for _, in := range c.inputs {
-		if err := r.checkCase(in, t.path, opts); err != nil {
+		if err := r.checkCase(in, opts); err != nil {
+			return &OperandError{Operand: t.path, Err: err}
+		}
+		if err := w.failed(); err != nil {
 			return err
 		}
 	}
+	r.Other += countOthers(c.inputs, opts.Suffix)
 	for _, g := range c.orphans {
 		r.Failed++
 		fmt.Fprintf(opts.Out, "FAIL %s: no %s beside it; add the input or delete the stale golden file\n",
-			g, filepath.Base(strings.TrimSuffix(g, GoldenSuffix)+InputSuffix))
+			g, filepath.Base(inputOf(g)))
 	}
 	for _, path := range c.misnamed {
 		r.Failed++
@@ -118,19 +181,57 @@ func (r *Report) checkTarget(t target, opts Options) error {
 	return nil
 }
 
-func goldenPath(input string) string { return strings.TrimSuffix(input, InputSuffix) + GoldenSuffix }
+// failed is the report's write error, as a *WriteError, or nil.
+func (w *errWriter) failed() error {
+	if w.err == nil {
+		return nil
+	}
+	return &WriteError{Err: w.err}
+}
 
-// checkCase checks the case of one input file, reports it and counts it; operand is the
-// directory or file that named the case, for the update hint.
-func (r *Report) checkCase(inPath, operand string, opts Options) error {
+// goldenPath is the golden file of suffix beside the input file input.
+func goldenPath(input, suffix string) string { return strings.TrimSuffix(input, InputSuffix) + suffix }
+
+// inputOf is the input file beside a golden file of any suffix.
+func inputOf(golden string) string {
+	for _, suffix := range goldenSuffixes {
+		if strings.HasSuffix(golden, suffix) {
+			return strings.TrimSuffix(golden, suffix) + InputSuffix
+		}
+	}
+	return golden
+}
+
+// countOthers counts the golden files beside inputs whose suffix is not the run's.
+func countOthers(inputs []string, suffix string) int {
+	n := 0
+	for _, in := range inputs {
+		for _, s := range goldenSuffixes {
+			if s == suffix {
+				continue
+			}
+			if _, err := os.Lstat(goldenPath(in, s)); err == nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// checkCase checks the case of one input file, reports it and counts it.
+func (r *Report) checkCase(inPath string, opts Options) error {
 	input, err := os.ReadFile(inPath)
 	if err != nil {
 		return err
 	}
-	got := opts.Render(input)
-	gPath := goldenPath(inPath)
+	got := opts.Render(inPath, input)
+	gPath := goldenPath(inPath, opts.Suffix)
 	want, err := os.ReadFile(gPath)
 	missing := errors.Is(err, fs.ErrNotExist)
+	wrong := ""
+	if !missing && err == nil && !bytes.Equal(got, want) && opts.WrongMode != nil {
+		wrong = opts.WrongMode(inPath, want)
+	}
 	switch {
 	case err != nil && !missing:
 		return err
@@ -139,6 +240,12 @@ func (r *Report) checkCase(inPath, operand string, opts Options) error {
 		if opts.Verbose {
 			fmt.Fprintf(opts.Out, "ok   %s\n", inPath)
 		}
+	case wrong != "":
+		r.Failed++
+		if opts.Update {
+			wrong = "not updated: " + wrong
+		}
+		fmt.Fprintf(opts.Out, "FAIL %s: %s\n", inPath, wrong)
 	case opts.Update:
 		if err := os.WriteFile(gPath, got, 0o644); err != nil {
 			return err
@@ -147,20 +254,53 @@ func (r *Report) checkCase(inPath, operand string, opts Options) error {
 		fmt.Fprintf(opts.Out, "wrote %s\n", gPath)
 	case missing:
 		r.Failed++
-		fmt.Fprintf(opts.Out, "FAIL %s: no golden file %s%s\n", inPath, filepath.Base(gPath), updateHint(opts, operand))
+		fmt.Fprintf(opts.Out, "FAIL %s: no golden file %s%s\n", inPath, filepath.Base(gPath), updateHint(opts, inPath))
 	default:
 		r.Failed++
-		fmt.Fprintf(opts.Out, "FAIL %s: output differs from %s%s\n", inPath, filepath.Base(gPath), updateHint(opts, operand))
+		fmt.Fprintf(opts.Out, "FAIL %s: output differs from %s%s\n", inPath, filepath.Base(gPath), updateHint(opts, inPath))
 		fmt.Fprint(opts.Out, Diff(gPath, "normalize "+inPath, want, got))
 	}
 	return nil
 }
 
-func updateHint(opts Options, operand string) string {
+func updateHint(opts Options, inPath string) string {
 	if opts.UpdateHint == nil {
 		return ""
 	}
-	return "; if the new output is right, " + opts.UpdateHint(operand)
+	return "; if the new output is right, " + opts.UpdateHint(inPath)
+}
+
+// emptyNote is the end of the summary line when a directory held no case: the reason the
+// check fails though nothing failed.
+func (r *Report) emptyNote() string {
+	switch len(r.Empty) {
+	case 0:
+		return ""
+	case 1:
+		return "; no cases found in " + r.Empty[0] + " (no NAME.input.json under it)"
+	}
+	return "; no cases found in " + strings.Join(r.Empty, ", ") + " (no NAME.input.json under them)"
+}
+
+// otherNote is the end of the summary line when the cases checked have golden files of
+// another suffix, which this run did not compare.
+func (r *Report) otherNote(opts Options) string {
+	if r.Other == 0 {
+		return ""
+	}
+	other := GoldenSuffix
+	if opts.Suffix == GoldenSuffix {
+		other = TextSuffix
+	}
+	files := "files"
+	if r.Other == 1 {
+		files = "file"
+	}
+	note := fmt.Sprintf("; %d NAME%s %s not compared", r.Other, other, files)
+	if opts.OtherHint != nil {
+		note += " (" + opts.OtherHint(other) + ")"
+	}
+	return note
 }
 
 // ignoredNote is the end of the summary line when the directories hold files that are not

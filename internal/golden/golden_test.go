@@ -2,9 +2,11 @@ package golden
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,7 +14,7 @@ import (
 )
 
 // upper is a stand-in renderer: the golden output of an input is its upper case.
-func upper(in []byte) []byte { return bytes.ToUpper(in) }
+func upper(_ string, in []byte) []byte { return bytes.ToUpper(in) }
 
 // testOptions render with upper and report into out, with hints that name the operand.
 func testOptions(out *bytes.Buffer) Options {
@@ -90,7 +92,7 @@ func TestCheck(t *testing.T) {
 			name:   "other files are ignored; a directory of them checks nothing",
 			files:  map[string]string{"README.md": "x", "a.json": "y"},
 			want:   Report{Ignored: []string{"DIR/README.md", "DIR/a.json"}, Empty: []string{"DIR"}},
-			report: []string{"0 passed, 0 failed; 2 files ignored (not NAME.input.json or NAME.golden.json): "},
+			report: []string{"0 passed, 0 failed; no cases found in ", " (no NAME.input.json under it); 2 files ignored (not NAME.input.json or NAME.golden.json): "},
 		},
 	}
 	for _, tt := range tests {
@@ -185,4 +187,68 @@ func TestDiffCRLF(t *testing.T) {
 		d := Diff("want", "got", []byte("a\r\nb\r\n"), []byte("a\r\nc\r\n"))
 		assert.NotContains(t, d, "Windows")
 	})
+}
+
+// TestWrongMode: a golden file that WrongMode says belongs to another mode fails with its
+// reason and no diff, and Update leaves it as it is; a golden file that matches is never
+// judged.
+func TestWrongMode(t *testing.T) {
+	for _, update := range []bool{false, true} {
+		t.Run(map[bool]string{false: "check", true: "update"}[update], func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{
+				"other.input.json": "x", "other.golden.json": "OTHER MODE",
+				"stale.input.json": "y", "stale.golden.json": "old",
+				"same.input.json": "other", "same.golden.json": "OTHER",
+			})
+			var out bytes.Buffer
+			opts := testOptions(&out)
+			opts.Update = update
+			opts.WrongMode = func(inPath string, want []byte) string {
+				if !strings.HasPrefix(string(want), "OTHER") {
+					return ""
+				}
+				return filepath.Base(inPath) + "'s golden file is of the other mode"
+			}
+			got, err := Check([]string{dir}, opts)
+			require.NoError(t, err)
+			not := ""
+			if update {
+				not = "not updated: "
+			}
+			assert.Contains(t, out.String(), "FAIL "+filepath.Join(dir, "other.input.json")+": "+not+"other.input.json's golden file is of the other mode\n")
+			assert.NotContains(t, out.String(), "--- "+filepath.Join(dir, "other.golden.json"))
+			want := Report{Passed: 1, Failed: 2} // other, and stale's diff
+			if update {
+				want = Report{Passed: 2, Failed: 1, Written: 1}
+			}
+			assert.Equal(t, want, got, out.String())
+			b, err := os.ReadFile(filepath.Join(dir, "other.golden.json"))
+			require.NoError(t, err)
+			assert.Equal(t, "OTHER MODE", string(b))
+		})
+	}
+}
+
+// failingWriter fails every write, as standard output on a full disk does.
+type failingWriter struct{ writes int }
+
+func (w *failingWriter) Write([]byte) (int, error) {
+	w.writes++
+	return 0, syscall.ENOSPC
+}
+
+// TestWriteError: a report that cannot be written stops the check with a *WriteError.
+func TestWriteError(t *testing.T) {
+	dir := corpus(t, staleGolden)
+	w := &failingWriter{}
+	_, err := Check([]string{dir}, Options{Render: upper, Out: w})
+	var werr *WriteError
+	require.True(t, errors.As(err, &werr), "%v", err)
+	assert.EqualError(t, err, "write output: no space left on device")
+	assert.ErrorIs(t, err, syscall.ENOSPC)
+	assert.Equal(t, 1, w.writes, "kept writing after a failed write")
+
+	w = &failingWriter{}
+	_, err = Check([]string{filepath.Join(dir, "ok.input.json")}, Options{Render: upper, Out: w})
+	require.True(t, errors.As(err, &werr), "the summary line alone: %v", err)
 }

@@ -17,9 +17,10 @@ import (
 // was given fails.
 var staleGolden = map[string]string{"stale/role.golden.json": `{"ROLE":"OLD"}` + "\n"}
 
-// staleFail is the report of the stale case under the directory d, found through operand.
-func staleFail(d, operand string) string {
-	return "FAIL " + d + "/stale/role.input.json: output differs from role.golden.json; if the new output is right, update " + operand + "\n" +
+// staleFail is the report of the stale case under the directory d. The hint names the case
+// however it was found: updating the directory operand would bless its other failures too.
+func staleFail(d string) string {
+	return "FAIL " + d + "/stale/role.input.json: output differs from role.golden.json; if the new output is right, update " + d + "/stale/role.input.json\n" +
 		"--- " + d + "/stale/role.golden.json\n+++ normalize " + d + "/stale/role.input.json\n" +
 		"@@ -1,3 +1,3 @@\n {\n-  \"ROLE\": \"OLD\"\n+  \"ROLE\": \"USER\"\n }\n"
 }
@@ -37,24 +38,24 @@ func TestCheckOperands(t *testing.T) {
 		{name: "one case, verbose", args: []string{"DIR/ok.input.json"}, verbose: true,
 			want: "ok   DIR/ok.input.json\n1 passed, 0 failed\n"},
 		{name: "two cases", args: []string{"DIR/ok.input.json", "DIR/reject/empty.input.json"}, want: "2 passed, 0 failed\n"},
-		{name: "the stale case alone: the hint names the file", args: []string{"DIR/stale/role.input.json"},
-			want: staleFail("DIR", "DIR/stale/role.input.json") + "0 passed, 1 failed\n"},
-		{name: "a case and a directory: the hint names the directory", args: []string{"DIR/ok.input.json", "DIR/stale"},
-			want: staleFail("DIR", "DIR/stale") + "1 passed, 1 failed\n"},
+		{name: "the stale case alone", args: []string{"DIR/stale/role.input.json"},
+			want: staleFail("DIR") + "0 passed, 1 failed\n"},
+		{name: "a case and a directory: the hint names the case", args: []string{"DIR/ok.input.json", "DIR/stale"},
+			want: staleFail("DIR") + "1 passed, 1 failed\n"},
 		{name: "cases inside a directory operand are checked once", args: []string{"DIR/ok.input.json", "DIR/reject", "DIR/reject/empty.input.json", "DIR/reject/"},
 			want: "3 passed, 0 failed\n"},
 		{name: "a directory inside a later one is checked once", args: []string{"DIR/stale", "DIR"},
-			want: staleFail("DIR", "DIR") + "3 passed, 1 failed\n"},
+			want: staleFail("DIR") + "3 passed, 1 failed\n"},
 		{name: "the same case twice, once through a longer path", args: []string{"DIR/ok.input.json", "DIR/reject/../ok.input.json"},
 			want: "1 passed, 0 failed\n"},
 		{name: "a link to the corpus is followed", args: []string{"LINK"},
-			want: staleFail("LINK", "LINK/") + "3 passed, 1 failed\n"},
+			want: staleFail("LINK") + "3 passed, 1 failed\n"},
 		{name: "a link with a slash", args: []string{"LINK/"},
-			want: staleFail("LINK", "LINK/") + "3 passed, 1 failed\n"},
+			want: staleFail("LINK") + "3 passed, 1 failed\n"},
 		{name: "the corpus and a link to it are one", args: []string{"DIR/ok.input.json", "DIR", "LINK"},
-			want: staleFail("DIR", "DIR") + "3 passed, 1 failed\n"},
+			want: staleFail("DIR") + "3 passed, 1 failed\n"},
 		{name: "a case through the link is in the corpus", args: []string{"DIR", "LINK/ok.input.json"},
-			want: staleFail("DIR", "DIR") + "3 passed, 1 failed\n"},
+			want: staleFail("DIR") + "3 passed, 1 failed\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,8 +77,8 @@ func TestCheckOperands(t *testing.T) {
 	}
 }
 
-// TestFileReportsAsDir: a case named alone is reported in the same words, and with the same
-// diff, as when its directory is checked; only the hint names the operand.
+// TestFileReportsAsDir: a case named alone is reported in the same words, hint included, and
+// with the same diff, as when its directory is checked.
 func TestFileReportsAsDir(t *testing.T) {
 	dir := corpus(t, staleGolden)
 	role := filepath.Join(dir, "stale", "role.input.json")
@@ -87,7 +88,8 @@ func TestFileReportsAsDir(t *testing.T) {
 	_, err = Check([]string{filepath.Join(dir, "stale")}, testOptions(&inDir))
 	require.NoError(t, err)
 	assert.Contains(t, alone.String(), "\n-  \"ROLE\": \"OLD\"\n")
-	assert.Equal(t, strings.ReplaceAll(inDir.String(), "update "+filepath.Join(dir, "stale")+"\n", "update "+role+"\n"), alone.String())
+	assert.Contains(t, alone.String(), "update "+role+"\n")
+	assert.Equal(t, inDir.String(), alone.String())
 }
 
 func TestCheckEmptyDirs(t *testing.T) {
