@@ -59,8 +59,13 @@ if [ "$fuzztime" != "0" ]; then
 	done
 fi
 
-step "golden corpus through the command line"
-go run ./cmd/normalizer check testdata/golden | tail -n 1
+step "golden corpus and porters' explain views through the command line"
+bin_dir=$(mktemp -d)
+trap 'rm -rf "$bin_dir"' EXIT
+go build -pgo=off -o "$bin_dir/normalizer" ./cmd/normalizer
+"$bin_dir/normalizer" check testdata/golden | tail -n 1
+"$bin_dir/normalizer" check --explain testdata/explain | tail -n 1
+"$bin_dir/normalizer" check --explain --format text testdata/explain | tail -n 1
 
 step "OpenAPI: a client generated from the document, type-checked and run against the real service"
 scripts/openapi-client.sh
