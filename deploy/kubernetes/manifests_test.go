@@ -152,6 +152,17 @@ func TestMemoryLimitWiring(t *testing.T) {
 	assert.Less(t, plan.SoftLimit, limit.Value(), "the soft limit leaves headroom under the hard one")
 }
 
+// serve sizes itself to the memory limit (a soft limit of 0.9 x it, a budget of 80 % of that),
+// so a loaded pod uses about its limit: a request below it lets the scheduler pack pods by a
+// size they outgrow, and under node memory pressure the kubelet evicts first the pods whose use
+// exceeds their request.
+func TestMemoryRequestIsTheLimit(t *testing.T) {
+	_, c := loadDeployment(t)
+	request, limit := c.Resources.Requests[corev1.ResourceMemory], c.Resources.Limits[corev1.ResourceMemory]
+	assert.Zero(t, request.Cmp(limit), "requests.memory %s; expected limits.memory %s: a loaded serve grows to its soft limit, %d bytes",
+		request.String(), limit.String(), softLimit(t, c).SoftLimit)
+}
+
 // softLimit is the soft limit serve derives from the Deployment: the container's memory limit
 // (what resourceFieldRef hands it) and the ratio the manifest sets, through serve's own code.
 func softLimit(t *testing.T, c corev1.Container) memlimit.Plan {
