@@ -16,6 +16,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
@@ -207,6 +208,28 @@ func mustDuration(t *testing.T, s string) float64 {
 	return d.Seconds()
 }
 
+// The pods spread over nodes and zones, so that one node or zone going takes few of them; as a
+// preference (ScheduleAnyway), since a hard constraint leaves pods Pending on a cluster with
+// fewer nodes or zones than replicas. Each constraint counts this Deployment's pods only, and
+// of one revision (pod-template-hash), so a rollout's new pods spread among themselves.
+func TestTopologySpread(t *testing.T) {
+	d, _ := loadDeployment(t)
+	pods := labels.Set(d.Spec.Template.Labels)
+	var keys []string
+	for _, c := range d.Spec.Template.Spec.TopologySpreadConstraints {
+		keys = append(keys, c.TopologyKey)
+		assert.Equal(t, corev1.ScheduleAnyway, c.WhenUnsatisfiable, "%s: a hard constraint can leave pods Pending", c.TopologyKey)
+		assert.EqualValues(t, 1, c.MaxSkew, c.TopologyKey)
+		require.NotNil(t, c.LabelSelector, "%s: without a selector the constraint counts no pods", c.TopologyKey)
+		sel, err := metav1.LabelSelectorAsSelector(c.LabelSelector)
+		require.NoError(t, err)
+		assert.True(t, sel.Matches(pods), "%s: selector %s does not match the pods' labels %s", c.TopologyKey, sel, pods)
+		assert.Equal(t, d.Spec.Selector.MatchLabels, c.LabelSelector.MatchLabels, "%s: this Deployment's pods only", c.TopologyKey)
+		assert.Equal(t, []string{appsv1.DefaultDeploymentUniqueLabelKey}, c.MatchLabelKeys, c.TopologyKey)
+	}
+	assert.ElementsMatch(t, []string{corev1.LabelHostname, corev1.LabelTopologyZone}, keys)
+}
+
 func TestService(t *testing.T) {
 	var s corev1.Service
 	decodeStrict(t, "service.yaml", &s, "Service")
@@ -292,14 +315,25 @@ func TestPodDisruptionBudget(t *testing.T) {
 	decodeStrict(t, "pdb.yaml", &p, "PodDisruptionBudget")
 	d, _ := loadDeployment(t)
 	assert.Equal(t, d.Spec.Selector.MatchLabels, p.Spec.Selector.MatchLabels)
-	// The Deployment sets no replicas (the HPA owns the scale): at the HPA's floor the budget
-	// must still let a node drain and still keep a pod serving.
-	assert.NoError(t, budgetFits(p.Spec, *loadHPA(t).Spec.MinReplicas))
+	// The Deployment sets no replicas (the HPA owns the scale): at every scale the HPA may
+	// choose, from its floor up, the budget must let a node drain, keep a pod serving, and let
+	// pods go one at a time.
+	h := loadHPA(t)
+	for n := *h.Spec.MinReplicas; n <= h.Spec.MaxReplicas; n++ {
+		if !assert.NoError(t, budgetFits(p.Spec, n)) {
+			break // the first scale that fails says enough
+		}
+	}
+	// A pod that is not ready serves nothing: evicting it must not wait for the budget, or a
+	// bad rollout (pods crash-looping) blocks every node drain.
+	require.NotNil(t, p.Spec.UnhealthyPodEvictionPolicy)
+	assert.Equal(t, policyv1.AlwaysAllow, *p.Spec.UnhealthyPodEvictionPolicy)
 }
 
 // budgetFits checks that at the given number of replicas the budget allows at least one
-// voluntary disruption (else a node drain blocks) and not all of them (else it protects
-// nothing). Percentages round up, as the disruption controller rounds them.
+// voluntary disruption (else a node drain blocks), not all of them (else it protects
+// nothing), and not more than one at once (minAvailable 1 would let a drain take 19 of 20
+// pods together). Percentages round up, as the disruption controller rounds them.
 func budgetFits(spec policyv1.PodDisruptionBudgetSpec, replicas int32) error {
 	var allowed int
 	switch {
@@ -325,6 +359,8 @@ func budgetFits(spec policyv1.PodDisruptionBudgetSpec, replicas int32) error {
 		return fmt.Errorf("at %d replicas the budget allows %d disruptions; expected at least 1, or a node drain blocks", replicas, allowed)
 	case allowed >= int(replicas):
 		return fmt.Errorf("at %d replicas the budget allows %d disruptions; expected fewer, or it keeps no pod serving", replicas, allowed)
+	case allowed > 1:
+		return fmt.Errorf("at %d replicas the budget allows %d disruptions at once; expected 1, so that pods go one at a time", replicas, allowed)
 	}
 	return nil
 }
@@ -348,6 +384,11 @@ func TestBudgetFits(t *testing.T) {
 		{name: "maxUnavailable 0", spec: policyv1.PodDisruptionBudgetSpec{MaxUnavailable: num(0)}, replicas: 2, wantErr: "a node drain blocks"},
 		{name: "maxUnavailable 2 of 2", spec: policyv1.PodDisruptionBudgetSpec{MaxUnavailable: num(2)}, replicas: 2, wantErr: "keeps no pod serving"},
 		{name: "maxUnavailable 10% of 2 rounds up to 1", spec: policyv1.PodDisruptionBudgetSpec{MaxUnavailable: pct("10%")}, replicas: 2},
+		{name: "maxUnavailable 1 of 20", spec: policyv1.PodDisruptionBudgetSpec{MaxUnavailable: num(1)}, replicas: 20},
+		{name: "maxUnavailable 10% of 20", spec: policyv1.PodDisruptionBudgetSpec{MaxUnavailable: pct("10%")}, replicas: 20, wantErr: "allows 2 disruptions at once"},
+		{name: "minAvailable 1 of 20", spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: num(1)}, replicas: 20, wantErr: "allows 19 disruptions at once"},
+		{name: "minAvailable 1 of 3", spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: num(1)}, replicas: 3, wantErr: "allows 2 disruptions at once"},
+		{name: "minAvailable 95% of 20", spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: pct("95%")}, replicas: 20},
 		{name: "both", spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: num(1), MaxUnavailable: num(1)}, replicas: 2, wantErr: "expected one"},
 		{name: "neither", replicas: 2, wantErr: "sets neither"},
 		{name: "not a percentage", spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: pct("half")}, replicas: 2, wantErr: "minAvailable half"},
