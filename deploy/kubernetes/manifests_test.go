@@ -230,6 +230,22 @@ func TestTopologySpread(t *testing.T) {
 	assert.ElementsMatch(t, []string{corev1.LabelHostname, corev1.LabelTopologyZone}, keys)
 }
 
+// For every Service in the namespace, Kubernetes injects variables named after it into each
+// container unless enableServiceLinks is false: for service.yaml's normalizer,
+// NORMALIZER_SERVICE_HOST, NORMALIZER_PORT, NORMALIZER_PORT_80_TCP and more, in the prefix of
+// serve's own settings (and of any future setting of that name).
+func TestNoServiceLinks(t *testing.T) {
+	var s corev1.Service
+	decodeStrict(t, "service.yaml", &s, "Service")
+	require.NotEmpty(t, s.Spec.Ports)
+	prefix := strings.ToUpper(strings.ReplaceAll(s.Name, "-", "_"))
+	d, _ := loadDeployment(t)
+	links := d.Spec.Template.Spec.EnableServiceLinks
+	assert.True(t, links != nil && !*links,
+		"enableServiceLinks is unset or true; expected false: Service %s would inject %s_SERVICE_HOST, %s_PORT, %s_PORT_%d_TCP ... beside serve's NORMALIZER_ settings",
+		s.Name, prefix, prefix, prefix, s.Spec.Ports[0].Port)
+}
+
 func TestService(t *testing.T) {
 	var s corev1.Service
 	decodeStrict(t, "service.yaml", &s, "Service")
