@@ -184,21 +184,50 @@ func softLimit(t *testing.T, c corev1.Container) memlimit.Plan {
 }
 
 // The kubelet must not kill a pod that is still draining: its grace period covers the drain
-// delay plus the service's own shutdown grace.
+// delay plus the service's own shutdown grace, plus the wait serve gives cut-off handlers after
+// it (handlersExitWait), so that even the worst case exits by itself.
 func TestTerminationGraceCoversShutdown(t *testing.T) {
 	d, c := loadDeployment(t)
-	var drain, grace string
-	for _, e := range c.Env {
-		switch e.Name {
-		case "NORMALIZER_DRAIN_DELAY":
-			drain = e.Value
-		case "NORMALIZER_SHUTDOWN_GRACE":
-			grace = e.Value
-		}
-	}
-	total := mustDuration(t, drain) + mustDuration(t, grace)
+	total := mustDuration(t, envValue(t, c, "NORMALIZER_DRAIN_DELAY")) + mustDuration(t, envValue(t, c, "NORMALIZER_SHUTDOWN_GRACE"))
 	require.NotNil(t, d.Spec.Template.Spec.TerminationGracePeriodSeconds)
 	assert.Greater(t, float64(*d.Spec.Template.Spec.TerminationGracePeriodSeconds), total)
+	exitWait, err := durationConst(httpapiServeSource, "handlersExitWait")
+	require.NoError(t, err)
+	assert.Greater(t, float64(*d.Spec.Template.Spec.TerminationGracePeriodSeconds), total+exitWait.Seconds(),
+		"drain delay + shutdown grace + handlersExitWait")
+}
+
+// Endpoint propagation: after the kubelet marks the pod unready, the endpoint controller, then
+// kube-proxy and any load balancer, act on it; a second or two on a quiet cluster.
+const endpointPropagation = 3.0 // seconds
+
+// On SIGTERM serve answers /readyz 503 but serves on for the drain delay before the listener
+// closes: the pod must be out of every endpoint list by then. The kubelet marks it unready after
+// failureThreshold failed probes, a period apart, the last taking up to its timeout, and the
+// change then propagates; the drain delay must outlast all of it. failureThreshold is at least 2,
+// so that one slow probe of a busy pod does not take it out of the endpoints.
+func TestDrainOutlastsReadiness(t *testing.T) {
+	_, c := loadDeployment(t)
+	p := c.ReadinessProbe
+	require.NotNil(t, p)
+	assert.GreaterOrEqual(t, p.FailureThreshold, int32(2), "readiness failureThreshold: one slow probe would take a serving pod out")
+	unready := float64(p.PeriodSeconds*p.FailureThreshold + p.TimeoutSeconds)
+	drain := mustDuration(t, envValue(t, c, "NORMALIZER_DRAIN_DELAY"))
+	assert.Greater(t, drain, unready+endpointPropagation,
+		"NORMALIZER_DRAIN_DELAY %gs; expected more than readiness periodSeconds %d x failureThreshold %d + timeoutSeconds %d + %gs of propagation, or the listener closes while the pod still gets traffic",
+		drain, p.PeriodSeconds, p.FailureThreshold, p.TimeoutSeconds, endpointPropagation)
+}
+
+// envValue is the value the container sets for a variable; the test fails if it sets none.
+func envValue(t *testing.T, c corev1.Container, name string) string {
+	t.Helper()
+	for _, e := range c.Env {
+		if e.Name == name {
+			return e.Value
+		}
+	}
+	require.Failf(t, "variable not set", "the container sets no %s", name)
+	return ""
 }
 
 func mustDuration(t *testing.T, s string) float64 {
