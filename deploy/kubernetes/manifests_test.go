@@ -183,6 +183,63 @@ func softLimit(t *testing.T, c corev1.Container) memlimit.Plan {
 	return plan
 }
 
+// goMaxProcs is the GOMAXPROCS the Go runtime (1.25 and later) chooses under a CPU limit on a
+// node with at least that many CPUs: the limit rounded up, and never below 2
+// (adjustCgroupGOMAXPROCS in runtime/cgroup_linux.go).
+func goMaxProcs(limit resource.Quantity) int64 {
+	return max((limit.MilliValue()+999)/1000, 2)
+}
+
+// The CPU limit gives each of the GOMAXPROCS threads a whole CPU of quota (a limit of 1 gets 2
+// threads, which run out of a 1-CPU quota in half of each period and are throttled for the
+// rest). The HPA's target is relative to the request: under 100 %, the average use it holds
+// stays under what the scheduler reserves; and at the HPA's floor, with one pod gone (the most
+// the PDB allows), the others carry its share of that load under their limit.
+func TestCPU(t *testing.T) {
+	_, c := loadDeployment(t)
+	request, limit := c.Resources.Requests[corev1.ResourceCPU], c.Resources.Limits[corev1.ResourceCPU]
+	procs := goMaxProcs(limit)
+	assert.GreaterOrEqual(t, limit.MilliValue(), procs*1000,
+		"limits.cpu %s: the Go runtime runs GOMAXPROCS=%d, more threads than the quota has CPUs; expected a whole number of CPUs, at least 2", limit.String(), procs)
+	assert.LessOrEqual(t, request.Cmp(limit), 0, "requests.cpu %s over limits.cpu %s", request.String(), limit.String())
+
+	h := loadHPA(t)
+	target := cpuTarget(t, h)
+	assert.Less(t, target, 100.0, "the HPA's CPU target is relative to requests.cpu: past 100 %% it holds pods above what the scheduler reserved")
+	floor := float64(*h.Spec.MinReplicas)
+	load := floor * target / 100 * request.AsApproximateFloat64()
+	perPod := load / (floor - 1)
+	assert.Less(t, perPod, limit.AsApproximateFloat64(),
+		"at %g replicas and %g %% of %s, one pod gone leaves %.2f CPU to each of the others; expected under limits.cpu %s", floor, target, request.String(), perPod, limit.String())
+}
+
+// cpuTarget is the HPA's average CPU utilization target, in percent of requests.cpu.
+func cpuTarget(t *testing.T, h *autoscalingv2.HorizontalPodAutoscaler) float64 {
+	t.Helper()
+	for _, m := range h.Spec.Metrics {
+		if m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil && m.Resource.Name == corev1.ResourceCPU &&
+			m.Resource.Target.Type == autoscalingv2.UtilizationMetricType && m.Resource.Target.AverageUtilization != nil {
+			return float64(*m.Resource.Target.AverageUtilization)
+		}
+	}
+	require.Fail(t, "the HPA has no CPU utilization target")
+	return 0
+}
+
+func TestGoMaxProcs(t *testing.T) {
+	tests := []struct {
+		limit string
+		want  int64
+	}{
+		{limit: "500m", want: 2}, {limit: "1", want: 2}, {limit: "2", want: 2}, {limit: "2500m", want: 3}, {limit: "4", want: 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.limit, func(t *testing.T) {
+			assert.Equal(t, tt.want, goMaxProcs(resource.MustParse(tt.limit)))
+		})
+	}
+}
+
 // The kubelet must not kill a pod that is still draining: its grace period covers the drain
 // delay plus the service's own shutdown grace, plus the wait serve gives cut-off handlers after
 // it (handlersExitWait), so that even the worst case exits by itself.
