@@ -295,8 +295,8 @@ func mustDuration(t *testing.T, s string) float64 {
 }
 
 // The pods spread over nodes and zones, so that one node or zone going takes few of them; as a
-// preference (ScheduleAnyway), since a hard constraint leaves pods Pending on a cluster with
-// fewer nodes or zones than replicas. Each constraint counts this Deployment's pods only, and
+// preference (ScheduleAnyway), since a hard constraint leaves pods Pending when the node or zone
+// they should go to is full or cordoned, or when nodes carry no zone label. Each constraint counts this Deployment's pods only, and
 // of one revision (pod-template-hash), so a rollout's new pods spread among themselves.
 func TestTopologySpread(t *testing.T) {
 	d, _ := loadDeployment(t)
