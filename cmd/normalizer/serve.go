@@ -117,6 +117,10 @@ func (f *serveFlags) check(origin func(flagName string) string) error {
 		return usageErrorf("serve: %s is %d; expected a positive size such as 20MiB, at most %d (2GiB-1)", origin("body-limit"), f.bodyLimit, httpapi.MaxBodyLimit)
 	case f.retryAfter < time.Second:
 		return usageErrorf("serve: %s is %s; expected 1s or more (it is sent in whole seconds)", origin("retry-after"), f.retryAfter)
+	case f.retryAfter%time.Second != 0:
+		down := f.retryAfter.Truncate(time.Second)
+		return usageErrorf("serve: %s is %s; expected a whole number of seconds, such as %s or %s (Retry-After is sent in whole seconds)",
+			origin("retry-after"), f.retryAfter, down, down+time.Second)
 	case f.maxDepth <= 0:
 		return usageErrorf("serve: %s is %d; expected 1 or more", origin("max-depth"), f.maxDepth)
 	case f.maxInFlight <= 0:
