@@ -28,10 +28,14 @@ const (
 	exitUsage    = 2 // usage or I/O error
 )
 
-// exitError carries an exit code out of a subcommand; its message, if any, goes to stderr.
+// exitError carries an exit code out of a subcommand; its message, if any, goes to stderr,
+// unless the subcommand has logged it already.
 type exitError struct {
 	code int
 	err  error
+	// logged: err went out through serve's logger, so stderr has it as a log line already;
+	// a plain-text copy would repeat it and break a JSON log stream.
+	logged bool
 }
 
 func (e *exitError) Error() string {
@@ -62,7 +66,7 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if ee.err != nil {
+		if ee.err != nil && !ee.logged {
 			fmt.Fprintln(stderr, "normalizer:", ee.err)
 		}
 		return ee.code

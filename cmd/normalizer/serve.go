@@ -188,7 +188,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		log.Info().Int64("memory_budget", 0).
 			Msg("memory budget of the requests in flight: none, since no soft memory limit is in force; only --max-in-flight bounds them; --memory-budget gives one")
 	}
-	return serve(ctx, &f, logger)
+	if err := serve(ctx, &f, logger); err != nil {
+		// The logger exists: the failure is one log line, JSON where the logs are, and main
+		// adds no plain-text copy of it; the exit code is the one a usage error has.
+		log.Error().Err(err).Msg("serve failed")
+		return &exitError{code: exitUsage, err: fmt.Errorf("serve: %w", err), logged: true}
+	}
+	return nil
 }
 
 func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
@@ -202,18 +208,15 @@ func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
 		Logger:       logger,
 	})
 	if err != nil {
-		return fmt.Errorf("serve: %w", err)
+		return err
 	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return fmt.Errorf("serve: listen on %s (from %s): %w", f.addr, f.addrFrom, err)
+		return fmt.Errorf("listen on %s (from %s): %w", f.addr, f.addrFrom, err)
 	}
 	f.timeouts.MaxHeaderBytes = int(f.headerBytes)
-	if err := srv.Serve(ctx, ln, f.timeouts); err != nil {
-		logger.Error().Err(err).Str("component", "serve").Msg("serve failed")
-		return fmt.Errorf("serve: %w", err)
-	}
-	return nil
+	v := buildVersion()
+	return srv.Serve(ctx, ln, f.timeouts, func(e *zerolog.Event) { e.Str("version", v) })
 }
 
 // newLogger builds the one logger of the process; packages get sub-loggers of it. The console

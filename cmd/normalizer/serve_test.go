@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -191,10 +192,86 @@ func TestServeGraceExceeded(t *testing.T) {
 	select {
 	case err := <-done:
 		require.ErrorContains(t, err, "grace period")
-		assert.Equal(t, exitUsage, exitCode(err, io.Discard), "a cut-off shutdown exits 2, as serve -h says")
+		var stderr bytes.Buffer
+		assert.Equal(t, exitUsage, exitCode(err, &stderr), "a cut-off shutdown exits 2, as serve -h says")
+		assert.Empty(t, stderr.String(), "the failure is in the log already: main prints nothing more")
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not exit after the grace period")
 	}
+	var failed []map[string]any
+	for _, l := range logLines(t, logs.String()) {
+		if l["message"] == "serve failed" {
+			failed = append(failed, l)
+		}
+	}
+	require.Len(t, failed, 1, logs.String())
+	assert.Equal(t, "error", failed[0]["level"])
+	assert.Equal(t, "serve", failed[0]["component"])
+	assert.Equal(t, "shutdown: requests still in flight after the grace period of 200ms were cut off", failed[0]["error"])
+}
+
+// TestServeFailureIsOneLogLine: once serve's logger exists, a failure (here the listen) is one
+// log line in the chosen format, and main adds nothing to stderr; the exit code stays 2.
+func TestServeFailureIsOneLogLine(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{name: "json", args: []string{"serve", "--addr", "127.0.0.1:99999"}},
+		{name: "console", args: []string{"serve", "--addr", "127.0.0.1:99999", "--log-format", "console"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runCmd(t, "", nil, tt.args...)
+			assert.Equal(t, exitUsage, r.code)
+			const reason = "listen on 127.0.0.1:99999 (from --addr): listen tcp: address 99999: invalid port"
+			assert.Equal(t, 1, strings.Count(r.stderr, reason), "the reason once:\n%s", r.stderr)
+			assert.NotContains(t, r.stderr, "normalizer: serve:", "no plain-text copy from main")
+			if tt.name == "console" {
+				assert.Regexp(t, `(?m)^\S+ ERR serve failed error="`+regexp.QuoteMeta(reason)+`" component=serve$`, r.stderr)
+				return
+			}
+			lines := logLines(t, r.stderr) // every line is JSON
+			last := lines[len(lines)-1]
+			assert.Equal(t, map[string]any{"level": "error", "component": "serve", "error": reason, "message": "serve failed"},
+				map[string]any{"level": last["level"], "component": last["component"], "error": last["error"], "message": last["message"]})
+		})
+	}
+}
+
+// TestServeLifecycleLines checks the fields of the start-up and shutdown lines: the version on
+// "listening", and durations named with their unit.
+func TestServeLifecycleLines(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logs := &lockedBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--drain-delay", "10ms", "--shutdown-grace", "1500ms"},
+			envOf(nil), nil, io.Discard, logs)
+	}()
+	listeningAddr(t, logs, done)
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	byMessage := map[string]map[string]any{}
+	for _, l := range logLines(t, logs.String()) {
+		byMessage[l["message"].(string)] = l
+	}
+	listening := byMessage["listening"]
+	require.NotNil(t, listening, logs.String())
+	assert.Equal(t, buildVersion(), listening["version"])
+	assert.NotEmpty(t, listening["version"])
+
+	shutdown := byMessage["shutting down: not ready"]
+	require.NotNil(t, shutdown, logs.String())
+	delete(shutdown, "time")
+	assert.Equal(t, map[string]any{"level": "info", "component": "http", "drain_delay_ms": 10.0, "grace_ms": 1500.0,
+		"message": "shutting down: not ready"}, shutdown)
 }
 
 func TestServeFlagsAndEnv(t *testing.T) {
@@ -505,4 +582,18 @@ func TestServeTooLargeNamesItsSettings(t *testing.T) {
 			assert.Contains(t, string(msg), "over the body limit of 1024 bytes (1KiB); the operator raises the limit with normalizer serve --body-limit or NORMALIZER_BODY_LIMIT")
 		})
 	}
+}
+
+// logLines parses every line of a JSON log; a line that is not JSON fails the test.
+func logLines(t *testing.T, logs string) []map[string]any {
+	t.Helper()
+	var lines []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(logs))
+	for sc.Scan() {
+		var l map[string]any
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), "a log line that is not JSON: %q", sc.Text())
+		lines = append(lines, l)
+	}
+	require.NoError(t, sc.Err())
+	return lines
 }

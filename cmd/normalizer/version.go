@@ -25,10 +25,16 @@ func runVersion(args []string, stdout io.Writer) error {
 	if done, err := parseNoOperands(fs, args, versionUsage, stdout); done || err != nil {
 		return err
 	}
-	info, _ := debug.ReadBuildInfo()
-	fmt.Fprintf(stdout, "normalizer %s\n", versionString(version, info))
+	fmt.Fprintf(stdout, "normalizer %s\n", buildVersion())
 	fmt.Fprintf(stdout, "%s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return nil
+}
+
+// buildVersion is the version of this binary, as `normalizer version` prints it and serve logs
+// it at start-up.
+func buildVersion() string {
+	info, _ := debug.ReadBuildInfo()
+	return versionString(version, info)
 }
 
 // versionString describes the build: the -X version or the module version, then the VCS

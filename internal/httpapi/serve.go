@@ -56,8 +56,9 @@ func (t *Timeouts) setDefaults() {
 // Serve serves on ln until ctx is cancelled, then shuts down gracefully: readiness turns
 // false, after DrainDelay the listener closes, and requests in flight get Grace to finish.
 // It returns nil after a clean shutdown, and an error when serving failed or requests were
-// still running when the grace period ended.
-func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
+// still running when the grace period ended. Each of started adds the caller's fields to the
+// start-up line, "listening" (cmd/normalizer adds the build's version).
+func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts, started ...func(*zerolog.Event)) error {
 	t.setDefaults()
 	s.writeTimeout = t.Write
 	srv := &http.Server{
@@ -76,8 +77,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 		s.log.Warn().Int64("memory_budget", s.budget.limit).Int64("largest_reservation", need).
 			Msg("the memory budget is smaller than what a request at the body limit with explain reserves: such a request runs only when no other holds any of the budget, and is answered 429 until then; raise --memory-budget (or the memory limit) or lower --body-limit")
 	}
-	s.log.Info().Str("addr", ln.Addr().String()).Int64("body_limit", s.cfg.BodyLimit).
-		Int("max_in_flight", s.cfg.MaxInFlight).Int64("memory_budget", s.cfg.MemoryBudget).Msg("listening")
+	if e := s.log.Info(); e != nil {
+		e.Str("addr", ln.Addr().String()).Int64("body_limit", s.cfg.BodyLimit).
+			Int("max_in_flight", s.cfg.MaxInFlight).Int64("memory_budget", s.cfg.MemoryBudget)
+		for _, add := range started {
+			add(e)
+		}
+		e.Msg("listening")
+	}
 	select {
 	case err := <-served:
 		s.SetReady(false)
@@ -90,7 +97,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 func (s *Server) shutdown(srv *http.Server, served <-chan error, t Timeouts) error {
 	s.SetReady(false)
 	s.stopping.Store(true)
-	s.log.Info().Dur("drain_delay", t.DrainDelay).Dur("grace", t.Grace).Msg("shutting down: not ready")
+	// Durations carry their unit in the name, as the access line's duration_ms does; zerolog's
+	// Dur would write a bare number in a unit set by a global.
+	s.log.Info().Float64("drain_delay_ms", millis(t.DrainDelay)).Float64("grace_ms", millis(t.Grace)).
+		Msg("shutting down: not ready")
 	time.Sleep(t.DrainDelay) // let load balancers see /readyz fail before the listener closes
 	ctx, cancel := context.WithTimeout(context.Background(), t.Grace)
 	defer cancel()
@@ -109,6 +119,9 @@ func (s *Server) shutdown(srv *http.Server, served <-chan error, t Timeouts) err
 	s.log.Info().Msg("stopped")
 	return nil
 }
+
+// millis is d in milliseconds, fractions kept (a drain delay of 1500µs is 1.5).
+func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // handlersExitWait bounds how long shutdown waits, once the grace period is over and the
 // connections are closed, for the cut-off requests' handlers to return: a handler reading or
