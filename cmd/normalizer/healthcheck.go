@@ -23,6 +23,9 @@ NORMALIZER_ADDR names, or 127.0.0.1 when it names none or all interfaces ("", 0.
 Flags:
 `
 
+// healthcheckURLEnv supplies --url when the flag is not given.
+const healthcheckURLEnv = "NORMALIZER_HEALTHCHECK_URL"
+
 // healthcheckConfig is what `normalizer healthcheck` probes, and how long it waits.
 type healthcheckConfig struct {
 	url     string
@@ -57,12 +60,13 @@ func parseHealthcheck(args []string, getenv func(string) string, stdout io.Write
 	}
 	from := "--url"
 	if cfg.url == "" {
-		cfg.url, from = getenv("NORMALIZER_HEALTHCHECK_URL"), "NORMALIZER_HEALTHCHECK_URL"
+		cfg.url, from = getenv(healthcheckURLEnv), healthcheckURLEnv
 	}
 	if cfg.url == "" {
-		addr := getenv("NORMALIZER_ADDR")
+		addrEnv := envName("addr") // serve's
+		addr := getenv(addrEnv)
 		if cfg.url, err = defaultHealthURL(addr); err != nil {
-			return cfg, false, usageErrorf("healthcheck: NORMALIZER_ADDR=%q: %v; or set --url", addr, err)
+			return cfg, false, usageErrorf("healthcheck: %s=%q: %v; or set --url", addrEnv, addr, err)
 		}
 		return cfg, false, nil
 	}

@@ -21,7 +21,8 @@ import (
 // runMainEnv makes the test binary the normalizer program: TestMain calls main() with the
 // binary's own arguments instead of running tests. The tests below start the binary so, to
 // exercise what only main does: its signal wiring and its exit codes.
-const runMainEnv = "NORMALIZER_TEST_RUN_MAIN"
+// It does not start with NORMALIZER_: serve would warn that it sets nothing.
+const runMainEnv = "TEST_NORMALIZER_RUN_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" {
@@ -322,4 +323,30 @@ func TestProcessExitCodes(t *testing.T) {
 			assert.Contains(t, stderr(), tt.wantStderr)
 		})
 	}
+}
+
+// TestProcessServeFailureLogs runs serve as its own process, main() and all, with misspelt
+// variables and a port it cannot listen on: stderr is JSON lines only (the warning about the
+// variables, and the failure once, with no plain-text copy from main), and the exit code is 2.
+func TestProcessServeFailureLogs(t *testing.T) {
+	p := startMain(t, map[string]string{"NORMALIZER_BODYLIMIT": "1MiB", "NORMALIZER_MAX_INFLIGHT": "2",
+		"NORMALIZER_SERVICE_HOST": "10.96.0.12", "NORMALIZER_PORT_80_TCP_ADDR": "10.96.0.12"},
+		"serve", "--addr", "127.0.0.1:99999")
+	require.Equal(t, 2, p.exitCode(t), "stderr:\n%s", p.stderr.String())
+	var warned, failed []map[string]any
+	for _, l := range logLines(t, p.stderr.String()) {
+		switch l["level"] {
+		case "warn":
+			warned = append(warned, l)
+		case "error":
+			failed = append(failed, l)
+		}
+	}
+	require.Len(t, warned, 1, p.stderr.String())
+	assert.Equal(t, []any{"NORMALIZER_BODYLIMIT", "NORMALIZER_MAX_INFLIGHT"}, warned[0]["ignored_variables"])
+	assert.Equal(t, map[string]any{"NORMALIZER_BODYLIMIT": "NORMALIZER_BODY_LIMIT", "NORMALIZER_MAX_INFLIGHT": "NORMALIZER_MAX_IN_FLIGHT"},
+		warned[0]["did_you_mean"])
+	require.Len(t, failed, 1, p.stderr.String())
+	assert.Equal(t, "serve failed", failed[0]["message"])
+	assert.Equal(t, "listen on 127.0.0.1:99999 (from --addr): listen tcp: address 99999: invalid port", failed[0]["error"])
 }

@@ -58,12 +58,15 @@ type normalizeConfig struct {
 	text     bool
 }
 
+// maxBytesEnv supplies the default of --max-bytes, named by the rule of serve's variables.
+var maxBytesEnv = envName("max-bytes")
+
 func parseNormalize(args []string, getenv func(string) string) (normalizeConfig, error) {
 	cfg := normalizeConfig{maxBytes: normalize.DefaultMaxBytes}
-	if env := getenv("NORMALIZER_MAX_BYTES"); env != "" {
+	if env := getenv(maxBytesEnv); env != "" {
 		n, err := parseByteSize(env)
 		if err != nil {
-			return cfg, usageErrorf("normalize: NORMALIZER_MAX_BYTES: %v", err)
+			return cfg, usageErrorf("normalize: %s: %v", maxBytesEnv, err)
 		}
 		cfg.maxBytes = n
 	}

@@ -23,7 +23,8 @@ const serveUsage = `Usage: normalizer serve [flags]
 Runs the HTTP service: POST /v1/normalize, GET /healthz, /readyz, /metrics, /v1/schemas/,
 /openapi.json. Every flag can also be set by its environment variable (NORMALIZER_ and the
 flag's name in capitals, '-' as '_', e.g. NORMALIZER_BODY_LIMIT); a flag on the command line
-wins. SIGTERM or SIGINT shuts down gracefully: readiness turns false, requests in flight get
+wins, and a variable set to the empty string counts as unset. A NORMALIZER_ variable that sets
+nothing (a misspelling) is named in a warning at start-up. SIGTERM or SIGINT shuts down gracefully: readiness turns false, requests in flight get
 the grace period to finish, then the process exits 0 (2 when some had to be cut off).
 
 Flags:
@@ -177,6 +178,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	logger := newLogger(f.level, f.logFormat == "console", logOut, isTerminal(stderr))
 	defer mem.Apply()()
 	log := logger.With().Str("component", "serve").Logger()
+	warnUnknownVariables(log, environ(), getenv, fs)
 	mem.Log(log)
 	switch soft := debug.SetMemoryLimit(-1); {
 	case !f.memBudget.auto:
