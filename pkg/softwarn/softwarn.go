@@ -163,13 +163,14 @@ type Collector struct {
 	limit     int
 	skipped   int
 	firstArea string
+	closed    bool // Close has added its warning
 }
 
 // SetLimit makes the collector keep at most n warnings (n <= 0: no limit) and forgets all.
 // A hostile result can hold millions of invalid entries; past the limit they are counted, not
 // described, and Close adds one warning that says how many were left out.
 func (c *Collector) SetLimit(n int) {
-	c.list, c.limit, c.skipped, c.firstArea = c.list[:0], n, 0, ""
+	c.list, c.limit, c.skipped, c.firstArea, c.closed = c.list[:0], n, 0, "", false
 }
 
 // Skipped is the number of warnings counted but not listed.
@@ -212,11 +213,13 @@ func topLevel(path string) string {
 	return path
 }
 
-// Close adds the warning about the warnings left out, if any were.
+// Close adds the warning about the warnings left out, if any were. It is idempotent: a second
+// Close adds nothing (until SetLimit starts over).
 func (c *Collector) Close() {
-	if c.skipped == 0 {
+	if c.skipped == 0 || c.closed {
 		return
 	}
+	c.closed = true
 	area := c.firstArea
 	c.list = append(c.list, At(area).Warn(WarningsLimited, Dropped, strconv.Itoa(c.skipped)+
 		" more warnings (the first about "+area+") were not listed: a record lists at most "+strconv.Itoa(c.limit)+

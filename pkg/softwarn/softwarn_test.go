@@ -76,3 +76,23 @@ func TestLongKeysAreCut(t *testing.T) {
 	exact := strings.Repeat("k", MaxKeyShown)
 	assert.Equal(t, "metadata."+exact, At("metadata").Key(exact).Path())
 }
+
+// TestCloseIdempotent: Close adds its warnings_limited warning once, however often it is called;
+// SetLimit starts over.
+func TestCloseIdempotent(t *testing.T) {
+	var c Collector
+	c.SetLimit(1)
+	c.Add(At("messages").Index(0).Warn(MessageNotObject, Dropped, "x"))
+	c.Add(At("messages").Index(1).Warn(MessageNotObject, Dropped, "y"))
+	c.Close()
+	c.Close()
+	require.Len(t, c.Warnings(), 2, "one listed warning and one warnings_limited")
+	assert.Equal(t, WarningsLimited, c.Warnings()[1].Code)
+
+	c.SetLimit(1)
+	c.Add(At("metadata").Warn(MetadataNotObject, Dropped, "x"))
+	c.Add(At("messages").Warn(MessagesNotArray, Dropped, "y"))
+	c.Close()
+	require.Len(t, c.Warnings(), 2, "SetLimit starts over: Close adds its warning again")
+	assert.Contains(t, c.Warnings()[1].Message, "1 more warnings")
+}
