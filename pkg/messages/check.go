@@ -441,7 +441,7 @@ func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {
 			"found "+k.Describe()+", expected one of "+roleList+dropped), false
 	}
 	role := string(jsonscan.StringText(data, v))
-	for _, want := range Roles {
+	for _, want := range roles {
 		if role == want {
 			return softwarn.Warning{}, true
 		}
@@ -485,7 +485,7 @@ func roleFix(role string) string {
 		return `use "tool"`
 	}
 	lower := strings.ToLower(strings.TrimSpace(role))
-	for _, want := range Roles {
+	for _, want := range roles {
 		if lower == want {
 			return "roles are matched exactly: use " + quote(want)
 		}

@@ -7,14 +7,22 @@
 package messages
 
 import (
+	"bytes"
+	"fmt"
 	"math"
+	"unicode/utf8"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
-// Roles are the accepted values of a message's role, in the order messages quote them.
-var Roles = [...]string{"system", "user", "assistant", "tool"}
+// roles are the accepted values of a message's role, in the order messages quote them. The
+// rules read this unexported array, so nothing outside the package can change what is valid.
+var roles = [...]string{"system", "user", "assistant", "tool"}
+
+// Roles returns the accepted values of a message's role, in the order warnings quote them. The
+// slice is a fresh copy: changing it changes nothing else.
+func Roles() []string { return append([]string(nil), roles[:]...) }
 
 // ToolCall is one tool call in the flat form {"id"?, "name", "arguments"?}, located in the input.
 type ToolCall struct {
@@ -45,6 +53,11 @@ type Message struct {
 }
 
 // Reader reads the messages array of one result. Its zero value is ready after Reset.
+//
+// Reader, and the Message, ToolCall and segment accessors that come with it, are the
+// normalizer's own machinery: Reset takes the module's internal scanner, so only code inside
+// this module can use them. From outside, check one message with Check, or normalize a whole
+// result with package normalize, whose Result has the record and its warnings.
 type Reader struct {
 	s       *jsonscan.Scanner
 	warn    *softwarn.Collector
@@ -314,23 +327,47 @@ func (r *Reader) appendCalls(dst []byte, calls [2]int32) []byte {
 }
 
 // Check applies the message rules to raw, one JSON value, as if it were messages[0] of a
-// result: it reports whether the message is kept, and otherwise the one warning that drops it.
-// An error means raw is not one well-formed JSON value.
-func Check(raw []byte) (kept bool, w softwarn.Warning, err error) {
+// result. It reports whether the message is kept, and its warnings, exactly those Normalize
+// gives for it as messages[0]: a dropped message has the one warning that drops it; a kept one
+// usually none, but one warning per duplicate key (duplicate_key: the last value is kept).
+// An error, always a *SyntaxError, means raw is not one well-formed JSON value.
+func Check(raw []byte) (kept bool, warnings []softwarn.Warning, err error) {
 	var (
 		s    jsonscan.Scanner
 		warn softwarn.Collector
 		r    Reader
 	)
-	s.Reset(raw, 1000)
+	s.Reset(raw, checkMaxDepth)
 	r.Reset(&s, &warn)
 	s.Peek()
 	r.Read(root, 0)
 	if s.AtEnd(); s.Err() != nil {
-		return false, softwarn.Warning{}, s.Err()
+		return false, nil, syntaxError(raw, s.Err())
 	}
-	if r.Len() == 1 {
-		return true, softwarn.Warning{}, nil
-	}
-	return false, warn.Warnings()[0], nil
+	return r.Len() == 1, warn.Warnings(), nil
+}
+
+// checkMaxDepth is the nesting Check accepts: normalize's default limit.
+const checkMaxDepth = 1000
+
+// SyntaxError says where the input to Check is not one well-formed JSON value. Branch on the
+// type (errors.As), never on the message text.
+type SyntaxError struct {
+	Offset int    // byte offset of the problem, from 0
+	Line   int    // line of the problem, from 1
+	Column int    // column in characters (code points) within that line, from 1, as Python counts
+	Reason string // what was found and what was expected
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("invalid JSON at line %d, column %d (byte offset %d): %s", e.Line, e.Column, e.Offset, e.Reason)
+}
+
+// syntaxError places the scanner's error as normalize's InvalidJSONError does (its line counts
+// '\n's before the offset, its column characters since the line's start); only the error path
+// counts them.
+func syntaxError(data []byte, e *jsonscan.SyntaxError) *SyntaxError {
+	line := 1 + bytes.Count(data[:e.Offset], []byte{'\n'})
+	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:e.Offset], '\n')+1:e.Offset])
+	return &SyntaxError{Offset: e.Offset, Line: line, Column: col, Reason: e.Reason}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dystopic/normalizer/pkg/messages"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -69,7 +68,7 @@ func TestDropWarningWording(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kept, w, err := messages.Check([]byte(tt.msg))
+			kept, w, err := checkOne(t, []byte(tt.msg))
 			require.NoError(t, err)
 			require.False(t, kept)
 			require.Equal(t, tt.path, w.Path)
@@ -100,7 +99,7 @@ func TestDoneBeforeFix(t *testing.T) {
 		`{"type":"tool_result"}`, `{"type":"text"}`, `{"type":"ai"}`, `{"type":"human"}`, `{"type":"web_search_call"}`,
 		`{"type":"file_search_call"}`, `{"type":"computer_call"}`, `{"type":"computer_call_output"}`,
 	} {
-		kept, w, err := messages.Check([]byte(msg))
+		kept, w, err := checkOne(t, []byte(msg))
 		require.NoError(t, err, msg)
 		require.False(t, kept, msg)
 		i := strings.Index(w.Message, "; ")
