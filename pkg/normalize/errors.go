@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Class names a kind of rejection. Clients branch on the class, never on the message text.
@@ -95,37 +96,67 @@ func ClassOf(err error) (Class, bool) {
 
 // AppendError appends the error object of the contract, {"error":{"class":…,"message":…}},
 // for a rejection, with the location of the problem where one is known. An error that is not a
-// rejection is reported under the class "InternalError".
+// rejection is reported under the class "InternalError". A nil err appends nothing: dst is
+// returned as it is.
+//
+// The message is the rejection's own, found with errors.As, not what a caller's wrapping made
+// of it: a ResponseShapeError's message is its Msg whatever wraps it (the contract fixes those
+// texts; EmptyResponseMessage stays byte for byte), and context put before the other
+// rejections' text (fmt.Errorf("run 42: %w", err)) is left out. Text a wrapper adds after
+// their text is kept, as is a wrapper's text that does not contain theirs at all: that is how
+// a caller adds a hint for the reader or rewords the rejection on purpose (the HTTP service
+// says how to send a form body or JSON Lines, and words a 413 for its request).
 func AppendError(dst []byte, err error) []byte {
+	if err == nil {
+		return dst
+	}
 	class, ok := ClassOf(err)
 	if !ok {
 		class = "InternalError"
 	}
-	dst = append(dst, `{"error":{"class":`...)
-	dst = appendString(dst, string(class))
-	dst = append(dst, `,"message":`...)
-	dst = appendString(dst, err.Error())
 	var (
 		syn   *InvalidJSONError
 		shape *ResponseShapeError
 		large *PayloadTooLargeError
+		msg   = err.Error()
 	)
 	switch {
 	case errors.As(err, &syn):
+		msg = fromOwn(msg, syn.Error())
+	case errors.As(err, &shape):
+		msg = shape.Error()
+	case errors.As(err, &large):
+		msg = fromOwn(msg, large.Error())
+	}
+	dst = append(dst, `{"error":{"class":`...)
+	dst = appendString(dst, string(class))
+	dst = append(dst, `,"message":`...)
+	dst = appendString(dst, msg)
+	switch {
+	case syn != nil:
 		dst = append(dst, `,"line":`...)
 		dst = strconv.AppendInt(dst, int64(syn.Line), 10)
 		dst = append(dst, `,"column":`...)
 		dst = strconv.AppendInt(dst, int64(syn.Column), 10)
 		dst = append(dst, `,"offset":`...)
 		dst = strconv.AppendInt(dst, int64(syn.Offset), 10)
-	case errors.As(err, &shape):
+	case shape != nil:
 		if shape.Path != "" {
 			dst = append(dst, `,"path":`...)
 			dst = appendString(dst, shape.Path)
 		}
-	case errors.As(err, &large):
+	case large != nil:
 		dst = append(dst, `,"limit":`...)
 		dst = strconv.AppendInt(dst, large.Limit, 10)
 	}
 	return append(dst, "}}"...)
+}
+
+// fromOwn is msg, a wrapped rejection's text, from where the rejection's own text starts:
+// without the context a wrapper put before it.
+func fromOwn(msg, own string) string {
+	if i := strings.Index(msg, own); i > 0 {
+		return msg[i:]
+	}
+	return msg
 }

@@ -1,0 +1,68 @@
+package normalize_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
+)
+
+// hinted is a wrapper that adds a hint after a rejection's text, as the HTTP service does.
+type hinted struct{ err error }
+
+func (h hinted) Error() string { return h.err.Error() + "; send JSON" }
+func (h hinted) Unwrap() error { return h.err }
+
+// reworded is a wrapper whose text replaces a rejection's, as the HTTP service's 413 does.
+type reworded struct{ err error }
+
+func (r reworded) Error() string { return "request body is over the limit" }
+func (r reworded) Unwrap() error { return r.err }
+
+// AppendError's message is the rejection's own: context a caller's wrapping put before it is
+// left out (the empty-answer message stays byte for byte the contract's); a hint after it, or
+// a deliberate rewording, stays. A nil error appends nothing.
+func TestAppendErrorMessage(t *testing.T) {
+	rejected := func(raw string) error {
+		_, err := normalize.Normalize([]byte(raw))
+		return err
+	}
+	empty := rejected(`{"final_response":""}`)
+	syntax := rejected(`{"final_response":"a",}`)
+	large := &normalize.PayloadTooLargeError{Size: 12, Limit: 10}
+	emptyObject := `{"error":{"class":"ResponseShapeError","message":"` + normalize.EmptyResponseMessage + `","path":"final_response"}}`
+	syntaxObject := func(msg string) string {
+		return `{"error":{"class":"InvalidJSON","message":"` + msg + `","line":1,"column":22,"offset":21}}`
+	}
+	syntaxText := syntax.Error()
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"empty", empty, emptyObject},
+		{"empty, context before", fmt.Errorf("run 42: %w", empty), emptyObject},
+		{"empty, text after", fmt.Errorf("%w (run 42)", empty), emptyObject},
+		{"empty, twice wrapped", fmt.Errorf("task 7: %w", fmt.Errorf("run 42: %w", empty)), emptyObject},
+		{"syntax, context before", fmt.Errorf("run 42: %w", syntax), syntaxObject(syntaxText)},
+		{"syntax, hint after", hinted{syntax}, syntaxObject(syntaxText + "; send JSON")},
+		{"syntax, context and hint", fmt.Errorf("run 42: %w", hinted{syntax}), syntaxObject(syntaxText + "; send JSON")},
+		{"too large, context before", fmt.Errorf("run 42: %w", large),
+			`{"error":{"class":"PayloadTooLarge","message":"payload of 12 bytes is over the limit of 10 bytes; send a smaller result or raise the limit","limit":10}}`},
+		{"too large, reworded", reworded{large}, `{"error":{"class":"PayloadTooLarge","message":"request body is over the limit","limit":10}}`},
+		{"not a rejection", errors.New("disk full"), `{"error":{"class":"InternalError","message":"disk full"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, string(normalize.AppendError(nil, tt.err)))
+		})
+	}
+	t.Run("nil", func(t *testing.T) {
+		dst := []byte("before")
+		assert.NotPanics(t, func() { dst = normalize.AppendError(dst, nil) })
+		assert.Equal(t, "before", string(dst))
+	})
+}
