@@ -27,8 +27,8 @@ func Example() {
 	// {"final_response":"The refund has been issued.","messages":[{"role":"assistant","tool_calls":[{"id":"c1","name":"get_order","arguments":"{\"order_id\":\"4521\"}"}]}],"metadata":{"model":"claude-sonnet-4-5"},"soft_warnings":["messages[0].role: found \"developer\", expected one of \"system\", \"user\", \"assistant\", \"tool\"; the message was dropped; OpenAI's \"developer\" role is the platform's \"system\": use \"system\"","metadata.total_input_tokens: found \"1842\" (a string), expected a whole, non-negative number of tokens; the key was dropped; send it as a number: 1842"],"rich_mode":true}
 }
 
-// A Normalizer is built once and shared; Release hands each Result back for reuse, which makes
-// the hot path allocate almost nothing.
+// A Normalizer is built once and shared; Release hands each Result back for reuse, once the
+// caller is done with it: a result that needs no warning then allocates nothing.
 func ExampleNormalizer_Normalize() {
 	n := normalize.New(normalize.WithMaxBytes(1 << 20))
 	var out []byte

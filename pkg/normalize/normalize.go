@@ -119,6 +119,7 @@ func (n *Normalizer) Normalize(raw []byte) (*Result, error) {
 		return nil, &PayloadTooLargeError{Size: int64(len(raw)), Limit: math.MaxInt32}
 	}
 	r := resultPool.Get().(*Result)
+	r.released = false
 	r.explain, r.maxWarnings = n.cfg.explain, n.cfg.maxWarnings
 	r.warn.SetLimit(n.cfg.maxWarnings)
 	r.s.Reset(raw, n.cfg.maxDepth)
@@ -142,8 +143,20 @@ const pooledCap = 1 << 14
 
 // Release returns r to a pool for a later Normalize to reuse. Calling it is optional (a Result
 // that is not released is collected as usual); after it, neither r nor anything obtained from it
-// (Warnings, Notes) may be used.
+// (Warnings, Notes) may be used: r's methods panic with "normalize: Result used after Release"
+// (a programming error; a wrong record must not reach the platform).
+//
+// Release on a nil *Result does nothing, so that the error path may release too
+// (res, err := n.Normalize(raw); defer res.Release()). A second Release of the same Result
+// does nothing either, as long as no Normalize has taken it from the pool since: once one
+// has, r is that call's Result, and a stale Release by its old owner cannot be told from the
+// new owner's (pooling cannot detect it): it would recycle a Result still in use. Release a
+// Result once, when done with it.
 func (r *Result) Release() {
+	if r == nil || r.released {
+		return
+	}
+	r.released = true
 	if r.msgs.Cap() > pooledCap || cap(r.meta.members.List) > pooledCap || r.warn.Cap() > pooledCap {
 		return // too big to keep: let the collector have it
 	}
@@ -171,6 +184,18 @@ type Result struct {
 	notes     []softwarn.Warning
 	// maxWarnings is the configured limit, kept for a replay.
 	maxWarnings int
+	// released: Release was called, and no Normalize has taken r from the pool since.
+	released bool
+}
+
+// usedAfterRelease is the panic of a Result's methods after Release.
+const usedAfterRelease = "normalize: Result used after Release"
+
+// live panics if r was released: one predictable branch on the methods that read r.
+func (r *Result) live() {
+	if r.released {
+		panic(usedAfterRelease)
+	}
 }
 
 // The top-level keys the record is made of, in record order.

@@ -9,6 +9,7 @@ import (
 // "rich_mode"} in that order, compact, and, with WithExplain, "diagnostics" after rich_mode.
 // The same input always gives the same bytes.
 func (r *Result) AppendJSON(dst []byte) []byte {
+	r.live()
 	dst = append(dst, `{"final_response":`...)
 	dst = append(dst, r.final...)
 	dst = append(dst, `,"messages":`...)
@@ -23,7 +24,7 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 		dst = jsonscan.AppendString(dst, w.String())
 	}
 	dst = append(dst, `],"rich_mode":`...)
-	if r.RichMode() {
+	if r.msgs.Len() > 0 { // RichMode, without a second check of released
 		dst = append(dst, "true"...)
 	} else {
 		dst = append(dst, "false"...)
@@ -45,6 +46,7 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 // explain, of the diagnostics, with room for escapes. TestGoldenProperties holds every golden
 // record, plain and explain, within it: a record that outgrows its buffer is copied as it grows.
 func (r *Result) SizeHint() int {
+	r.live()
 	n := len(r.s.Data()) + 256
 	for _, w := range r.warn.Warnings() {
 		n += quotedSize(len(w.Path) + 2 + len(w.Message))
@@ -70,31 +72,32 @@ func diagnosticSize(w softwarn.Warning) int {
 
 // FinalResponse is the text of final_response as the record holds it.
 func (r *Result) FinalResponse() string {
+	r.live()
 	return string(jsonscan.StringText(r.final, jsonscan.Span{Start: 0, End: len(r.final)}))
 }
 
 // Warnings are the soft warnings, in the order found.
-func (r *Result) Warnings() []softwarn.Warning { return r.warn.Warnings() }
+func (r *Result) Warnings() []softwarn.Warning { r.live(); return r.warn.Warnings() }
 
 // WarningsNotListed is how many warnings were found past the cap on listed ones: the last
 // listed warning, warnings_limited, stands for them. Zero when every warning is listed.
-func (r *Result) WarningsNotListed() int { return r.warn.Skipped() }
+func (r *Result) WarningsNotListed() int { r.live(); return r.warn.Skipped() }
 
 // SoftWarnings are the warnings as the record's soft_warnings strings.
-func (r *Result) SoftWarnings() []string { return softwarn.Strings(r.warn.Warnings()) }
+func (r *Result) SoftWarnings() []string { r.live(); return softwarn.Strings(r.warn.Warnings()) }
 
 // Notes are the explain view's advice (only with WithExplain): things that are not wrong enough
 // to warn about but keep the trace from rendering as well as it could.
-func (r *Result) Notes() []softwarn.Warning { return r.notes }
+func (r *Result) Notes() []softwarn.Warning { r.live(); return r.notes }
 
 // RichMode reports whether the record carries messages.
-func (r *Result) RichMode() bool { return r.msgs.Len() > 0 }
+func (r *Result) RichMode() bool { r.live(); return r.msgs.Len() > 0 }
 
 // Messages is the number of messages kept.
-func (r *Result) Messages() int { return r.msgs.Len() }
+func (r *Result) Messages() int { r.live(); return r.msgs.Len() }
 
 // Truncated reports whether final_response was cut at MaxChars.
-func (r *Result) Truncated() bool { return r.truncated }
+func (r *Result) Truncated() bool { r.live(); return r.truncated }
 
 // AppendDiagnostics appends the explain view's diagnostics array: warnings, then notes.
 func AppendDiagnostics(dst []byte, warnings, notes []softwarn.Warning) []byte {
