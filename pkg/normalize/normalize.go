@@ -53,22 +53,40 @@ type config struct {
 	maxDepth    int
 	maxWarnings int
 	explain     bool
+	// built: made by newConfig. The zero Normalizer's config is not, and Normalize uses
+	// defaults instead: its zeros would mean no size or warning limit and a depth of 0.
+	built bool
 }
 
 func newConfig(opts []Option) config {
-	c := config{maxBytes: DefaultMaxBytes, maxDepth: DefaultMaxDepth, maxWarnings: DefaultMaxWarnings}
+	c := config{maxBytes: DefaultMaxBytes, maxDepth: DefaultMaxDepth, maxWarnings: DefaultMaxWarnings, built: true}
 	for _, o := range opts {
 		o(&c)
 	}
 	return c
 }
 
+// defaults is the configuration of New() without options, which the zero Normalizer uses.
+var defaults = newConfig(nil)
+
 // WithMaxBytes rejects input longer than n bytes as PayloadTooLarge; n <= 0 means no limit
 // other than the hard one of 2 GiB.
 func WithMaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 
-// WithMaxDepth rejects input that nests arrays and objects deeper than n levels as InvalidJSON.
-func WithMaxDepth(n int) Option { return func(c *config) { c.maxDepth = max(n, 1) } }
+// WithMaxDepth rejects input that nests arrays and objects deeper than n levels, counting the
+// result object itself, as InvalidJSON. n <= 0 means DefaultMaxDepth (as httpapi's MaxDepth
+// does): not "no limit", as it does for WithMaxBytes and WithMaxWarnings, because the
+// platform's parser gives up near DefaultMaxDepth, so a record nested deeper would be rejected
+// there; and not 0 or 1, which reject every result with messages or metadata. A command line
+// flag, which can say what is wrong, refuses 0 instead (--max-depth).
+func WithMaxDepth(n int) Option {
+	return func(c *config) {
+		if n <= 0 {
+			n = DefaultMaxDepth
+		}
+		c.maxDepth = n
+	}
+}
 
 // WithMaxWarnings lists at most n soft warnings, and one more that counts the rest; n <= 0
 // means no limit.
@@ -79,7 +97,8 @@ func WithMaxWarnings(n int) Option { return func(c *config) { c.maxWarnings = n 
 // to no call, content blocks of another API).
 func WithExplain() Option { return func(c *config) { c.explain = true } }
 
-// Normalizer normalizes results with fixed options. It is safe for concurrent use.
+// Normalizer normalizes results with fixed options. It is safe for concurrent use. Its zero
+// value (var n Normalizer) works as New() does, with the default limits.
 type Normalizer struct{ cfg config }
 
 // New returns a Normalizer with the given options.
@@ -112,17 +131,21 @@ func Normalize(raw []byte, opts ...Option) (*Result, error) {
 // Normalize reads one raw handler result and returns its record, or a rejection. The Result
 // refers to raw: raw must not be changed while the Result is in use.
 func (n *Normalizer) Normalize(raw []byte) (*Result, error) {
-	if n.cfg.maxBytes > 0 && int64(len(raw)) > n.cfg.maxBytes {
-		return nil, &PayloadTooLargeError{Size: int64(len(raw)), Limit: n.cfg.maxBytes}
+	cfg := &n.cfg
+	if !cfg.built {
+		cfg = &defaults
+	}
+	if cfg.maxBytes > 0 && int64(len(raw)) > cfg.maxBytes {
+		return nil, &PayloadTooLargeError{Size: int64(len(raw)), Limit: cfg.maxBytes}
 	}
 	if len(raw) > math.MaxInt32 { // offsets are stored in 32 bits
 		return nil, &PayloadTooLargeError{Size: int64(len(raw)), Limit: math.MaxInt32}
 	}
 	r := resultPool.Get().(*Result)
 	r.released = false
-	r.explain, r.maxWarnings = n.cfg.explain, n.cfg.maxWarnings
-	r.warn.SetLimit(n.cfg.maxWarnings)
-	r.s.Reset(raw, n.cfg.maxDepth)
+	r.explain, r.maxWarnings = cfg.explain, cfg.maxWarnings
+	r.warn.SetLimit(cfg.maxWarnings)
+	r.s.Reset(raw, cfg.maxDepth)
 	if err := r.read(); err != nil {
 		r.Release()
 		return nil, err
