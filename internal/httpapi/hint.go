@@ -39,6 +39,9 @@ type hintedError struct {
 func (e *hintedError) Error() string { return e.err.Error() + "; " + e.hint }
 func (e *hintedError) Unwrap() error { return e.err }
 
+// RejectionMessage keeps the hint in the error object (normalize.WordedRejection).
+func (e *hintedError) RejectionMessage() string { return e.Error() }
+
 const (
 	multipartHint = "the request is multipart/form-data (curl -F): send the JSON itself as the body, " +
 		"e.g. curl --data-binary @result.json -H 'Content-Type: application/json'"

@@ -28,6 +28,9 @@ func (e *tooLargeError) Error() string {
 
 func (e *tooLargeError) Unwrap() error { return e.ptl }
 
+// RejectionMessage puts this wording in the error object (normalize.WordedRejection).
+func (e *tooLargeError) RejectionMessage() string { return e.Error() }
+
 // limitText is a byte count, with the size as --body-limit would take it when it is a whole
 // number of KiB, MiB or GiB.
 func limitText(n int64) string {

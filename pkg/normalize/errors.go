@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // Class names a kind of rejection. Clients branch on the class, never on the message text.
@@ -99,13 +98,10 @@ func ClassOf(err error) (Class, bool) {
 // rejection is reported under the class "InternalError". A nil err appends nothing: dst is
 // returned as it is.
 //
-// The message is the rejection's own, found with errors.As, not what a caller's wrapping made
-// of it: a ResponseShapeError's message is its Msg whatever wraps it (the contract fixes those
-// texts; EmptyResponseMessage stays byte for byte), and context put before the other
-// rejections' text (fmt.Errorf("run 42: %w", err)) is left out. Text a wrapper adds after
-// their text is kept, as is a wrapper's text that does not contain theirs at all: that is how
-// a caller adds a hint for the reader or rewords the rejection on purpose (the HTTP service
-// says how to send a form body or JSON Lines, and words a 413 for its request).
+// The message is that of the outermost error in err's chain that is a rejection or a
+// WordedRejection, not what plain wrapping made of it: context a caller adds with
+// fmt.Errorf("run 42: %w", err) is for its own logs, and left out (the contract fixes the
+// rejections' texts; EmptyResponseMessage stays byte for byte).
 func AppendError(dst []byte, err error) []byte {
 	if err == nil {
 		return dst
@@ -114,19 +110,20 @@ func AppendError(dst []byte, err error) []byte {
 	if !ok {
 		class = "InternalError"
 	}
+	msg := err.Error()
+	var worded WordedRejection
+	if errors.As(err, &worded) {
+		msg = worded.RejectionMessage()
+	}
 	var (
 		syn   *InvalidJSONError
 		shape *ResponseShapeError
 		large *PayloadTooLargeError
-		msg   = err.Error()
 	)
 	switch {
 	case errors.As(err, &syn):
-		msg = fromOwn(msg, syn.Error())
 	case errors.As(err, &shape):
-		msg = shape.Error()
 	case errors.As(err, &large):
-		msg = fromOwn(msg, large.Error())
 	}
 	dst = append(dst, `{"error":{"class":`...)
 	dst = appendString(dst, string(class))
@@ -152,11 +149,22 @@ func AppendError(dst []byte, err error) []byte {
 	return append(dst, "}}"...)
 }
 
-// fromOwn is msg, a wrapped rejection's text, from where the rejection's own text starts:
-// without the context a wrapper put before it.
-func fromOwn(msg, own string) string {
-	if i := strings.Index(msg, own); i > 0 {
-		return msg[i:]
-	}
-	return msg
+// WordedRejection is an error whose message AppendError writes for the rejection it wraps: a
+// wrapper that words the rejection on purpose for its reader, with a hint after its text or in
+// words of its own (the HTTP service says how to send a form body, and names its flag in a 413).
+// The rejections implement it with their own message, so the outermost of them and such
+// wrappers decides; an error that only adds context (fmt.Errorf) does not implement it.
+type WordedRejection interface {
+	error
+	// RejectionMessage is the "message" of the error object.
+	RejectionMessage() string
 }
+
+// RejectionMessage is e's own message: see WordedRejection.
+func (e *ResponseShapeError) RejectionMessage() string { return e.Error() }
+
+// RejectionMessage is e's own message: see WordedRejection.
+func (e *InvalidJSONError) RejectionMessage() string { return e.Error() }
+
+// RejectionMessage is e's own message: see WordedRejection.
+func (e *PayloadTooLargeError) RejectionMessage() string { return e.Error() }

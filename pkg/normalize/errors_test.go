@@ -16,15 +16,19 @@ type hinted struct{ err error }
 func (h hinted) Error() string { return h.err.Error() + "; send JSON" }
 func (h hinted) Unwrap() error { return h.err }
 
+func (h hinted) RejectionMessage() string { return h.Error() }
+
 // reworded is a wrapper whose text replaces a rejection's, as the HTTP service's 413 does.
 type reworded struct{ err error }
 
 func (r reworded) Error() string { return "request body is over the limit" }
 func (r reworded) Unwrap() error { return r.err }
 
-// AppendError's message is the rejection's own: context a caller's wrapping put before it is
-// left out (the empty-answer message stays byte for byte the contract's); a hint after it, or
-// a deliberate rewording, stays. A nil error appends nothing.
+func (r reworded) RejectionMessage() string { return r.Error() }
+
+// AppendError's message is the rejection's own: context a caller's plain wrapping put around it
+// is left out (the empty-answer message stays byte for byte the contract's); a WordedRejection's
+// hint after it, or its rewording, stays. A nil error appends nothing.
 func TestAppendErrorMessage(t *testing.T) {
 	rejected := func(raw string) error {
 		_, err := normalize.Normalize([]byte(raw))
@@ -53,7 +57,9 @@ func TestAppendErrorMessage(t *testing.T) {
 		{"too large, context before", fmt.Errorf("run 42: %w", large),
 			`{"error":{"class":"PayloadTooLarge","message":"payload of 12 bytes is over the limit of 10 bytes; send a smaller result or raise the limit","limit":10}}`},
 		{"too large, reworded", reworded{large}, `{"error":{"class":"PayloadTooLarge","message":"request body is over the limit","limit":10}}`},
+		{"syntax, plain wrapping that repeats the text", fmt.Errorf("%w; %w", syntax, syntax), syntaxObject(syntaxText)},
 		{"not a rejection", errors.New("disk full"), `{"error":{"class":"InternalError","message":"disk full"}}`},
+		{"not a rejection, wrapped", fmt.Errorf("run 42: %w", errors.New("disk full")), `{"error":{"class":"InternalError","message":"run 42: disk full"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
