@@ -102,12 +102,15 @@ func TestMemoryBound(t *testing.T) {
 		// A key a warning names (a duplicate) made of escaped quotes: each byte of it would
 		// be four in the warning's path and four more in its message, escaped again in the
 		// record (8.5x, 15.7x with explain, before keys were cut to MaxKeyShown in warnings).
-		{name: "a duplicate metadata key of quotes", bound: 3.25, explainBound: 3.25, doc: func() []byte {
+		// This shape and the next allocate in quarters of the input, so their peaks move by a
+		// quarter or two with how far the collector has got when the meter looks: 2.50-3.25x
+		// and 3.25-3.88x measured on a busy machine (2026-11-30); the bounds allow for that.
+		{name: "a duplicate metadata key of quotes", bound: 3.75, explainBound: 3.75, doc: func() []byte {
 			q := strings.Repeat(`\"`, (size-64)/4)
 			return []byte(`{"final_response":"ok","metadata":{"` + q + `":1,"` + q + `":2}}`)
 		}},
 		// The message is rebuilt without its earlier value, and the keys compared unescaped.
-		{name: "a duplicate message key of backslashes", bound: 4, explainBound: 4, doc: func() []byte {
+		{name: "a duplicate message key of backslashes", bound: 4.25, explainBound: 4.5, doc: func() []byte {
 			q := strings.Repeat(`\\`, (size-96)/4)
 			return []byte(`{"final_response":"ok","messages":[{"role":"user","content":"x","` + q + `":1,"` + q + `":2}]}`)
 		}},
