@@ -208,6 +208,7 @@ func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
 		RetryAfter:   f.retryAfter,
 		Schemas:      schemas.FS,
 		Logger:       logger,
+		Version:      buildVersion(),
 	})
 	if err != nil {
 		return err

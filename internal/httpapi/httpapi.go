@@ -66,6 +66,9 @@ type Config struct {
 	// Registry receives the metrics; nil means a new registry with the Go runtime and process
 	// collectors.
 	Registry *prometheus.Registry
+	// Version is the version normalizer_build_info names (serve gives what `normalizer
+	// version` prints); empty when not given.
+	Version string
 }
 
 func (c *Config) setDefaults() {
@@ -136,7 +139,7 @@ func New(cfg Config) (*Server, error) {
 	if s.schemas, err = loadSchemas(cfg.Schemas); err != nil {
 		return nil, err
 	}
-	if s.metrics, err = newMetrics(cfg.Registry, func() float64 { return float64(s.handling.Load()) }); err != nil {
+	if s.metrics, err = newMetrics(cfg.Registry, func() float64 { return float64(s.handling.Load()) }, cfg.Version); err != nil {
 		return nil, fmt.Errorf("register metrics: %w", err)
 	}
 	if err = s.metrics.watchBudget(s.budget); err != nil {

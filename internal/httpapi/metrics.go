@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"net/http"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -20,7 +22,7 @@ import (
 type metrics struct {
 	reg         *prometheus.Registry
 	requests    *prometheus.CounterVec   // route, method, status
-	duration    *prometheus.HistogramVec // route
+	duration    *prometheus.HistogramVec // route, status
 	bytesIn     prometheus.Counter
 	warnings    *prometheus.CounterVec // code
 	rejections  *prometheus.CounterVec // class
@@ -36,16 +38,22 @@ type metrics struct {
 	normalizeDuration lazy[prometheus.Observer]
 
 	requestsBy   *children[requestKey, prometheus.Counter]
-	durationBy   *children[string, prometheus.Observer]
+	durationBy   *children[durationKey, prometheus.Observer]
 	warningsBy   *children[string, prometheus.Counter]
 	rejectionsBy *children[string, prometheus.Counter]
 }
 
 const namespace = "normalizer"
 
+// durationBuckets are the bounds of http_request_duration_seconds: from 100 µs (a small
+// normalize request takes a few hundred) to 120 s, past the default read and write timeouts
+// (60 s each), so that a request that ran into either still lands in a bucket of its own.
+var durationBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120}
+
 // newMetrics registers the service's metrics in reg (a new registry with the Go runtime and
-// process collectors when nil); inFlight reads the requests being served now.
-func newMetrics(reg *prometheus.Registry, inFlight func() float64) (*metrics, error) {
+// process collectors when nil); inFlight reads the requests being served now, and version is
+// the build_info's version label.
+func newMetrics(reg *prometheus.Registry, inFlight func() float64, version string) (*metrics, error) {
 	if reg == nil {
 		reg = prometheus.NewRegistry()
 		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -54,9 +62,11 @@ func newMetrics(reg *prometheus.Registry, inFlight func() float64) (*metrics, er
 		reg: reg,
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "http_requests_total",
 			Help: "HTTP requests answered, by route, method and status code."}, []string{"route", "method", "status"}),
+		// By status too: a 413 or 429 answered in microseconds and a 408 that waited out the
+		// read timeout must not share a series with the 200s a latency objective is about.
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "http_request_duration_seconds",
-			Help:    "Time from the request reaching the router to the response being written, by route.",
-			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}}, []string{"route"}),
+			Help:    "Time from the request reaching the router to the response being written, by route and status code.",
+			Buckets: durationBuckets}, []string{"route", "status"}),
 		bytesIn: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "request_body_bytes_total",
 			Help: "Bytes of request bodies read by POST /v1/normalize, after gzip decoding."}),
 		warnings: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "warnings_total",
@@ -75,7 +85,7 @@ func newMetrics(reg *prometheus.Registry, inFlight func() float64) (*metrics, er
 			Help: "Answers that did not reach the client (write timeout, connection lost) after their status was committed."}),
 	}
 	for _, c := range []prometheus.Collector{m.requests, m.duration, m.bytesIn, m.warnings, m.rejections, m.truncations, m.inFlight,
-		m.unlisted, m.writeFailures} {
+		m.unlisted, m.writeFailures, buildInfo(version)} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -83,11 +93,13 @@ func newMetrics(reg *prometheus.Registry, inFlight func() float64) (*metrics, er
 	m.requestsBy = newChildren(func(k requestKey) prometheus.Counter {
 		return m.requests.WithLabelValues(k.route, k.method, strconv.Itoa(k.status))
 	})
-	m.durationBy = newChildren(func(route string) prometheus.Observer { return m.duration.WithLabelValues(route) })
+	m.durationBy = newChildren(func(k durationKey) prometheus.Observer {
+		return m.duration.WithLabelValues(k.route, strconv.Itoa(k.status))
+	})
 	m.normalizeOK.get = func() prometheus.Counter {
 		return m.requestsBy.get(requestKey{routeNormalize, http.MethodPost, http.StatusOK})
 	}
-	m.normalizeDuration.get = func() prometheus.Observer { return m.durationBy.get(routeNormalize) }
+	m.normalizeDuration.get = func() prometheus.Observer { return m.durationBy.get(durationKey{routeNormalize, http.StatusOK}) }
 	m.warningsBy = newChildren(func(code string) prometheus.Counter { return m.warnings.WithLabelValues(code) })
 	m.rejectionsBy = newChildren(func(class string) prometheus.Counter { return m.rejections.WithLabelValues(class) })
 	return m, nil
@@ -159,6 +171,32 @@ func (f *failureCatcher) Write(p []byte) (int, error) {
 
 func (f *failureCatcher) Unwrap() http.ResponseWriter { return f.ResponseWriter }
 
+// buildInfo is normalizer_build_info: 1, with what the binary is as labels. version is
+// Config.Version (serve gives what `normalizer version` prints); revision is the VCS revision
+// the Go toolchain recorded, empty when it recorded none (a build outside a repository, with
+// -buildvcs=false, or a test binary), so that every build has the same labels.
+func buildInfo(version string) prometheus.Collector {
+	revision := ""
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" {
+				revision = s.Value
+			}
+		}
+	}
+	g := prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "build_info",
+		Help:        "Always 1: the build serving, as labels (version as `normalizer version` prints it, the Go version, the VCS revision or empty).",
+		ConstLabels: prometheus.Labels{"version": version, "goversion": runtime.Version(), "revision": revision}})
+	g.Set(1)
+	return g
+}
+
+// durationKey is the label values of one request_duration_seconds series.
+type durationKey struct {
+	route  string
+	status int
+}
+
 // requestKey is the label values of one requests_total series.
 type requestKey struct {
 	route, method string
@@ -174,7 +212,7 @@ func (m *metrics) observeNormalizeOK(d time.Duration) {
 
 func (m *metrics) observeRequest(route, method string, status int, d time.Duration, class string) {
 	m.requestsBy.get(requestKey{route, methodLabel(method), status}).Inc()
-	m.durationBy.get(route).Observe(d.Seconds())
+	m.durationBy.get(durationKey{route, status}).Observe(d.Seconds())
 	if class != "" {
 		m.rejectionsBy.get(class).Inc()
 	}
