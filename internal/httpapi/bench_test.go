@@ -96,7 +96,7 @@ func BenchmarkAccessLine(b *testing.B) {
 			x := &exchange{id: "0e1a68213e92-1", route: routeNormalize, status: status, bytesIn: 2055, bytesOut: 2091}
 			b.ReportAllocs()
 			for b.Loop() {
-				s.logRequest(x, http.MethodPost, 4*time.Microsecond)
+				s.logRequest(x, http.MethodPost, "192.0.2.1:51234", 4*time.Microsecond)
 			}
 		})
 	}

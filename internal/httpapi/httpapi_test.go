@@ -290,7 +290,9 @@ type logLine struct {
 	BytesOut   int64   `json:"bytes_out"`
 	Warnings   *int    `json:"warnings"`
 	RequestID  string  `json:"request_id"`
+	RemoteAddr string  `json:"remote_addr"`
 	ErrorClass string  `json:"error_class"`
+	WriteError string  `json:"write_error"`
 	Message    string  `json:"message"`
 }
 
@@ -311,9 +313,12 @@ func TestAccessLog(t *testing.T) {
 	s, logs := newTestServer(t, Config{BodyLimit: 4096})
 	secret := "SECRET-ANSWER-TEXT"
 	result := `{"final_response":"` + secret + `","messages":[{"role":"developer","content":"SECRET-CONTENT"}],"metadata":{"model":"SECRET-MODEL"}}`
+	// A proxy's header names another address: the line has the connection's, never the header's.
+	forwarded := map[string]string{"X-Forwarded-For": "203.0.113.9-SECRET-FORWARDED", "X-Real-IP": "SECRET-REAL-IP"}
 	do(t, s, call{method: "POST", target: "/v1/normalize?explain=true", body: strings.NewReader(result), header: map[string]string{"X-Request-ID": "rid-1"}})
 	do(t, s, call{method: "POST", target: "/v1/normalize", body: strings.NewReader(`{"final_response": 1, "x": "SECRET-IN-REJECTED"}`), header: map[string]string{"X-Request-ID": "rid-2"}})
-	do(t, s, call{method: "GET", target: "/no/SECRET-PATH", header: map[string]string{"X-Request-ID": "rid-3"}})
+	forwarded["X-Request-ID"] = "rid-3"
+	do(t, s, call{method: "GET", target: "/no/SECRET-PATH", header: forwarded})
 
 	all := logs.String()
 	assert.NotContains(t, all, "SECRET", "logs must never carry the result's text")
@@ -335,6 +340,9 @@ func TestAccessLog(t *testing.T) {
 	assert.Equal(t, "rid-2", rej.RequestID)
 	assert.Equal(t, "unmatched", nf.Route)
 	assert.Equal(t, "NotFound", nf.ErrorClass)
+	for _, l := range lines {
+		assert.Equal(t, "192.0.2.1:1234", l.RemoteAddr, "r.RemoteAddr, as net/http (here httptest) sets it")
+	}
 
 	// Every line has its fields in the same order, the 200 of POST /v1/normalize (whose first
 	// fields the logger renders once) as the others.
@@ -351,6 +359,26 @@ func TestAccessLog(t *testing.T) {
 	prefix := `{"level":"info","component":"access","method":"POST","route":"/v1/normalize","status":`
 	assert.True(t, strings.HasPrefix(okLine, prefix+`200,"duration_ms":`), okLine)
 	assert.True(t, strings.HasPrefix(rejLine, prefix+`422,"duration_ms":`), rejLine)
+	fields := []string{"level", "component", "method", "route", "status", "duration_ms", "bytes_in", "bytes_out", "warnings", "request_id", "remote_addr"}
+	assert.Equal(t, append(fields, "message"), keysOf(t, okLine))
+	assert.Equal(t, append(fields, "error_class", "message"), keysOf(t, rejLine))
+}
+
+// keysOf is the keys of a JSON object, in the order they are written.
+func keysOf(t *testing.T, line string) []string {
+	t.Helper()
+	var keys []string
+	dec := json.NewDecoder(strings.NewReader(line))
+	_, err := dec.Token() // {
+	require.NoError(t, err)
+	for dec.More() {
+		k, err := dec.Token()
+		require.NoError(t, err)
+		keys = append(keys, k.(string))
+		var v json.RawMessage
+		require.NoError(t, dec.Decode(&v))
+	}
+	return keys
 }
 
 func TestMetricsContent(t *testing.T) {

@@ -99,7 +99,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	*x = exchange{ResponseWriter: w, start: start}
 	setRequestID(x, r, w.Header())
 	s.dispatch(x, r)
-	s.logRequest(x, r.Method, monotonic()-start)
+	s.logRequest(x, r.Method, r.RemoteAddr, monotonic()-start)
 	*x = exchange{} // drop the references to this request's writer and strings
 	exchangePool.Put(x)
 }
@@ -183,8 +183,9 @@ func validRequestID(id string) bool {
 }
 
 // logRequest writes the request's line and records its metrics. Errors went through the
-// HTTPErrorHandler first, so the status logged is the one sent.
-func (s *Server) logRequest(x *exchange, method string, d time.Duration) {
+// HTTPErrorHandler first, so the status logged is the one sent. remoteAddr is the request's
+// RemoteAddr, as net/http sets it from the connection (no header a client sends).
+func (s *Server) logRequest(x *exchange, method, remoteAddr string, d time.Duration) {
 	route := x.route
 	if !knownRoute(route) {
 		route = routeUnmatched
@@ -204,27 +205,24 @@ func (s *Server) logRequest(x *exchange, method string, d time.Duration) {
 	if x.writeErr != "" {
 		s.metrics.writeFailures.Inc()
 	}
-	var ev *zerolog.Event
-	switch {
-	case normalizeOK:
-		ev = s.normalizeOKLog.Info()
-	case status >= 500 && !(route == routeReadyz && status == http.StatusServiceUnavailable):
-		ev = s.reqLog.Error()
-	default: // a readiness probe answered "not ready" is the probe working: at start-up, or while draining
-		ev = s.reqLog.Info()
-	}
+	ev := s.accessEvent(normalizeOK, route, status, x.writeErr != "")
 	if ev == nil { // level disabled: skip building the line
 		return
 	}
+	bytesOut := x.bytesOut
 	if !normalizeOK {
 		ev = ev.Str("method", loggedMethod(method)).Str("route", route).Int("status", status)
+		if method == http.MethodHead {
+			bytesOut = 0 // net/http takes the body's writes and sends nothing
+		}
 	}
 	var ms [24]byte
 	ev = ev.RawJSON("duration_ms", appendMillis(ms[:0], d)).
 		Int64("bytes_in", x.bytesIn).
-		Int64("bytes_out", x.bytesOut).
+		Int64("bytes_out", bytesOut).
 		Int("warnings", x.warnings).
-		Str("request_id", x.id)
+		Str("request_id", x.id).
+		Str("remote_addr", remoteAddr)
 	if x.bytesWire != 0 {
 		ev = ev.Int64("bytes_wire", x.bytesWire)
 	}
@@ -235,6 +233,25 @@ func (s *Server) logRequest(x *exchange, method string, d time.Duration) {
 		ev = ev.Str("write_error", x.writeErr)
 	}
 	ev.Msg("request")
+}
+
+// accessEvent starts the request's line at its level: error for a 5xx answer, but for a
+// readiness probe's 503 (the probe working: at start-up, or while draining); warn for an
+// answer that did not reach the client (the client went away, or the write timed out), which
+// an operator running at --log-level warn must still see; info for the rest. It is nil when
+// the level is disabled.
+func (s *Server) accessEvent(normalizeOK bool, route string, status int, writeFailed bool) *zerolog.Event {
+	switch {
+	case normalizeOK && !writeFailed:
+		return s.normalizeOKLog.Info()
+	case status >= 500 && !(route == routeReadyz && status == http.StatusServiceUnavailable):
+		return s.reqLog.Error()
+	case writeFailed && normalizeOK:
+		return s.normalizeOKLog.Warn()
+	case writeFailed:
+		return s.reqLog.Warn()
+	}
+	return s.reqLog.Info()
 }
 
 // loggedMethod is the method as the log line shows it: net/http lets any token through as a
