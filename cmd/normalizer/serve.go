@@ -230,6 +230,7 @@ func newLogger(level zerolog.Level, console bool, stderr io.Writer, terminal boo
 	if console {
 		w = zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.RFC3339, NoColor: !terminal}
 	}
+	zerolog.TimeFieldFormat = httpapi.TimeFormat                        // RFC 3339 in milliseconds, which the hook writes without a wall clock read per line
 	return zerolog.New(w).Level(level).Hook(httpapi.NewTimestampHook()) // zerolog's Timestamp, cheaper: a line per request
 }
 
