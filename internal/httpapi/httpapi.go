@@ -191,7 +191,11 @@ func (s *Server) routes() *echo.Echo {
 		// drops the body. Registered as itself, it is named in Allow and in errors as sent.
 		s.handle(e.GET, r.route, r.h)
 		s.handle(e.HEAD, r.route, r.h)
-		s.handle(e.OPTIONS, r.route, handleOptions("OPTIONS, GET, HEAD"))
+		options := handleOptions("OPTIONS, GET, HEAD")
+		if r.route == routeSchema {
+			options = s.schemaOptions(options)
+		}
+		s.handle(e.OPTIONS, r.route, options)
 	}
 	return e
 }

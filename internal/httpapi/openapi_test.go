@@ -254,7 +254,8 @@ func coverageKey(set responseSet, code, media string) string {
 
 // checkReply holds r to the document: its status is listed in set, as an explicit code; its
 // Content-Type is one of that response's media types, or absent with no body when it lists
-// none; the response's required headers are there; Allow names set.allow; a JSON body
+// none; the response's required headers are there; Allow names set.allow where the response
+// lists Allow, and is absent where it does not; a JSON body
 // validates against the response's schema, and an error's class maps to this status. It
 // returns the response's coverage key.
 func (d *apiDoc) checkReply(t *testing.T, set responseSet, r reply) string {
@@ -274,7 +275,9 @@ func (d *apiDoc) checkReply(t *testing.T, set responseSet, r reply) string {
 			assert.NotEmpty(t, r.header.Get(name), "%s: header %s", what, name)
 		}
 	}
-	if set.allow != nil {
+	if _, listed := headers["Allow"]; !listed {
+		assert.Empty(t, r.header.Get("Allow"), "%s: Allow, which the document does not list", what)
+	} else if set.allow != nil {
 		var allow []string
 		for m := range strings.SplitSeq(r.header.Get("Allow"), ",") {
 			allow = append(allow, strings.TrimSpace(m))
@@ -494,6 +497,7 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 		{name: "getSchema 200 file name", call: get("/v1/schemas/error.schema.json"), want: 200},
 		{name: "getSchema 404", call: get("/v1/schemas/nope"), want: 404},
 		{name: "getSchema 404 two segments", call: get("/v1/schemas/record/x"), want: 404},
+		{name: "options 404 unknown schema", call: call{method: http.MethodOptions, target: "/v1/schemas/nope"}, want: 404},
 		{name: "openapi 200", call: get("/openapi.json"), want: 200},
 		{name: "unmatched 404 GET", call: get("/v2/normalize"), want: 404},
 		{name: "unmatched 404 POST root", call: post("/", okResult), want: 404},

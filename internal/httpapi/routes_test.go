@@ -56,6 +56,33 @@ func TestAllowNamesHeadAndOptionsAreRoutes(t *testing.T) {
 	assert.Equal(t, "/v1/normalize", lines[2].Route)
 }
 
+// OPTIONS on /v1/schemas/<name> answers as GET does for a name no schema has: 404 NotFound,
+// through the one error handler (JSON, logged and counted), and no Allow for a path that names
+// nothing; a schema that exists, by either name, is 204 with Allow.
+func TestOptionsOfUnknownSchemaIsNotFound(t *testing.T) {
+	s, logs := newTestServer(t, Config{})
+	get := do(t, s, call{method: "GET", target: "/v1/schemas/nope"})
+	require.Equal(t, http.StatusNotFound, get.Code)
+	w := do(t, s, call{method: "OPTIONS", target: "/v1/schemas/nope"})
+	require.Equal(t, http.StatusNotFound, w.Code)
+	assert.Empty(t, w.Header().Get("Allow"))
+	assert.Equal(t, "application/json", w.Header().Get("Content-Type"))
+	assert.Equal(t, get.Body.String(), w.Body.String(), "the same error as GET's")
+	for _, target := range []string{"/v1/schemas/record", "/v1/schemas/record.schema.json"} {
+		w = do(t, s, call{method: "OPTIONS", target: target})
+		require.Equal(t, http.StatusNoContent, w.Code, target)
+		assert.Equal(t, "OPTIONS, GET, HEAD", w.Header().Get("Allow"), target)
+	}
+	lines := accessLines(t, logs.String())
+	require.Len(t, lines, 4)
+	assert.Equal(t, "OPTIONS", lines[1].Method)
+	assert.Equal(t, routeSchema, lines[1].Route)
+	assert.Equal(t, ClassNotFound, lines[1].ErrorClass)
+	m := do(t, s, call{method: "GET", target: "/metrics"}).Body.String()
+	assert.Contains(t, m, `normalizer_http_requests_total{method="OPTIONS",route="/v1/schemas/:name",status="404"} 1`)
+	assert.Contains(t, m, `normalizer_rejections_total{class="NotFound"} 2`)
+}
+
 // A 404 names the path as it was sent: echo routes on that, so the decoded path would name a
 // route that exists.
 func TestNotFoundNamesThePathAsSent(t *testing.T) {

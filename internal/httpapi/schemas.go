@@ -62,11 +62,32 @@ func (s *Server) handleSchemaIndex(c echo.Context) error {
 }
 
 func (s *Server) handleSchema(c echo.Context) error {
-	name := strings.TrimSuffix(c.Param("name"), schemaSuffix)
-	b, ok := s.schemas.files[name]
-	if !ok {
-		return &apiError{class: ClassNotFound, msg: "no schema named " + fmt.Sprintf("%q", name) + "; the list is at GET " + routeSchemaIndex}
+	b, err := s.schemaOf(c)
+	if err != nil {
+		return err
 	}
 	c.Response().Header().Set(echo.HeaderContentType, "application/schema+json")
 	return c.Blob(http.StatusOK, "application/schema+json", b)
+}
+
+// schemaOptions is OPTIONS on /v1/schemas/:name: a name no schema has is 404, as GET answers
+// it (the path names nothing, so it has no methods to list); a known one is options'.
+func (s *Server) schemaOptions(options echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if _, err := s.schemaOf(c); err != nil {
+			return err
+		}
+		return options(c)
+	}
+}
+
+// schemaOf is the schema the request's :name names, with or without the file suffix, or the
+// NotFound error that says it has none.
+func (s *Server) schemaOf(c echo.Context) ([]byte, error) {
+	name := strings.TrimSuffix(c.Param("name"), schemaSuffix)
+	b, ok := s.schemas.files[name]
+	if !ok {
+		return nil, &apiError{class: ClassNotFound, msg: "no schema named " + fmt.Sprintf("%q", name) + "; the list is at GET " + routeSchemaIndex}
+	}
+	return b, nil
 }
