@@ -32,13 +32,11 @@ type metrics struct {
 	unlisted      prometheus.Counter
 	writeFailures prometheus.Counter
 
-	// normalizeOK and normalizeDuration are the series of POST /v1/normalize answered 200,
-	// made on first use (so that /metrics lists only series that happened).
-	normalizeOK       lazy[prometheus.Counter]
-	normalizeDuration lazy[prometheus.Observer]
+	// normalizeOK is the series of POST /v1/normalize answered 200, made on first use (so
+	// that /metrics lists only series that happened).
+	normalizeOK lazy[requestSeries]
 
-	requestsBy   *children[requestKey, prometheus.Counter]
-	durationBy   *children[durationKey, prometheus.Observer]
+	requestsBy   *children[requestKey, requestSeries]
 	warningsBy   *children[string, prometheus.Counter]
 	rejectionsBy *children[string, prometheus.Counter]
 }
@@ -90,16 +88,13 @@ func newMetrics(reg *prometheus.Registry, inFlight func() float64, version strin
 			return nil, err
 		}
 	}
-	m.requestsBy = newChildren(func(k requestKey) prometheus.Counter {
-		return m.requests.WithLabelValues(k.route, k.method, strconv.Itoa(k.status))
+	m.requestsBy = newChildren(func(k requestKey) requestSeries {
+		status := strconv.Itoa(k.status)
+		return requestSeries{m.requests.WithLabelValues(k.route, k.method, status), m.duration.WithLabelValues(k.route, status)}
 	})
-	m.durationBy = newChildren(func(k durationKey) prometheus.Observer {
-		return m.duration.WithLabelValues(k.route, strconv.Itoa(k.status))
-	})
-	m.normalizeOK.get = func() prometheus.Counter {
+	m.normalizeOK.get = func() requestSeries {
 		return m.requestsBy.get(requestKey{routeNormalize, http.MethodPost, http.StatusOK})
 	}
-	m.normalizeDuration.get = func() prometheus.Observer { return m.durationBy.get(durationKey{routeNormalize, http.StatusOK}) }
 	m.warningsBy = newChildren(func(code string) prometheus.Counter { return m.warnings.WithLabelValues(code) })
 	m.rejectionsBy = newChildren(func(class string) prometheus.Counter { return m.rejections.WithLabelValues(class) })
 	return m, nil
@@ -191,28 +186,32 @@ func buildInfo(version string) prometheus.Collector {
 	return g
 }
 
-// durationKey is the label values of one request_duration_seconds series.
-type durationKey struct {
-	route  string
-	status int
-}
-
 // requestKey is the label values of one requests_total series.
 type requestKey struct {
 	route, method string
 	status        int
 }
 
+// requestSeries is what a request is recorded in: its requests_total series, and its
+// request_duration_seconds series (by route and status: the methods of a route share it),
+// found by one lookup.
+type requestSeries struct {
+	count    prometheus.Counter
+	duration prometheus.Observer
+}
+
 // observeNormalizeOK records a POST /v1/normalize answered 200, nearly every request: its
 // series are looked up once, not hashed by label each time.
 func (m *metrics) observeNormalizeOK(d time.Duration) {
-	m.normalizeOK.value().Inc()
-	m.normalizeDuration.value().Observe(d.Seconds())
+	r := m.normalizeOK.value()
+	r.count.Inc()
+	r.duration.Observe(d.Seconds())
 }
 
 func (m *metrics) observeRequest(route, method string, status int, d time.Duration, class string) {
-	m.requestsBy.get(requestKey{route, methodLabel(method), status}).Inc()
-	m.durationBy.get(durationKey{route, status}).Observe(d.Seconds())
+	r := m.requestsBy.get(requestKey{route, methodLabel(method), status})
+	r.count.Inc()
+	r.duration.Observe(d.Seconds())
 	if class != "" {
 		m.rejectionsBy.get(class).Inc()
 	}

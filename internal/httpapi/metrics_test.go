@@ -37,9 +37,10 @@ func TestDurationByStatus(t *testing.T) {
 	}
 	assert.NotContains(t, m, `normalizer_http_request_duration_seconds_count{route="/v1/normalize"}`, "no series without a status")
 	assert.Equal(t, 120.0, durationBuckets[len(durationBuckets)-1])
-	// POST /v1/normalize answered 200 is observed through its cached child, which is the
+	// POST /v1/normalize answered 200 is observed through its cached children, which are the
 	// status="200" series.
-	assert.Same(t, s.metrics.durationBy.get(durationKey{routeNormalize, 200}), s.metrics.normalizeDuration.value())
+	assert.Same(t, s.metrics.duration.WithLabelValues(routeNormalize, "200"), s.metrics.normalizeOK.value().duration)
+	assert.Same(t, s.metrics.requests.WithLabelValues(routeNormalize, "POST", "200"), s.metrics.normalizeOK.value().count)
 }
 
 // normalizer_build_info is 1, labelled with Config.Version, the Go version and the VCS
