@@ -218,8 +218,7 @@ func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
 		return fmt.Errorf("listen on %s (from %s): %w", f.addr, f.addrFrom, err)
 	}
 	f.timeouts.MaxHeaderBytes = int(f.headerBytes)
-	v := buildVersion()
-	return srv.Serve(ctx, ln, f.timeouts, func(e *zerolog.Event) { e.Str("version", v) })
+	return srv.Serve(ctx, ln, f.timeouts)
 }
 
 // newLogger builds the one logger of the process; packages get sub-loggers of it. The console

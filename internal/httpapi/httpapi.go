@@ -66,7 +66,7 @@ type Config struct {
 	// Registry receives the metrics; nil means a new registry with the Go runtime and process
 	// collectors.
 	Registry *prometheus.Registry
-	// Version is the version normalizer_build_info names (serve gives what `normalizer
+	// Version is the version normalizer_build_info and the "listening" line name (serve gives what `normalizer
 	// version` prints); empty when not given.
 	Version string
 }

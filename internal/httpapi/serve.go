@@ -56,9 +56,8 @@ func (t *Timeouts) setDefaults() {
 // Serve serves on ln until ctx is cancelled, then shuts down gracefully: readiness turns
 // false, after DrainDelay the listener closes, and requests in flight get Grace to finish.
 // It returns nil after a clean shutdown, and an error when serving failed or requests were
-// still running when the grace period ended. Each of started adds the caller's fields to the
-// start-up line, "listening" (cmd/normalizer adds the build's version).
-func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts, started ...func(*zerolog.Event)) error {
+// still running when the grace period ended.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 	t.setDefaults()
 	s.writeTimeout = t.Write
 	srv := &http.Server{
@@ -80,8 +79,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts, started
 	if e := s.log.Info(); e != nil {
 		e.Str("addr", ln.Addr().String()).Int64("body_limit", s.cfg.BodyLimit).
 			Int("max_in_flight", s.cfg.MaxInFlight).Int64("memory_budget", s.cfg.MemoryBudget)
-		for _, add := range started {
-			add(e)
+		if s.cfg.Version != "" {
+			e.Str("version", s.cfg.Version)
 		}
 		e.Msg("listening")
 	}
