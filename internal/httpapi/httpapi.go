@@ -66,8 +66,8 @@ type Config struct {
 	// Registry receives the metrics; nil means a new registry with the Go runtime and process
 	// collectors.
 	Registry *prometheus.Registry
-	// Version is the version normalizer_build_info and the "listening" line name (serve gives what `normalizer
-	// version` prints); empty when not given.
+	// Version is the build's version, in normalizer_build_info and the "listening" line (serve
+	// gives what `normalizer version` prints); empty when not given.
 	Version string
 }
 
