@@ -80,8 +80,13 @@ func (e *PayloadTooLargeError) Error() string {
 // Unwrap returns ErrPayloadTooLarge.
 func (e *PayloadTooLargeError) Unwrap() error { return ErrPayloadTooLarge }
 
-// ClassOf returns the class of a rejection, and false for an error that is not one.
+// ClassOf returns the class of a rejection, and false for an error that is not one: the class
+// of the outermost rejection in err's chain (errors.As's order, so errors.Join's first), else
+// of the sentinel err wraps.
 func ClassOf(err error) (Class, bool) {
+	if r := outermost(err); r != nil {
+		return r.class(), true
+	}
 	switch {
 	case errors.Is(err, ErrInvalidJSON):
 		return ClassInvalidJSON, true
@@ -93,15 +98,59 @@ func ClassOf(err error) (Class, bool) {
 	return "", false
 }
 
+// rejection is one of the three rejection types. The error object describes one rejection: the
+// outermost in the chain gives its class, its details and, unless a WordedRejection wrapping
+// it words it, its message.
+type rejection interface {
+	error
+	class() Class
+	appendDetails(dst []byte) []byte
+}
+
+func outermost(err error) rejection {
+	var r rejection
+	if errors.As(err, &r) {
+		return r
+	}
+	return nil
+}
+
+func (e *ResponseShapeError) class() Class   { return ClassResponseShape }
+func (e *InvalidJSONError) class() Class     { return ClassInvalidJSON }
+func (e *PayloadTooLargeError) class() Class { return ClassPayloadTooLarge }
+
+func (e *ResponseShapeError) appendDetails(dst []byte) []byte {
+	if e.Path == "" {
+		return dst
+	}
+	dst = append(dst, `,"path":`...)
+	return appendString(dst, e.Path)
+}
+
+func (e *InvalidJSONError) appendDetails(dst []byte) []byte {
+	dst = append(dst, `,"line":`...)
+	dst = strconv.AppendInt(dst, int64(e.Line), 10)
+	dst = append(dst, `,"column":`...)
+	dst = strconv.AppendInt(dst, int64(e.Column), 10)
+	dst = append(dst, `,"offset":`...)
+	return strconv.AppendInt(dst, int64(e.Offset), 10)
+}
+
+func (e *PayloadTooLargeError) appendDetails(dst []byte) []byte {
+	dst = append(dst, `,"limit":`...)
+	return strconv.AppendInt(dst, e.Limit, 10)
+}
+
 // AppendError appends the error object of the contract, {"error":{"class":…,"message":…}},
 // for a rejection, with the location of the problem where one is known. An error that is not a
 // rejection is reported under the class "InternalError". A nil err appends nothing: dst is
 // returned as it is.
 //
-// The message is that of the outermost error in err's chain that is a rejection or a
-// WordedRejection, not what plain wrapping made of it: context a caller adds with
-// fmt.Errorf("run 42: %w", err) is for its own logs, and left out (the contract fixes the
-// rejections' texts; EmptyResponseMessage stays byte for byte).
+// The object describes one rejection, the outermost in err's chain (errors.As's order, so
+// errors.Join's first): its class, its details, and its own message, or that of the outermost
+// WordedRejection wrapping it. Context a caller adds with fmt.Errorf("run 42: %w", err) is for
+// its own logs, and left out (the contract fixes the rejections' texts; EmptyResponseMessage
+// stays byte for byte).
 func AppendError(dst []byte, err error) []byte {
 	if err == nil {
 		return dst
@@ -111,40 +160,19 @@ func AppendError(dst []byte, err error) []byte {
 		class = "InternalError"
 	}
 	msg := err.Error()
-	var worded WordedRejection
-	if errors.As(err, &worded) {
-		msg = worded.RejectionMessage()
-	}
-	var (
-		syn   *InvalidJSONError
-		shape *ResponseShapeError
-		large *PayloadTooLargeError
-	)
-	switch {
-	case errors.As(err, &syn):
-	case errors.As(err, &shape):
-	case errors.As(err, &large):
+	r := outermost(err)
+	if r != nil {
+		msg = r.Error()
+		if w := (WordedRejection)(nil); errors.As(err, &w) && outermost(w) == r {
+			msg = w.RejectionMessage()
+		}
 	}
 	dst = append(dst, `{"error":{"class":`...)
 	dst = appendString(dst, string(class))
 	dst = append(dst, `,"message":`...)
 	dst = appendString(dst, msg)
-	switch {
-	case syn != nil:
-		dst = append(dst, `,"line":`...)
-		dst = strconv.AppendInt(dst, int64(syn.Line), 10)
-		dst = append(dst, `,"column":`...)
-		dst = strconv.AppendInt(dst, int64(syn.Column), 10)
-		dst = append(dst, `,"offset":`...)
-		dst = strconv.AppendInt(dst, int64(syn.Offset), 10)
-	case shape != nil:
-		if shape.Path != "" {
-			dst = append(dst, `,"path":`...)
-			dst = appendString(dst, shape.Path)
-		}
-	case large != nil:
-		dst = append(dst, `,"limit":`...)
-		dst = strconv.AppendInt(dst, large.Limit, 10)
+	if r != nil {
+		dst = r.appendDetails(dst)
 	}
 	return append(dst, "}}"...)
 }

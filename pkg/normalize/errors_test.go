@@ -58,6 +58,13 @@ func TestAppendErrorMessage(t *testing.T) {
 			`{"error":{"class":"PayloadTooLarge","message":"payload of 12 bytes is over the limit of 10 bytes; send a smaller result or raise the limit","limit":10}}`},
 		{"too large, reworded", reworded{large}, `{"error":{"class":"PayloadTooLarge","message":"request body is over the limit","limit":10}}`},
 		{"syntax, plain wrapping that repeats the text", fmt.Errorf("%w; %w", syntax, syntax), syntaxObject(syntaxText)},
+		// One rejection describes the object: the outermost (errors.Join's first), its class,
+		// message and details together, never one rejection's class with another's message.
+		{"joined, shape first", errors.Join(empty, syntax), emptyObject},
+		{"joined, too large first", fmt.Errorf("%w; %w", large, syntax),
+			`{"error":{"class":"PayloadTooLarge","message":"payload of 12 bytes is over the limit of 10 bytes; send a smaller result or raise the limit","limit":10}}`},
+		{"worded wrapper of another rejection than the outermost", errors.Join(empty, hinted{syntax}), emptyObject},
+		{"worded wrapper of a plain error", hinted{errors.New("disk full")}, `{"error":{"class":"InternalError","message":"disk full; send JSON"}}`},
 		{"not a rejection", errors.New("disk full"), `{"error":{"class":"InternalError","message":"disk full"}}`},
 		{"not a rejection, wrapped", fmt.Errorf("run 42: %w", errors.New("disk full")), `{"error":{"class":"InternalError","message":"run 42: disk full"}}`},
 	}
