@@ -71,7 +71,9 @@ func (s *Server) handleSchema(c echo.Context) error {
 }
 
 // schemaOptions is OPTIONS on /v1/schemas/:name: a name no schema has is 404, as GET answers
-// it (the path names nothing, so it has no methods to list); a known one is options'.
+// it (OPTIONS asks which methods the resource has, and there is no resource); a known one is
+// options'. A method the route never allows (POST, PUT...) stays 405 whatever the name: the
+// router answers it before any name is looked up, and no name would make it allowed.
 func (s *Server) schemaOptions(options echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if _, err := s.schemaOf(c); err != nil {
