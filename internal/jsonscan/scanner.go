@@ -100,6 +100,18 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%s (byte offset %d)", e.Reason, e.Offset) }
 
+// LineColumn places the error in data, the input it was found in, as Python's json module
+// does (the platform's parser, whose message a porter compares ours with): the line counts
+// '\n's before the offset, from 1, and the column counts characters (code points) since the
+// line's start, from 1, not bytes (an editor shows "héllo 😀" as eight columns, not thirteen).
+// It counts from the start of data, so it is for the error path only.
+func (e *SyntaxError) LineColumn(data []byte) (line, column int) {
+	before := data[:e.Offset]
+	line = 1 + bytes.Count(before, []byte{'\n'})
+	column = 1 + utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:])
+	return line, column
+}
+
 // Scanner walks one JSON text. The zero Scanner is not usable; call Reset.
 type Scanner struct {
 	data     []byte

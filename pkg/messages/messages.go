@@ -7,10 +7,8 @@
 package messages
 
 import (
-	"bytes"
 	"fmt"
 	"math"
-	"unicode/utf8"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
@@ -363,11 +361,9 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("invalid JSON at line %d, column %d (byte offset %d): %s", e.Line, e.Column, e.Offset, e.Reason)
 }
 
-// syntaxError places the scanner's error as normalize's InvalidJSONError does (its line counts
-// '\n's before the offset, its column characters since the line's start); only the error path
-// counts them.
+// syntaxError places the scanner's error in data as normalize's InvalidJSONError does (line,
+// and column in characters); only the error path counts them.
 func syntaxError(data []byte, e *jsonscan.SyntaxError) *SyntaxError {
-	line := 1 + bytes.Count(data[:e.Offset], []byte{'\n'})
-	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:e.Offset], '\n')+1:e.Offset])
+	line, col := e.LineColumn(data)
 	return &SyntaxError{Offset: e.Offset, Line: line, Column: col, Reason: e.Reason}
 }

@@ -18,10 +18,8 @@
 package normalize
 
 import (
-	"bytes"
 	"math"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/messages"
@@ -445,13 +443,11 @@ func (r *Result) shapeError(probe probeKeys) error {
 	return &ResponseShapeError{Got: r.finalKind.Name(), Want: "string or object", Msg: msg}
 }
 
-// invalidJSON places a syntax error as Python's json module does (the platform's parser, whose
-// message a porter compares ours with): the line counts '\n's before the error, and the column
-// counts characters since the line's start, not bytes (an editor shows "héllo 😀" as eight
-// columns, not thirteen). The byte offset is there for tools.
+// invalidJSON places a syntax error as Python's json module does (jsonscan's LineColumn: line,
+// and column in characters, as the platform's parser reports them); the byte offset is there
+// for tools.
 func invalidJSON(data []byte, e *jsonscan.SyntaxError) error {
-	line := 1 + bytes.Count(data[:e.Offset], []byte{'\n'})
-	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:e.Offset], '\n')+1:e.Offset])
+	line, col := e.LineColumn(data)
 	return &InvalidJSONError{Offset: e.Offset, Line: line, Column: col, Reason: e.Reason, JSONLines: e.JSONLines, TooDeep: e.TooDeep}
 }
 
