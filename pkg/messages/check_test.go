@@ -2,6 +2,8 @@ package messages_test
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -56,22 +58,73 @@ func TestCheckWarningsAreNormalizes(t *testing.T) {
 		`{"role":"assistant","tool_calls":[{"function":{"name":"f","name":"g","arguments":"{}"}}]}`,
 		`{"role":"developer","content":"a","content":"b"}`,
 	)
-	dups := 0
-	for _, raw := range cases {
+	// At the limits Normalize sets by default: past the warning cap, and at and past the depth
+	// a message may nest inside a result (two levels down, in {"messages": [...]}).
+	limits := []string{
+		duplicated(normalize.DefaultMaxWarnings + 200),
+		duplicated(normalize.DefaultMaxWarnings),
+		duplicated(normalize.DefaultMaxWarnings + 1),
+		nested(normalize.DefaultMaxDepth - 2),
+		nested(normalize.DefaultMaxDepth - 1),
+	}
+	dups, limited, tooDeep := 0, 0, 0
+	for _, raw := range append(cases, limits...) {
+		label := short(raw)
 		kept, ws, err := messages.Check([]byte(raw))
-		require.NoError(t, err, raw)
-		res, err := normalize.Normalize([]byte(`{"final_response":"x","messages":[` + raw + `]}`))
-		require.NoError(t, err, raw)
-		require.Equal(t, res.Messages() == 1, kept, raw)
-		require.Equal(t, nonNil(res.Warnings()), nonNil(ws), raw)
+		res, nerr := normalize.Normalize([]byte(`{"final_response":"x","messages":[` + raw + `]}`))
+		if nerr != nil { // only too deep: the cases are well-formed JSON
+			var inv *normalize.InvalidJSONError
+			require.ErrorAs(t, nerr, &inv, label)
+			var syn *messages.SyntaxError
+			require.ErrorAs(t, err, &syn, "Check keeps what Normalize rejects: %s", label)
+			require.True(t, inv.TooDeep, label)
+			tooDeep++
+			continue
+		}
+		require.NoError(t, err, label)
+		require.Equal(t, res.Messages() == 1, kept, label)
+		require.Equal(t, nonNil(res.Warnings()), nonNil(ws), label)
 		if kept && len(ws) > 0 {
 			dups++
-			for _, w := range ws {
-				assert.Equal(t, softwarn.DuplicateKey, w.Code, raw)
+			for _, w := range ws[:len(ws)-1] {
+				assert.Equal(t, softwarn.DuplicateKey, w.Code, label)
+			}
+			if last := ws[len(ws)-1]; last.Code == softwarn.WarningsLimited {
+				limited++
+				assert.Len(t, ws, normalize.DefaultMaxWarnings+1, label)
+			} else {
+				assert.Equal(t, softwarn.DuplicateKey, last.Code, label)
 			}
 		}
 	}
 	require.GreaterOrEqual(t, dups, 4, "kept messages with duplicate keys were checked")
+	require.Equal(t, 2, limited, "messages past the warning cap were checked")
+	require.Equal(t, 1, tooDeep, "a message too deep inside a result was checked")
+}
+
+// duplicated is a kept message with n duplicate_key warnings: n keys, each given twice.
+func duplicated(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"role":"user"`)
+	for range 2 {
+		for i := range n {
+			fmt.Fprintf(&b, `,"k%d":%d`, i, i)
+		}
+	}
+	return b.String() + `}`
+}
+
+// nested is a kept message that nests depth levels of arrays and objects, itself included.
+func nested(depth int) string {
+	return `{"role":"user","content":"x","x":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
+}
+
+// short is raw cut for a failure's message.
+func short(raw string) string {
+	if len(raw) > 100 {
+		return raw[:100] + "…"
+	}
+	return raw
 }
 
 func nonNil(ws []softwarn.Warning) []softwarn.Warning {

@@ -324,29 +324,45 @@ func (r *Reader) appendCalls(dst []byte, calls [2]int32) []byte {
 	return append(dst, ']')
 }
 
-// Check applies the message rules to raw, one JSON value, as if it were messages[0] of a
-// result. It reports whether the message is kept, and its warnings, exactly those Normalize
-// gives for it as messages[0]: a dropped message has the one warning that drops it; a kept one
-// usually none, but one warning per duplicate key (duplicate_key: the last value is kept).
-// An error, always a *SyntaxError, means raw is not one well-formed JSON value.
+// Check applies the message rules to raw, one JSON value, as Normalize applies them to
+// messages[0] of a result with default options, such as {"final_response": "x", "messages":
+// [raw]}. Its answer is exactly Normalize's there:
+//   - kept: whether the record keeps the message;
+//   - warnings: the warnings that result's record lists, in order: a dropped message has the
+//     one warning that drops it; a kept one usually none, but one per duplicate key
+//     (duplicate_key: the last value is kept). At most normalize.DefaultMaxWarnings are listed,
+//     then one warnings_limited that counts the rest, as in a record;
+//   - err, always a *SyntaxError: raw is not one well-formed JSON value, or it nests
+//     deeper than a message may inside such a result, where Normalize rejects the whole result
+//     as InvalidJSON: normalize.DefaultMaxDepth counts the result object and the messages
+//     array, so a message may nest two levels fewer.
+//
+// It does not apply Normalize's limit on the size of a result (normalize.DefaultMaxBytes).
 func Check(raw []byte) (kept bool, warnings []softwarn.Warning, err error) {
 	var (
 		s    jsonscan.Scanner
 		warn softwarn.Collector
 		r    Reader
 	)
-	s.Reset(raw, checkMaxDepth)
+	s.Reset(raw, messageMaxDepth)
+	warn.SetLimit(jsonscan.DefaultMaxWarnings)
 	r.Reset(&s, &warn)
 	s.Peek()
 	r.Read(root, 0)
 	if s.AtEnd(); s.Err() != nil {
 		return false, nil, syntaxError(raw, s.Err())
 	}
+	warn.Close()
 	return r.Len() == 1, warn.Warnings(), nil
 }
 
-// checkMaxDepth is the nesting Check accepts: normalize's default limit.
-const checkMaxDepth = 1000
+// resultLevels are the levels above a message in a result: the result object and the messages
+// array.
+const resultLevels = 2
+
+// messageMaxDepth is the nesting a message may have inside a result nested to the default
+// limit.
+const messageMaxDepth = jsonscan.DefaultMaxDepth - resultLevels
 
 // SyntaxError says where the input to Check is not one well-formed JSON value. Branch on the
 // type (errors.As), never on the message text.

@@ -34,13 +34,15 @@ const (
 	TruncationMarker = "…[truncated]"
 	// DefaultMaxBytes is the default limit on the size of one raw result: 20 MiB.
 	DefaultMaxBytes = 20 << 20
-	// DefaultMaxDepth is the default limit on nested arrays and objects, counting the result
-	// object itself. It is about where the platform's Python parser gives up.
-	DefaultMaxDepth = 1000
-	// DefaultMaxWarnings is the default number of soft warnings a record lists; past it one
-	// warning counts the rest. No real transcript comes near it; a hostile one can hold
+	// DefaultMaxDepth (1000) is the default limit on nested arrays and objects, counting the
+	// result object itself. It is about where the platform's Python parser gives up.
+	// (messages.Check applies it to one message, two levels down as in a result.)
+	DefaultMaxDepth = jsonscan.DefaultMaxDepth
+	// DefaultMaxWarnings (1000) is the default number of soft warnings a record lists; past it
+	// one warning counts the rest. No real transcript comes near it; a hostile one can hold
 	// millions of invalid entries, whose warnings would cost far more memory than the input.
-	DefaultMaxWarnings = 1000
+	// (messages.Check lists at most as many.)
+	DefaultMaxWarnings = jsonscan.DefaultMaxWarnings
 )
 
 // Option changes how Normalize works.
