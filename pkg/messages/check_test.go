@@ -35,6 +35,7 @@ func TestCheckSyntaxError(t *testing.T) {
 			var syn *messages.SyntaxError
 			require.True(t, errors.As(err, &syn), "%T", err)
 			assert.Equal(t, []int{tt.line, tt.col, tt.offset}, []int{syn.Line, syn.Column, syn.Offset})
+			assert.False(t, syn.TooDeep, "a syntax error is not nesting too deep")
 			assert.NotEmpty(t, syn.Reason)
 			assert.Contains(t, err.Error(), syn.Reason)
 
@@ -43,6 +44,45 @@ func TestCheckSyntaxError(t *testing.T) {
 			var inv *normalize.InvalidJSONError
 			require.True(t, errors.As(nerr, &inv), "%v", nerr)
 			assert.Equal(t, []int{inv.Line, inv.Column, inv.Offset}, []int{syn.Line, syn.Column, syn.Offset})
+		})
+	}
+}
+
+// TestCheckTooDeep: a message that nests deeper than it may inside a result is a *SyntaxError
+// with TooDeep, as Normalize rejects the result that holds it with InvalidJSONError.TooDeep, at
+// the same place; one level less is kept by both.
+func TestCheckTooDeep(t *testing.T) {
+	const prefix = `{"final_response":"x","messages":[`
+	tests := []struct {
+		name    string
+		depth   int // of the message, itself included
+		tooDeep bool
+	}{
+		{"at the limit inside a result", normalize.DefaultMaxDepth - 2, false},
+		{"one level past it", normalize.DefaultMaxDepth - 1, true},
+		{"at normalize's limit for a whole result", normalize.DefaultMaxDepth, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw := nested(tt.depth)
+			kept, _, err := messages.Check([]byte(raw))
+			_, nerr := normalize.Normalize([]byte(prefix + raw + `]}`))
+			if !tt.tooDeep {
+				require.NoError(t, err)
+				require.NoError(t, nerr)
+				assert.True(t, kept)
+				return
+			}
+			var syn *messages.SyntaxError
+			require.ErrorAs(t, err, &syn)
+			assert.True(t, syn.TooDeep, "a caller can tell the depth limit from a syntax error")
+			assert.Contains(t, syn.Reason, fmt.Sprintf("nesting deeper than %d levels", normalize.DefaultMaxDepth-2))
+			assert.Contains(t, syn.Reason, fmt.Sprintf("may nest %d", normalize.DefaultMaxDepth))
+			var inv *normalize.InvalidJSONError
+			require.ErrorAs(t, nerr, &inv)
+			assert.True(t, inv.TooDeep)
+			// The same place, in the message and in the result (one line, ASCII before it).
+			assert.Equal(t, []int{inv.Line, inv.Column - len(prefix), inv.Offset - len(prefix)}, []int{syn.Line, syn.Column, syn.Offset})
 		})
 	}
 }
@@ -78,6 +118,7 @@ func TestCheckWarningsAreNormalizes(t *testing.T) {
 			var syn *messages.SyntaxError
 			require.ErrorAs(t, err, &syn, "Check keeps what Normalize rejects: %s", label)
 			require.True(t, inv.TooDeep, label)
+			require.True(t, syn.TooDeep, label)
 			tooDeep++
 			continue
 		}

@@ -332,7 +332,7 @@ func (r *Reader) appendCalls(dst []byte, calls [2]int32) []byte {
 //     one warning that drops it; a kept one usually none, but one per duplicate key
 //     (duplicate_key: the last value is kept). At most normalize.DefaultMaxWarnings are listed,
 //     then one warnings_limited that counts the rest, as in a record;
-//   - err, always a *SyntaxError: raw is not one well-formed JSON value, or it nests
+//   - err, always a *SyntaxError: raw is not one well-formed JSON value, or (TooDeep) it nests
 //     deeper than a message may inside such a result, where Normalize rejects the whole result
 //     as InvalidJSON: normalize.DefaultMaxDepth counts the result object and the messages
 //     array, so a message may nest two levels fewer.
@@ -364,13 +364,21 @@ const resultLevels = 2
 // limit.
 const messageMaxDepth = jsonscan.DefaultMaxDepth - resultLevels
 
-// SyntaxError says where the input to Check is not one well-formed JSON value. Branch on the
-// type (errors.As), never on the message text.
+// SyntaxError says where the input to Check is not one well-formed JSON value, or that it nests
+// too deep. Branch on the type (errors.As) and its fields, never on the message text.
+//
+// It carries the facts normalize.InvalidJSONError carries for the same error in a result,
+// except JSONLines, which is about a file of results, not one message.
 type SyntaxError struct {
 	Offset int    // byte offset of the problem, from 0
 	Line   int    // line of the problem, from 1
 	Column int    // column in characters (code points) within that line, from 1, as Python counts
 	Reason string // what was found and what was expected
+	// TooDeep: the message nests deeper than it may inside a result (normalize.DefaultMaxDepth,
+	// less the two levels of the result object and its messages array), where Normalize
+	// rejects the whole result with InvalidJSONError.TooDeep. An encoder writes such nesting
+	// as readily as any other, so the fix is the structure, not the writing.
+	TooDeep bool
 }
 
 func (e *SyntaxError) Error() string {
@@ -381,5 +389,9 @@ func (e *SyntaxError) Error() string {
 // and column in characters); only the error path counts them.
 func syntaxError(data []byte, e *jsonscan.SyntaxError) *SyntaxError {
 	line, col := e.LineColumn(data)
-	return &SyntaxError{Offset: e.Offset, Line: line, Column: col, Reason: e.Reason}
+	reason := e.Reason
+	if e.TooDeep { // the scanner's reason names the message's own limit: say where it comes from
+		reason += fmt.Sprintf(" (a message sits %d levels down in a result, which may nest %d)", resultLevels, jsonscan.DefaultMaxDepth)
+	}
+	return &SyntaxError{Offset: e.Offset, Line: line, Column: col, Reason: reason, TooDeep: e.TooDeep}
 }
