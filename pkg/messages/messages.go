@@ -337,15 +337,20 @@ func (r *Reader) appendCalls(dst []byte, calls [2]int32) []byte {
 //     as InvalidJSON: normalize.DefaultMaxDepth counts the result object and the messages
 //     array, so a message may nest two levels fewer.
 //
-// It does not apply Normalize's limit on the size of a result (normalize.DefaultMaxBytes).
+// It does not apply Normalize's limit on the size of a result (normalize.DefaultMaxBytes), only
+// the hard one Normalize has too: offsets are kept in 32 bits, so a raw of 2 GiB or more is
+// refused (a *SyntaxError at offset 0 that says so) before it is read.
 func Check(raw []byte) (kept bool, warnings []softwarn.Warning, err error) {
+	if len(raw) > math.MaxInt32 {
+		return false, nil, &SyntaxError{Line: 1, Column: 1, Reason: fmt.Sprintf("a message of %d bytes; expected under 2 GiB (offsets are kept in 32 bits)", len(raw))}
+	}
 	var (
 		s    jsonscan.Scanner
 		warn softwarn.Collector
 		r    Reader
 	)
 	s.Reset(raw, messageMaxDepth)
-	warn.SetLimit(jsonscan.DefaultMaxWarnings)
+	warn.SetLimit(softwarn.DefaultLimit)
 	r.Reset(&s, &warn)
 	s.Peek()
 	r.Read(root, 0)

@@ -42,7 +42,7 @@ const (
 	// one warning counts the rest. No real transcript comes near it; a hostile one can hold
 	// millions of invalid entries, whose warnings would cost far more memory than the input.
 	// (messages.Check lists at most as many.)
-	DefaultMaxWarnings = jsonscan.DefaultMaxWarnings
+	DefaultMaxWarnings = softwarn.DefaultLimit
 )
 
 // Option changes how Normalize works.

@@ -156,6 +156,10 @@ func escapePointer(s string) string {
 	return s
 }
 
+// DefaultLimit is the number of warnings a record lists by default (normalize.DefaultMaxWarnings,
+// and messages.Check's): past it, one warnings_limited warning counts the rest.
+const DefaultLimit = 1000
+
 // Collector keeps warnings in the order they were found, up to a limit. Its zero value is ready
 // to use and has no limit.
 type Collector struct {
