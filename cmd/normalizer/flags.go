@@ -64,27 +64,44 @@ func expectedForm(f *flag.Flag) string {
 	return ""
 }
 
-// failedFlag finds the flag a parse error names ("invalid value ... for flag -name: ...", or
-// for a boolean "invalid boolean value ... for -name: ...").
+// failedFlag is the flag whose value a parse error rejects, or nil (for an unknown flag or a
+// missing value there is no value to say the form of).
 func failedFlag(fs *flag.FlagSet, err error) *flag.Flag {
-	_, rest, ok := strings.Cut(err.Error(), " for flag -")
-	if !ok {
-		if _, rest, ok = strings.Cut(err.Error(), " for -"); !ok {
-			return nil
-		}
+	e, ok := splitFlagError(err.Error())
+	if !ok || !e.badValue {
+		return nil
 	}
-	name, _, _ := strings.Cut(rest, ":")
-	return fs.Lookup(strings.TrimPrefix(name, "-"))
+	return fs.Lookup(e.name)
 }
 
 // dashed is a parse error of the flag package with the flag named as the help and the docs
 // name it: --name for a long flag, -j for a one-letter one (the package writes -name for
-// both). Other messages are returned as they are. The quoted value is skipped as a whole, so
-// a value that holds " for flag -" cannot move the rewrite.
+// both). Other messages are returned as they are.
 func dashed(msg string) string {
-	for _, prefix := range []string{"flag provided but not defined: -", "flag needs an argument: -"} {
-		if name, ok := strings.CutPrefix(msg, prefix); ok {
-			return prefix + longDash(name) + name
+	e, ok := splitFlagError(msg)
+	if !ok {
+		return msg
+	}
+	return e.before + "-" + longDash(e.name) + e.name + e.after
+}
+
+// flagError is a parse error of the flag package cut around the flag it names: the message
+// is before + "-" + name + after.
+type flagError struct {
+	before, name, after string
+	badValue            bool // the flag was given a value it refused
+}
+
+// splitFlagError cuts a parse error of the flag package around the flag it names. The
+// package's messages are "flag provided but not defined: -name", "flag needs an argument:
+// -name", "invalid value %q for flag -name: reason" and "invalid boolean value %q for -name:
+// reason". The quoted value is skipped as a whole (strconv.QuotedPrefix), so a value that
+// holds " for flag -x:" cannot pass for the name. ok is false for a message that names no
+// flag this way (bad flag syntax).
+func splitFlagError(msg string) (e flagError, ok bool) {
+	for _, head := range []string{"flag provided but not defined: -", "flag needs an argument: -"} {
+		if name, ok := strings.CutPrefix(msg, head); ok {
+			return flagError{before: head[:len(head)-1], name: name}, true
 		}
 	}
 	for _, p := range []struct{ head, mid string }{{"invalid value ", " for flag -"}, {"invalid boolean value ", " for -"}} {
@@ -94,16 +111,19 @@ func dashed(msg string) string {
 		}
 		value, err := strconv.QuotedPrefix(rest)
 		if err != nil {
-			return msg
+			return flagError{}, false
 		}
 		tail, ok := strings.CutPrefix(rest[len(value):], p.mid)
 		if !ok {
-			return msg
+			return flagError{}, false
 		}
-		name, _, _ := strings.Cut(tail, ":")
-		return p.head + value + p.mid + longDash(name) + tail
+		name, reason, ok := strings.Cut(tail, ":")
+		if !ok {
+			return flagError{}, false
+		}
+		return flagError{before: p.head + value + p.mid[:len(p.mid)-1], name: name, after: ":" + reason, badValue: true}, true
 	}
-	return msg
+	return flagError{}, false
 }
 
 // longDash is the second dash of a long flag's name.

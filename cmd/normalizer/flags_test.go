@@ -23,8 +23,15 @@ func TestFlagErrorDashes(t *testing.T) {
 			stderr: "normalizer: normalize: flag provided but not defined: -x; run 'normalizer normalize -h'\n"},
 		{name: "bad value", args: []string{"normalize", "--max-bytes", "1XB"},
 			stderr: "normalizer: normalize: invalid value \"1XB\" for flag --max-bytes: found \"1XB\", expected a whole number of bytes such as 1048576, 512KiB or 20MiB; run 'normalizer normalize -h'\n"},
-		{name: "a value that looks like the message", args: []string{"normalize", "--max-depth", "2 for flag -j: x"},
-			stderr: "normalizer: normalize: invalid value \"2 for flag -j: x\" for flag --max-depth: parse error; expected a whole number; run 'normalizer normalize -h'\n"},
+		// The flag package's message holds the value before the flag's name: a value that
+		// looks like the rest of the message must not pass for another flag (-j, an int, would
+		// add "expected a whole number"; --idle-timeout's hint would be lost).
+		{name: "a value that looks like the message", args: []string{"normalize", "--max-bytes", "1 for flag -j: x"},
+			stderr: "normalizer: normalize: invalid value \"1 for flag -j: x\" for flag --max-bytes: found \"1 for flag -j: x\", expected a whole number of bytes such as 1048576, 512KiB or 20MiB; run 'normalizer normalize -h'\n"},
+		{name: "a duration value that looks like the message", args: []string{"serve", "--idle-timeout", "5 for flag -j: x"},
+			stderr: "normalizer: serve: invalid value \"5 for flag -j: x\" for flag --idle-timeout: parse error; expected a duration with its unit, such as 500ms, 30s or 2m; run 'normalizer serve -h'\n"},
+		{name: "a boolean value that looks like the message", args: []string{"normalize", "--jsonl= for -j: x"},
+			stderr: "normalizer: normalize: invalid boolean value \" for -j: x\" for --jsonl: parse error; expected true or false; run 'normalizer normalize -h'\n"},
 		{name: "bad boolean", args: []string{"normalize", "--jsonl=maybe"},
 			stderr: "normalizer: normalize: invalid boolean value \"maybe\" for --jsonl: parse error; expected true or false; run 'normalizer normalize -h'\n"},
 		{name: "one-letter flag without its value", args: []string{"normalize", "--jsonl", "-j"},
