@@ -134,11 +134,26 @@ func longDash(name string) string {
 	return ""
 }
 
-// printHelp answers -h: the subcommand's usage text, then its flags with their defaults.
+// printHelp answers -h: the subcommand's usage text, then its flags with their defaults,
+// each named as errors and the docs name it (--name for a long flag, -j for a one-letter
+// one). The listing is the flag package's (its type names and "(default ...)"), which writes
+// -name for both: a line that starts a flag ("  -name type") gets the second dash.
 func printHelp(stdout io.Writer, usage string, fs *flag.FlagSet) error {
-	fmt.Fprint(stdout, usage)
-	fs.SetOutput(stdout)
+	var listing strings.Builder
+	fs.SetOutput(&listing)
 	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	var b strings.Builder
+	b.WriteString(usage)
+	for _, line := range strings.SplitAfter(listing.String(), "\n") {
+		if rest, ok := strings.CutPrefix(line, "  -"); ok {
+			name, _, _ := strings.Cut(strings.TrimRight(rest, "\n"), " ")
+			name, _, _ = strings.Cut(name, "\t") // a one-letter bool's usage follows a tab
+			line = "  -" + longDash(name) + rest
+		}
+		b.WriteString(line)
+	}
+	fmt.Fprint(stdout, b.String())
 	return nil
 }
 
