@@ -60,3 +60,34 @@ func TestHelpNamesFlagsAsErrorsDo(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpLineWidths: no line of a subcommand's help is wider than 100 columns (a tab, which
+// the flag package's listing indents with, counts to the next multiple of 8).
+func TestHelpLineWidths(t *testing.T) {
+	for _, cmd := range subcommands {
+		t.Run(cmd, func(t *testing.T) {
+			r := runCmd(t, "", nil, cmd, "-h")
+			require.Equal(t, 0, r.code, r.stderr)
+			for _, line := range strings.Split(r.stdout, "\n") {
+				assert.LessOrEqual(t, columns(line), 100, "%s -h: %q", cmd, line)
+			}
+		})
+	}
+	r := runCmd(t, "", nil, "-h")
+	for _, line := range strings.Split(r.stdout, "\n") {
+		assert.LessOrEqual(t, columns(line), 100, "normalizer -h: %q", line)
+	}
+}
+
+// columns is the width of line on a terminal with tab stops every 8 columns.
+func columns(line string) int {
+	n := 0
+	for _, r := range line {
+		if r == '\t' {
+			n += 8 - n%8
+			continue
+		}
+		n++
+	}
+	return n
+}

@@ -24,8 +24,10 @@ Runs the HTTP service: POST /v1/normalize, GET /healthz, /readyz, /metrics, /v1/
 /openapi.json. Every flag can also be set by its environment variable (NORMALIZER_ and the
 flag's name in capitals, '-' as '_', e.g. NORMALIZER_BODY_LIMIT); a flag on the command line
 wins, and a variable set to the empty string counts as unset. A NORMALIZER_ variable that sets
-nothing (a misspelling) is named in a warning at start-up. SIGTERM or SIGINT shuts down gracefully: readiness turns false, requests in flight get
-the grace period to finish, then the process exits 0 (2 when some had to be cut off).
+nothing (a misspelling) is named in a warning at start-up.
+
+SIGTERM or SIGINT shuts down gracefully: readiness turns false, requests in flight get the
+grace period to finish, then the process exits 0 (2 when some had to be cut off).
 
 Flags:
 `
@@ -58,18 +60,18 @@ func newServeFlagSet(f *serveFlags) *flag.FlagSet {
 	fs.IntVar(&f.maxDepth, "max-depth", httpapi.DefaultMaxDepth, "deepest nesting of arrays and objects accepted")
 	fs.IntVar(&f.maxInFlight, "max-in-flight", httpapi.DefaultMaxInFlight, "normalize requests served at once; past it: 429 with Retry-After")
 	f.memBudget.auto = true
-	fs.Var(&f.memBudget, "memory-budget", "memory the normalize requests in flight may reserve together (e.g. 512MiB), each its worst case\n(4.5 x its body, 6.5 x with explain); past it: 429 with Retry-After. auto: 80% of the Go soft memory\nlimit when one is in force, else off; off or 0: no budget")
+	fs.Var(&f.memBudget, "memory-budget", "memory the normalize requests in flight may reserve together (e.g. 512MiB), each\nits worst case (4.5 x its body, 6.5 x with explain); past it: 429 with Retry-After.\nauto: 80% of the Go soft memory limit when one is in force, else off; off or 0: no\nbudget")
 	fs.DurationVar(&f.retryAfter, "retry-after", httpapi.DefaultRetryAfter, "delay a 429 asks clients to wait")
 	fs.DurationVar(&f.timeouts.ReadHeader, "read-header-timeout", d.ReadHeader, "time to read a request's headers")
 	fs.DurationVar(&f.timeouts.Read, "read-timeout", d.Read, "time to read a whole request, body included")
 	fs.DurationVar(&f.timeouts.Write, "write-timeout", d.Write, "time to write a response, from the end of the request headers")
 	fs.DurationVar(&f.timeouts.Idle, "idle-timeout", d.Idle, "time a keep-alive connection may wait for its next request")
-	fs.Var(&f.headerBytes, "max-header-bytes", "largest request line and headers (e.g. 64KiB); net/http allows up to 4KiB more, its read buffer's slack")
+	fs.Var(&f.headerBytes, "max-header-bytes", "largest request line and headers (e.g. 64KiB); net/http allows up to 4KiB more,\nits read buffer's slack")
 	fs.DurationVar(&f.timeouts.Grace, "shutdown-grace", d.Grace, "time requests in flight get to finish on SIGTERM")
 	fs.DurationVar(&f.timeouts.DrainDelay, "drain-delay", 0, "time between readiness turning false and the listener closing")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&f.logFormat, "log-format", "json", "json, or console for humans")
-	fs.Var(&f.memLimit, "memory-limit", "the container's memory limit (bytes, or e.g. 1GiB); the Go soft memory limit is this times\n--memory-limit-ratio (0: read the cgroup's limit; GOMEMLIMIT, if set, wins over both)")
+	fs.Var(&f.memLimit, "memory-limit", "the container's memory limit (bytes, or e.g. 1GiB); the Go soft memory limit\nis this times --memory-limit-ratio (0: read the cgroup's limit; GOMEMLIMIT, if set,\nwins over both)")
 	fs.Float64Var(&f.memRatio, "memory-limit-ratio", memlimit.DefaultRatio, "fraction of the memory limit given to the Go heap, above 0 and at most 1")
 	return fs
 }
