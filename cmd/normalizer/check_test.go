@@ -109,7 +109,12 @@ func TestCheckUsage(t *testing.T) {
 	require.NoError(t, os.Mkdir(pipedGolden, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(pipedGolden, "a.input.json"), []byte(okInput), 0o644))
 	require.NoError(t, syscall.Mkfifo(filepath.Join(pipedGolden, "a.golden.json"), 0o644))
-	pipes := []string{fifo, filepath.Join(pipedGolden, "a.golden.json")}
+	pipedText := filepath.Join(t.TempDir(), "text")
+	require.NoError(t, os.Mkdir(pipedText, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(pipedText, "a.input.json"), []byte(okInput), 0o644))
+	require.NoError(t, syscall.Mkfifo(filepath.Join(pipedText, "a.golden.txt"), 0o644))
+	pipes := []string{fifo, filepath.Join(pipedGolden, "a.golden.json"), filepath.Join(pipedText, "a.golden.txt")}
+	caseOperand, textOperand := filepath.Join(pipedGolden, "a.input.json"), filepath.Join(pipedText, "a.input.json")
 	const want = "; expected a directory or a NAME.input.json file"
 	tests := []struct {
 		name   string
@@ -130,6 +135,10 @@ func TestCheckUsage(t *testing.T) {
 			stderr: "normalizer: check " + filepath.Dir(fifo) + ": " + fifo + ": found a named pipe; expected a regular file\n"},
 		{name: "a named pipe as a golden file is not read", args: []string{"check", pipedGolden}, code: 2,
 			stderr: "normalizer: check " + pipedGolden + ": " + pipes[1] + ": found a named pipe; expected a regular file\n"},
+		{name: "a named pipe as the golden file of a case operand is not read", args: []string{"check", caseOperand}, code: 2,
+			stderr: "normalizer: check " + caseOperand + ": " + pipes[1] + ": found a named pipe; expected a regular file\n"},
+		{name: "a named pipe as the text golden file of a case operand is not read", args: []string{"check", "--format", "text", textOperand}, code: 2,
+			stderr: "normalizer: check " + textOperand + ": " + pipes[2] + ": found a named pipe; expected a regular file\n"},
 		{name: "every operand is looked at before any is checked", args: []string{"check", dir, "/nonexistent/golden"}, code: 2,
 			stderr: "normalizer: check /nonexistent/golden: no such file or directory" + want + "\n"},
 		{name: "unknown flag", args: []string{"check", "--force", empty}, code: 2,

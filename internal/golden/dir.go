@@ -68,8 +68,13 @@ func regularFile(path string, d fs.DirEntry) error {
 	if err != nil {
 		return err
 	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: found %s; expected a regular file", path, fileKind(st.Mode()))
+	return notRegular(path, st.Mode())
+}
+
+// notRegular says what a case file of mode is instead of a regular file, or is nil.
+func notRegular(path string, mode fs.FileMode) error {
+	if !mode.IsRegular() {
+		return fmt.Errorf("%s: found %s; expected a regular file", path, fileKind(mode))
 	}
 	return nil
 }

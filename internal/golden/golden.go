@@ -220,13 +220,13 @@ func countOthers(inputs []string, suffix string) int {
 
 // checkCase checks the case of one input file, reports it and counts it.
 func (r *Report) checkCase(inPath string, opts Options) error {
-	input, err := os.ReadFile(inPath)
+	input, err := readRegular(inPath)
 	if err != nil {
 		return err
 	}
 	got := opts.Render(inPath, input)
 	gPath := goldenPath(inPath, opts.Suffix)
-	want, err := os.ReadFile(gPath)
+	want, err := readRegular(gPath)
 	missing := errors.Is(err, fs.ErrNotExist)
 	wrong := ""
 	if !missing && err == nil && !bytes.Equal(got, want) && opts.WrongMode != nil {
@@ -261,6 +261,21 @@ func (r *Report) checkCase(inPath string, opts Options) error {
 		fmt.Fprint(opts.Out, Diff(gPath, "normalize "+inPath, want, got))
 	}
 	return nil
+}
+
+// readRegular reads a case file that is a regular file (a symbolic link counts as what it
+// points to). Anything else is refused before it is opened: opening a named pipe blocks
+// until something writes to it, so a pipe beside a case operand would hang the check. The
+// directory walk refuses them too (scanDir), but a case operand's golden file is not walked.
+func readRegular(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := notRegular(path, st.Mode()); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
 }
 
 func updateHint(opts Options, inPath string) string {

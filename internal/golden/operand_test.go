@@ -154,7 +154,7 @@ func TestCheckStops(t *testing.T) {
 		var oe *OperandError
 		require.True(t, errors.As(err, &oe), "%v", err)
 		assert.Equal(t, dir, oe.Operand)
-		assert.EqualError(t, err, dir+": read "+filepath.Join(dir, "stale", "x.golden.json")+": is a directory")
+		assert.EqualError(t, err, dir+": "+filepath.Join(dir, "stale", "x.golden.json")+": found a directory; expected a regular file")
 		assert.Equal(t, 4, got.Passed)
 		assert.Equal(t, strings.ReplaceAll("ok   DIR/ok.input.json\nok   DIR/reject/empty.input.json\nok   DIR/reject/invalid.input.json\nok   DIR/stale/role.input.json\n", "DIR", dir), out.String())
 	})
