@@ -246,7 +246,7 @@ func TestCheckFileUpdate(t *testing.T) {
 // should (a misnamed case fails, other files do not), and -v lists them all; which file is
 // which is tested in internal/golden.
 func TestCheckIgnored(t *testing.T) {
-	const note = "files ignored (not NAME.input.json or NAME.golden.json): "
+	const note = "files ignored (not NAME.input.json, NAME.golden.json or NAME.golden.txt): "
 	tests := []struct {
 		name  string
 		files []string // added to the corpus, relative to it
@@ -256,7 +256,7 @@ func TestCheckIgnored(t *testing.T) {
 	}{
 		{name: "the review's corpus", files: []string{"langchain.json", "notes.input.JSON"}, args: []string{"DIR"}, code: 1,
 			want: "FAIL DIR/notes.input.JSON: not checked: the name ends in .input.JSON, not .input.json (the suffix is case-sensitive); rename it notes.input.json\n" +
-				"4 passed, 1 failed; 1 file ignored (not NAME.input.json or NAME.golden.json): DIR/langchain.json\n"},
+				"4 passed, 1 failed; 1 file ignored (not NAME.input.json, NAME.golden.json or NAME.golden.txt): DIR/langchain.json\n"},
 		{name: "ignored files alone do not fail", files: []string{"README.md", "dirty/.gitkeep", "sub/input.json"}, args: []string{"DIR"},
 			want: "4 passed, 0 failed; 3 " + note + "DIR/README.md, DIR/dirty/.gitkeep, DIR/sub/input.json\n"},
 		{name: "update does not pass a variant", files: []string{"x.INPUT.json"}, args: []string{"--update", "DIR"}, code: 1,
@@ -289,7 +289,7 @@ func TestCheckNothingButIgnored(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "run1.json"), []byte(`{}`), 0o644))
 	r := runCmd(t, "", nil, "check", dir)
 	assert.Equal(t, 1, r.code)
-	assert.Equal(t, "0 passed, 0 failed; no cases found in "+dir+" (no NAME.input.json under it); 1 file ignored (not NAME.input.json or NAME.golden.json): "+filepath.Join(dir, "run1.json")+"\n", r.stdout)
+	assert.Equal(t, "0 passed, 0 failed; no cases found in "+dir+" (no NAME.input.json under it); 1 file ignored (not NAME.input.json, NAME.golden.json or NAME.golden.txt): "+filepath.Join(dir, "run1.json")+"\n", r.stdout)
 	assert.Equal(t, "normalizer: check "+dir+": found no NAME.input.json files; a check that checks nothing does not pass\n", r.stderr)
 }
 

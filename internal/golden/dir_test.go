@@ -36,7 +36,7 @@ func corpus(t *testing.T, extra map[string]string) string {
 // TestCheckDirFiles: under a directory, files that are neither inputs nor golden files are
 // counted and named in the summary; names that differ from a case's only in letter case fail.
 func TestCheckDirFiles(t *testing.T) {
-	const note = "files ignored (not NAME.input.json or NAME.golden.json): "
+	const note = "files ignored (not NAME.input.json, NAME.golden.json or NAME.golden.txt): "
 	tests := []struct {
 		name            string
 		files           []string // added to the corpus, relative to it
@@ -50,7 +50,7 @@ func TestCheckDirFiles(t *testing.T) {
 		{name: "nothing else", args: []string{"DIR"}, want: "4 passed, 0 failed\n"},
 		{name: "a case-variant input fails, another file is ignored", files: []string{"langchain.json", "notes.input.JSON"}, args: []string{"DIR"},
 			want: "FAIL DIR/notes.input.JSON: not checked: the name ends in .input.JSON, not .input.json (the suffix is case-sensitive); rename it notes.input.json\n" +
-				"4 passed, 1 failed; 1 file ignored (not NAME.input.json or NAME.golden.json): DIR/langchain.json\n",
+				"4 passed, 1 failed; 1 file ignored (not NAME.input.json, NAME.golden.json or NAME.golden.txt): DIR/langchain.json\n",
 			misnamed: []string{"DIR/notes.input.JSON"}, ignored: []string{"DIR/langchain.json"}},
 		{name: "ignored files alone do not fail", files: []string{"README.md", "stale/.gitkeep", "sub/input.json"}, args: []string{"DIR"},
 			want:    "4 passed, 0 failed; 3 " + note + "DIR/README.md, DIR/stale/.gitkeep, DIR/sub/input.json\n",
@@ -68,7 +68,7 @@ func TestCheckDirFiles(t *testing.T) {
 				"4 passed, 3 failed\n",
 			misnamed: []string{"DIR/n.Input.json"}},
 		{name: "a link to a directory is not followed", links: []string{"sub/stale-link"}, args: []string{"DIR"},
-			want:    "4 passed, 0 failed; 1 file ignored (not NAME.input.json or NAME.golden.json): DIR/sub/stale-link\n",
+			want:    "4 passed, 0 failed; 1 file ignored (not NAME.input.json, NAME.golden.json or NAME.golden.txt): DIR/sub/stale-link\n",
 			ignored: []string{"DIR/sub/stale-link"}},
 		{name: "at most five are named", files: []string{"a", "b", "c", "d", "e", "f", "g"}, args: []string{"DIR"},
 			want:    "4 passed, 0 failed; 7 " + note + "DIR/a, DIR/b, DIR/c, DIR/d, DIR/e and 2 more (ask to list them)\n",

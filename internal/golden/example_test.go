@@ -30,6 +30,6 @@ func ExampleCheck() {
 	// +  "FINAL_RESPONSE": "NEW",
 	//    "MESSAGES": []
 	//  }
-	// 1 passed, 1 failed; 1 file ignored (not NAME.input.json or NAME.golden.json): testdata/example/README.md
+	// 1 passed, 1 failed; 1 file ignored (not NAME.input.json, NAME.golden.json or NAME.golden.txt): testdata/example/README.md
 	// failed: 1 ignored: [testdata/example/README.md]
 }

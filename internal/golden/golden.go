@@ -329,7 +329,7 @@ func (r *Report) ignoredNote(opts Options) string {
 	if n == 1 {
 		files = "file"
 	}
-	note := fmt.Sprintf("; %d %s ignored (not NAME.input.json or NAME.golden.json): ", n, files)
+	note := fmt.Sprintf("; %d %s ignored (not NAME.input.json, NAME.golden.json or NAME.golden.txt): ", n, files)
 	if n <= namedIgnored {
 		return note + strings.Join(r.Ignored, ", ")
 	}

@@ -92,7 +92,7 @@ func TestCheck(t *testing.T) {
 			name:   "other files are ignored; a directory of them checks nothing",
 			files:  map[string]string{"README.md": "x", "a.json": "y"},
 			want:   Report{Ignored: []string{"DIR/README.md", "DIR/a.json"}, Empty: []string{"DIR"}},
-			report: []string{"0 passed, 0 failed; no cases found in ", " (no NAME.input.json under it); 2 files ignored (not NAME.input.json or NAME.golden.json): "},
+			report: []string{"0 passed, 0 failed; no cases found in ", " (no NAME.input.json under it); 2 files ignored (not NAME.input.json, NAME.golden.json or NAME.golden.txt): "},
 		},
 	}
 	for _, tt := range tests {
@@ -157,7 +157,7 @@ func TestNoHints(t *testing.T) {
 	require.NoError(t, err)
 	d := dir + string(filepath.Separator)
 	assert.Equal(t, "FAIL "+d+"a.input.json: no golden file a.golden.json\n"+
-		"0 passed, 1 failed; 6 files ignored (not NAME.input.json or NAME.golden.json): "+d+"1, "+d+"2, "+d+"3, "+d+"4, "+d+"5 and 1 more\n",
+		"0 passed, 1 failed; 6 files ignored (not NAME.input.json, NAME.golden.json or NAME.golden.txt): "+d+"1, "+d+"2, "+d+"3, "+d+"4, "+d+"5 and 1 more\n",
 		out.String())
 }
 
