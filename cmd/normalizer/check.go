@@ -103,6 +103,7 @@ func runCheck(args []string, stdout io.Writer) error {
 		UpdateHint: func(in string) string { return "run 'normalizer check" + mode.flags() + " --update " + in + "'" },
 		OtherHint:  otherHint,
 		ListHint:   "-v lists them all",
+		Command:    "normalize" + mode.flags(),
 	}
 	if mode.text {
 		opts.Suffix = golden.TextSuffix

@@ -384,6 +384,38 @@ func TestCheckText(t *testing.T) {
 	assert.Equal(t, "4 passed, 0 failed; 4 NAME.golden.txt files not compared (check --explain --format text compares them)\n", r.stdout)
 }
 
+// TestCheckDiffNamesTheMode: a mismatch's diff is headed by the command line that prints the
+// output it compares, with the mode's flags, so that running it shows the new output.
+func TestCheckDiffNamesTheMode(t *testing.T) {
+	tests := []struct {
+		name     string
+		flags    []string
+		corpus   func(*testing.T) string
+		golden   string // the golden file changed, beside DIR/ok.input.json (written first)
+		from, to string // the change
+		header   string // after "+++ "
+	}{
+		{name: "plain", corpus: corpusDir, golden: "ok.golden.json", from: "done", to: "old answer", header: "normalize"},
+		{name: "explain", flags: []string{"--explain"}, corpus: explainCorpus, golden: "ok.golden.json", from: "done", to: "old answer", header: "normalize --explain"},
+		{name: "text", flags: []string{"--format", "text"}, corpus: corpusDir, golden: "ok.golden.txt", from: "Nothing to fix.", to: "Fix it.", header: "normalize --explain --format text"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := tt.corpus(t)
+			ok := filepath.Join(dir, "ok.input.json")
+			golden := filepath.Join(dir, tt.golden)
+			r := runCmd(t, "", nil, append(append([]string{"check"}, tt.flags...), "--update", ok)...)
+			require.Equal(t, 0, r.code, r.stdout)
+			changed := strings.Replace(readFile(t, golden), tt.from, tt.to, 1)
+			require.NotEqual(t, readFile(t, golden), changed)
+			require.NoError(t, os.WriteFile(golden, []byte(changed), 0o644))
+			r = runCmd(t, "", nil, append(append([]string{"check"}, tt.flags...), ok)...)
+			assert.Equal(t, 1, r.code)
+			assert.Contains(t, r.stdout, "\n--- "+golden+"\n+++ "+tt.header+" "+ok+"\n@@ ")
+		})
+	}
+}
+
 // TestCheckRepoTestdata: the repository's corpora pass, each in its mode, and a plain update
 // of the parent directory leaves the explain corpus as it is (the review's `check --update
 // testdata` rewrote its 16 golden files without their diagnostics).

@@ -60,6 +60,10 @@ type Options struct {
 	// ListHint, if set, is shown when the summary line names only some of the ignored files
 	// and Verbose is off: how to list them all.
 	ListHint string
+	// Command is the command line, without its input file, whose output Render gives: a
+	// mismatch's diff is headed "+++ Command PATH" (PATH the case's input). "normalize" if
+	// empty; a run with mode flags names them ("normalize --explain").
+	Command string
 }
 
 // Report is the outcome of a check.
@@ -98,6 +102,9 @@ func Check(operands []string, opts Options) (Report, error) {
 	}
 	if opts.Suffix == "" {
 		opts.Suffix = GoldenSuffix
+	}
+	if opts.Command == "" {
+		opts.Command = "normalize"
 	}
 	w := &errWriter{w: opts.Out}
 	opts.Out = w
@@ -258,7 +265,7 @@ func (r *Report) checkCase(inPath string, opts Options) error {
 	default:
 		r.Failed++
 		fmt.Fprintf(opts.Out, "FAIL %s: output differs from %s%s\n", inPath, filepath.Base(gPath), updateHint(opts, inPath))
-		fmt.Fprint(opts.Out, Diff(gPath, "normalize "+inPath, want, got))
+		fmt.Fprint(opts.Out, Diff(gPath, opts.Command+" "+inPath, want, got))
 	}
 	return nil
 }

@@ -150,6 +150,27 @@ func TestUpdate(t *testing.T) {
 
 // TestNoHints: without UpdateHint and ListHint, the report says nothing of how to update or
 // list.
+// TestDiffHeaderNamesTheCommand: the diff's "+++" line is Options.Command and the input,
+// "normalize" when it is unset.
+func TestDiffHeaderNamesTheCommand(t *testing.T) {
+	for _, tt := range []struct{ command, header string }{
+		{"", "normalize"},
+		{"normalize --explain", "normalize --explain"},
+		{"normalize --explain --format text", "normalize --explain --format text"},
+	} {
+		t.Run(tt.header, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{"a.input.json": "new\n", "a.golden.json": "OLD\n"})
+			var out bytes.Buffer
+			opts := testOptions(&out)
+			opts.Command = tt.command
+			_, err := Check([]string{dir}, opts)
+			require.NoError(t, err)
+			in, golden := filepath.Join(dir, "a.input.json"), filepath.Join(dir, "a.golden.json")
+			assert.Contains(t, out.String(), "\n--- "+golden+"\n+++ "+tt.header+" "+in+"\n@@ ")
+		})
+	}
+}
+
 func TestNoHints(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"a.input.json": "x", "1": "", "2": "", "3": "", "4": "", "5": "", "6": ""})
 	var out bytes.Buffer
