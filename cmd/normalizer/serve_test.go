@@ -262,6 +262,8 @@ func TestServeLifecycleLines(t *testing.T) {
 	for _, l := range logLines(t, logs.String()) {
 		byMessage[l["message"].(string)] = l
 	}
+	// Written as the access line's duration_ms is: three decimals, which decoding would hide.
+	assert.Contains(t, logs.String(), `"drain_delay_ms":10.000,"grace_ms":1500.000,`)
 	listening := byMessage["listening"]
 	require.NotNil(t, listening, logs.String())
 	assert.Equal(t, buildVersion(), listening["version"])

@@ -96,9 +96,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 func (s *Server) shutdown(srv *http.Server, served <-chan error, t Timeouts) error {
 	s.SetReady(false)
 	s.stopping.Store(true)
-	// Durations carry their unit in the name, as the access line's duration_ms does; zerolog's
-	// Dur would write a bare number in a unit set by a global.
-	s.log.Info().Float64("drain_delay_ms", millis(t.DrainDelay)).Float64("grace_ms", millis(t.Grace)).
+	// Durations carry their unit in the name and are written as the access line's duration_ms
+	// is (appendMillis: three decimals); zerolog's Dur would write a bare number in a unit set
+	// by a global.
+	var drain, grace [24]byte
+	s.log.Info().RawJSON("drain_delay_ms", appendMillis(drain[:0], t.DrainDelay)).
+		RawJSON("grace_ms", appendMillis(grace[:0], t.Grace)).
 		Msg("shutting down: not ready")
 	time.Sleep(t.DrainDelay) // let load balancers see /readyz fail before the listener closes
 	ctx, cancel := context.WithTimeout(context.Background(), t.Grace)
@@ -118,9 +121,6 @@ func (s *Server) shutdown(srv *http.Server, served <-chan error, t Timeouts) err
 	s.log.Info().Msg("stopped")
 	return nil
 }
-
-// millis is d in milliseconds, fractions kept (a drain delay of 1500µs is 1.5).
-func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // handlersExitWait bounds how long shutdown waits, once the grace period is over and the
 // connections are closed, for the cut-off requests' handlers to return: a handler reading or
