@@ -239,8 +239,12 @@ func TestServeFailureIsOneLogLine(t *testing.T) {
 	}
 }
 
+// millisTime is a time as httpapi.TimeFormat writes it: RFC 3339 with three fractional
+// digits, "Z" for UTC, else the zone's offset.
+var millisTime = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+-]\d\d:\d\d)$`)
+
 // TestServeLifecycleLines checks the fields of the start-up and shutdown lines: the version on
-// "listening", and durations named with their unit.
+// "listening", durations named with their unit, and every line's time in milliseconds.
 func TestServeLifecycleLines(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -261,6 +265,8 @@ func TestServeLifecycleLines(t *testing.T) {
 	byMessage := map[string]map[string]any{}
 	for _, l := range logLines(t, logs.String()) {
 		byMessage[l["message"].(string)] = l
+		// httpapi.TimeFormat, which serve sets as zerolog's: milliseconds, in the local zone.
+		assert.Regexp(t, millisTime, l["time"], "line %q", l["message"])
 	}
 	// Written as the access line's duration_ms is: three decimals, which decoding would hide.
 	assert.Contains(t, logs.String(), `"drain_delay_ms":10.000,"grace_ms":1500.000,`)
