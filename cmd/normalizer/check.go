@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -77,7 +78,7 @@ func (m checkMode) flags() string {
 
 // runCheck is `normalizer check`: internal/golden does the check and writes the report;
 // this maps what it found to exit codes.
-func runCheck(args []string, stdout io.Writer) error {
+func runCheck(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	update := fs.Bool("update", false, "")
 	verbose := fs.Bool("v", false, "")
@@ -110,9 +111,11 @@ func runCheck(args []string, stdout io.Writer) error {
 	} else {
 		opts.WrongMode = mode.wrongMode(*update)
 	}
-	rep, err := golden.Check(operands, opts)
+	rep, err := golden.Check(ctx, operands, opts)
 	var werr *golden.WriteError
 	switch {
+	case errors.Is(err, context.Canceled):
+		return &exitError{code: exitUsage, err: fmt.Errorf("check interrupted after %d cases (%d passed, %d failed)", rep.Passed+rep.Failed, rep.Passed, rep.Failed)}
 	case errors.As(err, &werr):
 		return &exitError{code: exitUsage, err: werr}
 	case err != nil:

@@ -473,3 +473,14 @@ func TestCheckCRLF(t *testing.T) {
 	assert.Contains(t, r.stdout, "(the golden file has CRLF (Windows) line endings; the output has LF: convert it with dos2unix")
 	assert.Contains(t, r.stdout, " (CRLF line end)\n+{")
 }
+
+// An interrupted check (Ctrl-C: main's context) exits 2 and says how far it got.
+func TestCheckInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, []string{"check", corpusDir(t)}, func(string) string { return "" }, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, 2, exitCode(err, &stderr))
+	assert.Empty(t, stdout.String())
+	assert.Equal(t, "normalizer: check interrupted after 0 cases (0 passed, 0 failed)\n", stderr.String())
+}

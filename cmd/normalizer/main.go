@@ -85,7 +85,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "normalize":
 		return runNormalize(ctx, args[1:], getenv, stdin, stdout, stderr)
 	case "check":
-		return runCheck(args[1:], stdout)
+		return runCheck(ctx, args[1:], stdout)
 	case "version":
 		return runVersion(args[1:], stdout)
 	case "serve":

@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,7 +100,7 @@ func TestCheckDirFiles(t *testing.T) {
 			var out bytes.Buffer
 			opts := testOptions(&out)
 			opts.Update, opts.Verbose = tt.update, tt.verbose
-			got, err := Check(withDir(tt.args, dir), opts)
+			got, err := Check(context.Background(), withDir(tt.args, dir), opts)
 			require.NoError(t, err)
 			assert.Equal(t, strings.ReplaceAll(tt.want, "DIR", dir), out.String())
 			assert.Equal(t, nilIfEmpty(withDir(tt.misnamed, dir)), got.Misnamed)
@@ -200,7 +201,7 @@ func TestTextSuffix(t *testing.T) {
 			opts := testOptions(&out)
 			opts.Suffix = tt.suffix
 			opts.OtherHint = func(string) string { return "compared by the other mode" }
-			_, err := Check(withDir(tt.operands, dir), opts)
+			_, err := Check(context.Background(), withDir(tt.operands, dir), opts)
 			require.NoError(t, err)
 			assert.Equal(t, strings.ReplaceAll(tt.want, "DIR", dir), out.String())
 		})

@@ -2,6 +2,7 @@ package golden_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 
@@ -10,7 +11,7 @@ import (
 
 // The renderer here upper-cases its input; the command renders with the normalizer.
 func ExampleCheck() {
-	report, err := golden.Check([]string{"testdata/example"}, golden.Options{
+	report, err := golden.Check(context.Background(), []string{"testdata/example"}, golden.Options{
 		Render:     func(_ string, input []byte) []byte { return bytes.ToUpper(input) },
 		Out:        os.Stdout,
 		UpdateHint: func(operand string) string { return "update " + operand },

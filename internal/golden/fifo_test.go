@@ -6,6 +6,7 @@ package golden
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -24,7 +25,10 @@ import (
 // named as an operand, which are not walked, and its input. A symbolic link to a regular
 // golden file is read as that file.
 func TestCheckRefusesNamedPipes(t *testing.T) {
-	check := func(in string, opts Options) error { _, err := Check([]string{in}, opts); return err }
+	check := func(in string, opts Options) error {
+		_, err := Check(context.Background(), []string{in}, opts)
+		return err
+	}
 	tests := []struct {
 		name   string
 		suffix string // Options.Suffix
@@ -63,7 +67,7 @@ func TestCheckRefusesNamedPipes(t *testing.T) {
 		dir := writeFiles(t, map[string]string{"a.input.json": "a\n", "real": "A\n"})
 		require.NoError(t, os.Symlink("real", filepath.Join(dir, "a.golden.json")))
 		var out bytes.Buffer
-		got, err := Check([]string{filepath.Join(dir, "a.input.json")}, testOptions(&out))
+		got, err := Check(context.Background(), []string{filepath.Join(dir, "a.input.json")}, testOptions(&out))
 		require.NoError(t, err)
 		assert.Equal(t, Report{Passed: 1}, got)
 	})

@@ -7,6 +7,7 @@ package golden
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -94,8 +95,9 @@ type Report struct {
 // in the Report instead.
 //
 // A failed write of the report stops the check with a *WriteError: a report that cannot be
-// read must not end in a passing exit code.
-func Check(operands []string, opts Options) (Report, error) {
+// read must not end in a passing exit code. When ctx is done the check stops before the next
+// case and returns ctx's error, with the report of the cases checked so far and no summary line.
+func Check(ctx context.Context, operands []string, opts Options) (Report, error) {
 	targets, err := resolve(operands)
 	if err != nil {
 		return Report{}, err
@@ -110,7 +112,7 @@ func Check(operands []string, opts Options) (Report, error) {
 	opts.Out = w
 	var r Report
 	for _, t := range targets {
-		if err := r.checkTarget(t, opts, w); err != nil {
+		if err := r.checkTarget(ctx, t, opts, w); err != nil {
 			return r, err
 		}
 	}
@@ -148,9 +150,12 @@ func (w *errWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// checkTarget checks one operand and adds it to r. The error is an *OperandError, or a
-// *WriteError once w has failed.
-func (r *Report) checkTarget(t target, opts Options, w *errWriter) error {
+// checkTarget checks one operand and adds it to r. The error is an *OperandError, a
+// *WriteError once w has failed, or ctx's error once it is done.
+func (r *Report) checkTarget(ctx context.Context, t target, opts Options, w *errWriter) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if !t.dir {
 		if err := r.checkCase(t.path, opts); err != nil {
 			return &OperandError{Operand: t.path, Err: err}
@@ -163,6 +168,9 @@ func (r *Report) checkTarget(t target, opts Options, w *errWriter) error {
 		return &OperandError{Operand: t.path, Err: err}
 	}
 	for _, in := range c.inputs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if err := r.checkCase(in, opts); err != nil {
 			return &OperandError{Operand: t.path, Err: err}
 		}

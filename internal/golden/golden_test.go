@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -99,7 +100,7 @@ func TestCheck(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeFiles(t, tt.files)
 			var out bytes.Buffer
-			got, err := Check([]string{dir}, testOptions(&out))
+			got, err := Check(context.Background(), []string{dir}, testOptions(&out))
 			require.NoError(t, err)
 			tt.want.Ignored = nilIfEmpty(withDir(tt.want.Ignored, dir))
 			tt.want.Empty = nilIfEmpty(withDir(tt.want.Empty, dir))
@@ -130,7 +131,7 @@ func TestUpdate(t *testing.T) {
 	var out bytes.Buffer
 	opts := testOptions(&out)
 	opts.Update = true
-	got, err := Check([]string{dir}, opts)
+	got, err := Check(context.Background(), []string{dir}, opts)
 	require.NoError(t, err)
 	assert.Equal(t, Report{Passed: 3, Written: 2}, got)
 	assert.Equal(t, "wrote "+filepath.Join(dir, "new.golden.json")+"\nwrote "+filepath.Join(dir, "stale.golden.json")+"\n3 passed, 0 failed\n", out.String())
@@ -141,7 +142,7 @@ func TestUpdate(t *testing.T) {
 	out.Reset()
 	opts = testOptions(&out)
 	opts.Verbose = true
-	got, err = Check([]string{dir}, opts)
+	got, err = Check(context.Background(), []string{dir}, opts)
 	require.NoError(t, err)
 	assert.Equal(t, Report{Passed: 3}, got)
 	assert.Equal(t, 3, strings.Count(out.String(), "ok   "))
@@ -163,7 +164,7 @@ func TestDiffHeaderNamesTheCommand(t *testing.T) {
 			var out bytes.Buffer
 			opts := testOptions(&out)
 			opts.Command = tt.command
-			_, err := Check([]string{dir}, opts)
+			_, err := Check(context.Background(), []string{dir}, opts)
 			require.NoError(t, err)
 			in, golden := filepath.Join(dir, "a.input.json"), filepath.Join(dir, "a.golden.json")
 			assert.Contains(t, out.String(), "\n--- "+golden+"\n+++ "+tt.header+" "+in+"\n@@ ")
@@ -174,7 +175,7 @@ func TestDiffHeaderNamesTheCommand(t *testing.T) {
 func TestNoHints(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"a.input.json": "x", "1": "", "2": "", "3": "", "4": "", "5": "", "6": ""})
 	var out bytes.Buffer
-	_, err := Check([]string{dir}, Options{Render: upper, Out: &out})
+	_, err := Check(context.Background(), []string{dir}, Options{Render: upper, Out: &out})
 	require.NoError(t, err)
 	d := dir + string(filepath.Separator)
 	assert.Equal(t, "FAIL "+d+"a.input.json: no golden file a.golden.json\n"+
@@ -230,7 +231,7 @@ func TestWrongMode(t *testing.T) {
 				}
 				return filepath.Base(inPath) + "'s golden file is of the other mode"
 			}
-			got, err := Check([]string{dir}, opts)
+			got, err := Check(context.Background(), []string{dir}, opts)
 			require.NoError(t, err)
 			not := ""
 			if update {
@@ -262,7 +263,7 @@ func (w *failingWriter) Write([]byte) (int, error) {
 func TestWriteError(t *testing.T) {
 	dir := corpus(t, staleGolden)
 	w := &failingWriter{}
-	_, err := Check([]string{dir}, Options{Render: upper, Out: w})
+	_, err := Check(context.Background(), []string{dir}, Options{Render: upper, Out: w})
 	var werr *WriteError
 	require.True(t, errors.As(err, &werr), "%v", err)
 	assert.EqualError(t, err, "write output: no space left on device")
@@ -270,6 +271,27 @@ func TestWriteError(t *testing.T) {
 	assert.Equal(t, 1, w.writes, "kept writing after a failed write")
 
 	w = &failingWriter{}
-	_, err = Check([]string{filepath.Join(dir, "ok.input.json")}, Options{Render: upper, Out: w})
+	_, err = Check(context.Background(), []string{filepath.Join(dir, "ok.input.json")}, Options{Render: upper, Out: w})
 	require.True(t, errors.As(err, &werr), "the summary line alone: %v", err)
+}
+
+// A check stops between cases once its context is done (Ctrl-C on a large corpus), with the
+// report of the cases checked so far and no summary line, and says why.
+func TestCheckStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	rendered := 0
+	r, err := Check(ctx, []string{"testdata/example"}, Options{
+		Render: func(_ string, input []byte) []byte {
+			rendered++
+			cancel() // the first case runs to its end; no other starts
+			return bytes.ToUpper(input)
+		},
+		Out: &out,
+	})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, 1, rendered)
+	assert.Equal(t, 1, r.Passed+r.Failed)
+	assert.NotContains(t, out.String(), "passed,", "no summary line for an interrupted check")
 }

@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -70,7 +71,7 @@ func TestCheckOperands(t *testing.T) {
 			var out bytes.Buffer
 			opts := testOptions(&out)
 			opts.Verbose = tt.verbose
-			_, err := Check(args, opts)
+			_, err := Check(context.Background(), args, opts)
 			require.NoError(t, err)
 			assert.Equal(t, replace.Replace(tt.want), out.String())
 		})
@@ -83,9 +84,9 @@ func TestFileReportsAsDir(t *testing.T) {
 	dir := corpus(t, staleGolden)
 	role := filepath.Join(dir, "stale", "role.input.json")
 	var alone, inDir bytes.Buffer
-	_, err := Check([]string{role}, testOptions(&alone))
+	_, err := Check(context.Background(), []string{role}, testOptions(&alone))
 	require.NoError(t, err)
-	_, err = Check([]string{filepath.Join(dir, "stale")}, testOptions(&inDir))
+	_, err = Check(context.Background(), []string{filepath.Join(dir, "stale")}, testOptions(&inDir))
 	require.NoError(t, err)
 	assert.Contains(t, alone.String(), "\n-  \"ROLE\": \"OLD\"\n")
 	assert.Contains(t, alone.String(), "update "+role+"\n")
@@ -96,7 +97,7 @@ func TestCheckEmptyDirs(t *testing.T) {
 	dir := corpus(t, map[string]string{"empty/README.md": "x"})
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "none"), 0o755))
 	var out bytes.Buffer
-	got, err := Check([]string{filepath.Join(dir, "empty"), filepath.Join(dir, "ok.input.json"), filepath.Join(dir, "none")}, testOptions(&out))
+	got, err := Check(context.Background(), []string{filepath.Join(dir, "empty"), filepath.Join(dir, "ok.input.json"), filepath.Join(dir, "none")}, testOptions(&out))
 	require.NoError(t, err)
 	assert.Equal(t, Report{Passed: 1, Ignored: []string{filepath.Join(dir, "empty", "README.md")},
 		Empty: []string{filepath.Join(dir, "empty"), filepath.Join(dir, "none")}}, got)
@@ -139,7 +140,7 @@ func TestCheckStops(t *testing.T) {
 	t.Run("every operand is looked at before any is checked", func(t *testing.T) {
 		dir := corpus(t, nil)
 		var out bytes.Buffer
-		_, err := Check([]string{dir, filepath.Join(dir, "nonexistent")}, testOptions(&out))
+		_, err := Check(context.Background(), []string{dir, filepath.Join(dir, "nonexistent")}, testOptions(&out))
 		require.EqualError(t, err, filepath.Join(dir, "nonexistent")+": no such file or directory; expected a directory or a NAME.input.json file")
 		assert.Empty(t, out.String())
 	})
@@ -150,7 +151,7 @@ func TestCheckStops(t *testing.T) {
 		var out bytes.Buffer
 		opts := testOptions(&out)
 		opts.Verbose = true
-		got, err := Check([]string{dir}, opts)
+		got, err := Check(context.Background(), []string{dir}, opts)
 		var oe *OperandError
 		require.True(t, errors.As(err, &oe), "%v", err)
 		assert.Equal(t, dir, oe.Operand)
