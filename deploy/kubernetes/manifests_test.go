@@ -242,16 +242,14 @@ func TestGoMaxProcs(t *testing.T) {
 
 // The kubelet must not kill a pod that is still draining: its grace period covers the drain
 // delay plus the service's own shutdown grace, plus the wait serve gives cut-off handlers after
-// it (handlersExitWait), so that even the worst case exits by itself.
+// it (httpapi.HandlersExitWait), so that even the worst case exits by itself.
 func TestTerminationGraceCoversShutdown(t *testing.T) {
 	d, c := loadDeployment(t)
 	total := mustDuration(t, envValue(t, c, "NORMALIZER_DRAIN_DELAY")) + mustDuration(t, envValue(t, c, "NORMALIZER_SHUTDOWN_GRACE"))
 	require.NotNil(t, d.Spec.Template.Spec.TerminationGracePeriodSeconds)
 	assert.Greater(t, float64(*d.Spec.Template.Spec.TerminationGracePeriodSeconds), total)
-	exitWait, err := durationConst(httpapiServeSource, "handlersExitWait")
-	require.NoError(t, err)
-	assert.Greater(t, float64(*d.Spec.Template.Spec.TerminationGracePeriodSeconds), total+exitWait.Seconds(),
-		"drain delay + shutdown grace + handlersExitWait")
+	assert.Greater(t, float64(*d.Spec.Template.Spec.TerminationGracePeriodSeconds), total+httpapi.HandlersExitWait.Seconds(),
+		"drain delay + shutdown grace + httpapi.HandlersExitWait")
 }
 
 // Endpoint propagation: after the kubelet marks the pod unready, the endpoint controller, then

@@ -109,7 +109,7 @@ func (s *Server) shutdown(srv *http.Server, served <-chan error, t Timeouts) err
 	err := srv.Shutdown(ctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		_ = srv.Close()
-		s.awaitHandlers(handlersExitWait)
+		s.awaitHandlers(HandlersExitWait)
 		return fmt.Errorf("shutdown: requests still in flight after the grace period of %s were cut off", t.Grace)
 	}
 	if err != nil {
@@ -122,12 +122,12 @@ func (s *Server) shutdown(srv *http.Server, served <-chan error, t Timeouts) err
 	return nil
 }
 
-// handlersExitWait bounds how long shutdown waits, once the grace period is over and the
+// HandlersExitWait bounds how long shutdown waits, once the grace period is over and the
 // connections are closed, for the cut-off requests' handlers to return: a handler reading or
 // writing fails at once then, and one inside the core finishes its result (a 20 MiB one takes
 // well under a second). Without the wait the process could exit before their log lines and
 // metrics are written.
-const handlersExitWait = 2 * time.Second
+const HandlersExitWait = 2 * time.Second
 
 // awaitHandlers waits until no request is inside ServeHTTP, or d has passed. net/http gives no
 // way to wait for handlers after Close, so it polls; it runs once, at exit.
