@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/rs/zerolog"
+
+	"github.com/dystopic/normalizer/internal/textdist"
 )
 
 // environ lists the process's variables as KEY=VALUE: run's getenv reads one variable but
@@ -78,7 +80,7 @@ func nearestVariable(name string, known []string) string {
 	key := variableKey(name)
 	best, bestDist, ties := "", 3, 0
 	for _, k := range known {
-		d := editDistance(key, variableKey(k))
+		d := textdist.EditDistance(key, variableKey(k))
 		switch {
 		case d < bestDist:
 			best, bestDist, ties = k, d, 1
@@ -100,32 +102,6 @@ func variableKey(name string) string {
 	key := strings.ToUpper(name)
 	key = key[len(envPrefix):] // every name here starts with the prefix, in some case
 	return strings.NewReplacer("_", "", "-", "").Replace(key)
-}
-
-// editDistance is the optimal string alignment distance of a and b: insertions, deletions,
-// substitutions, and swaps of adjacent letters (a common typing slip), each costing 1.
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // warnUnknownVariables logs one warning naming every NORMALIZER_ variable of environment

@@ -117,21 +117,6 @@ func TestNearExplain(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		d    int
-	}{
-		{"explain", "explain", 0}, {"explian", "explain", 1}, {"explan", "explain", 1}, {"explainn", "explain", 1},
-		{"exqlain", "explain", 1}, {"xeplian", "explain", 2}, {"", "explain", 7}, {"abc", "", 3}, {"ca", "abc", 3},
-	} {
-		t.Run(tt.a+"/"+tt.b, func(t *testing.T) {
-			assert.Equal(t, tt.d, editDistance(tt.a, tt.b))
-			assert.Equal(t, tt.d, editDistance(tt.b, tt.a))
-		})
-	}
-}
-
 // emptyGzipMembers is a gzip body of empty members, past the compressed bound for limit, then
 // one real member: it decodes to next to nothing, so only the compressed bound can stop it.
 func emptyGzipMembers(t *testing.T, limit int64) []byte {

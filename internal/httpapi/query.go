@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dystopic/normalizer/internal/textdist"
 )
 
 // queryParam is the one query parameter POST /v1/normalize takes.
@@ -74,32 +76,5 @@ func nearExplain(name string) bool {
 	if d := len(name) - len(queryParam); d > 2 || d < -2 {
 		return false
 	}
-	return editDistance(name, queryParam) <= 2
-}
-
-// editDistance is the optimal string alignment distance of a and b, in bytes: insertions,
-// deletions, substitutions and transpositions of adjacent bytes each count one.
-func editDistance(a, b string) int {
-	// Three rows of the table: two before the current one, for transpositions.
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
+	return textdist.EditDistance(name, queryParam) <= 2
 }

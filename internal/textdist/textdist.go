@@ -1,0 +1,30 @@
+// Package textdist measures how far apart two short names are, for the "did you mean" hints of
+// the command line and the HTTP service (a misspelt query parameter or environment variable).
+package textdist
+
+// EditDistance is the optimal string alignment distance of a and b, in bytes: insertions,
+// deletions, substitutions and swaps of adjacent bytes (a common typing slip) each count one.
+func EditDistance(a, b string) int {
+	// Three rows of the table: two before the current one, for swaps.
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
