@@ -148,7 +148,7 @@ func (e *PayloadTooLargeError) appendDetails(dst []byte) []byte {
 //
 // The object describes one rejection, the outermost in err's chain (errors.As's order, so
 // errors.Join's first): its class, its details, and its own message, or that of the outermost
-// WordedRejection wrapping it. Context a caller adds with fmt.Errorf("run 42: %w", err) is for
+// WordedRejection wrapping it (written as it is, even when it wraps a join of several). Context a caller adds with fmt.Errorf("run 42: %w", err) is for
 // its own logs, and left out (the contract fixes the rejections' texts; EmptyResponseMessage
 // stays byte for byte).
 func AppendError(dst []byte, err error) []byte {
@@ -161,11 +161,10 @@ func AppendError(dst []byte, err error) []byte {
 	}
 	msg := err.Error()
 	r := outermost(err)
-	if r != nil {
+	if w := wordedFor(err, r); w != nil {
+		msg = w.RejectionMessage()
+	} else if r != nil {
 		msg = r.Error()
-		if w := (WordedRejection)(nil); errors.As(err, &w) && outermost(w) == r {
-			msg = w.RejectionMessage()
-		}
 	}
 	dst = append(dst, `{"error":{"class":`...)
 	dst = appendString(dst, string(class))
@@ -175,6 +174,28 @@ func AppendError(dst []byte, err error) []byte {
 		dst = r.appendDetails(dst)
 	}
 	return append(dst, "}}"...)
+}
+
+// wordedFor is the outermost WordedRejection in err's tree (pre-order, errors.As's order) whose
+// own outermost rejection is r, or nil: the one that words r (r itself, when nothing wraps it
+// with words of its own); with r nil, one wrapping no rejection at all (a sentinel, say).
+func wordedFor(err error, r rejection) WordedRejection {
+	if w, ok := err.(WordedRejection); ok && outermost(w) == r {
+		return w
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		if next := u.Unwrap(); next != nil {
+			return wordedFor(next, r)
+		}
+	case interface{ Unwrap() []error }:
+		for _, next := range u.Unwrap() {
+			if w := wordedFor(next, r); w != nil {
+				return w
+			}
+		}
+	}
+	return nil
 }
 
 // WordedRejection is an error whose message AppendError writes for the rejection it wraps: a

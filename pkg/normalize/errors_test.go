@@ -26,6 +26,13 @@ func (r reworded) Unwrap() error { return r.err }
 
 func (r reworded) RejectionMessage() string { return r.Error() }
 
+// logged is a wrapper whose log text (Error) differs from the words it gives the error object.
+type logged struct{ err error }
+
+func (l logged) Error() string            { return "internal log text" }
+func (l logged) Unwrap() error            { return l.err }
+func (l logged) RejectionMessage() string { return "REWORDED" }
+
 // AppendError's message is the rejection's own: context a caller's plain wrapping put around it
 // is left out (the empty-answer message stays byte for byte the contract's); a WordedRejection's
 // hint after it, or its rewording, stays. A nil error appends nothing.
@@ -65,6 +72,8 @@ func TestAppendErrorMessage(t *testing.T) {
 			`{"error":{"class":"PayloadTooLarge","message":"payload of 12 bytes is over the limit of 10 bytes; send a smaller result or raise the limit","limit":10}}`},
 		{"worded wrapper of another rejection than the outermost", errors.Join(empty, hinted{syntax}), emptyObject},
 		{"worded wrapper of a plain error", hinted{errors.New("disk full")}, `{"error":{"class":"InternalError","message":"disk full; send JSON"}}`},
+		{"worded wrapper of a sentinel", logged{normalize.ErrInvalidJSON}, `{"error":{"class":"InvalidJSON","message":"REWORDED"}}`},
+		{"worded wrapper found past another in a join", errors.Join(hinted{errors.New("disk")}, logged{syntax}), syntaxObject("REWORDED")},
 		{"not a rejection", errors.New("disk full"), `{"error":{"class":"InternalError","message":"disk full"}}`},
 		{"not a rejection, wrapped", fmt.Errorf("run 42: %w", errors.New("disk full")), `{"error":{"class":"InternalError","message":"run 42: disk full"}}`},
 	}
