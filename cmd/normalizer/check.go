@@ -115,7 +115,7 @@ func runCheck(ctx context.Context, args []string, stdout io.Writer) error {
 	var werr *golden.WriteError
 	switch {
 	case errors.Is(err, context.Canceled):
-		return &exitError{code: exitUsage, err: fmt.Errorf("check interrupted after %d cases (%d passed, %d failed)", rep.Passed+rep.Failed, rep.Passed, rep.Failed)}
+		return &exitError{code: exitUsage, err: fmt.Errorf("check interrupted after %s", checkedSoFar(rep))}
 	case errors.As(err, &werr):
 		return &exitError{code: exitUsage, err: werr}
 	case err != nil:
@@ -191,4 +191,19 @@ func (m checkMode) wrongMode(update bool) func(inPath string, want []byte) strin
 		}
 		return ""
 	}
+}
+
+// checkedSoFar says how far an interrupted check got: cases, and with --update the golden files
+// written (counted among the passed).
+func checkedSoFar(rep golden.Report) string {
+	n := rep.Passed + rep.Failed
+	cases := "cases"
+	if n == 1 {
+		cases = "case"
+	}
+	s := fmt.Sprintf("%d %s (%d passed, %d failed", n, cases, rep.Passed, rep.Failed)
+	if rep.Written > 0 {
+		s += fmt.Sprintf("; %d golden files written", rep.Written)
+	}
+	return s + ")"
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/internal/golden"
 )
 
 // corpusDir writes a small golden corpus: inputs, and golden files made by `normalize`.
@@ -483,4 +485,9 @@ func TestCheckInterrupted(t *testing.T) {
 	assert.Equal(t, 2, exitCode(err, &stderr))
 	assert.Empty(t, stdout.String())
 	assert.Equal(t, "normalizer: check interrupted after 0 cases (0 passed, 0 failed)\n", stderr.String())
+}
+
+func TestCheckedSoFar(t *testing.T) {
+	assert.Equal(t, "1 case (1 passed, 0 failed)", checkedSoFar(golden.Report{Passed: 1}))
+	assert.Equal(t, "3 cases (2 passed, 1 failed; 2 golden files written)", checkedSoFar(golden.Report{Passed: 2, Failed: 1, Written: 2}))
 }

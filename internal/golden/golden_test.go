@@ -149,8 +149,6 @@ func TestUpdate(t *testing.T) {
 	assert.True(t, strings.HasSuffix(out.String(), "\n3 passed, 0 failed\n"), out.String())
 }
 
-// TestNoHints: without UpdateHint and ListHint, the report says nothing of how to update or
-// list.
 // TestDiffHeaderNamesTheCommand: the diff's "+++" line is Options.Command and the input,
 // "normalize" when it is unset.
 func TestDiffHeaderNamesTheCommand(t *testing.T) {
@@ -172,6 +170,8 @@ func TestDiffHeaderNamesTheCommand(t *testing.T) {
 	}
 }
 
+// TestNoHints: without UpdateHint and ListHint, the report says nothing of how to update or
+// list.
 func TestNoHints(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"a.input.json": "x", "1": "", "2": "", "3": "", "4": "", "5": "", "6": ""})
 	var out bytes.Buffer

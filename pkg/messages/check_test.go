@@ -192,3 +192,16 @@ func TestRolesCannotChangeValidation(t *testing.T) {
 	assert.True(t, kept)
 	assert.Equal(t, []string{"system", "user", "assistant", "tool"}, messages.Roles())
 }
+
+// A message of 2 GiB or more is refused before it is read, as a size and not as malformed JSON
+// (the slice is never touched, so the allocation costs address space, not memory).
+func TestCheckTooLarge(t *testing.T) {
+	kept, warnings, err := messages.Check(make([]byte, 1<<31))
+	assert.False(t, kept)
+	assert.Empty(t, warnings)
+	var syn *messages.SyntaxError
+	require.ErrorAs(t, err, &syn)
+	assert.True(t, syn.TooLarge)
+	assert.False(t, syn.TooDeep)
+	assert.Equal(t, "too large: a message of 2147483648 bytes; expected under 2 GiB (offsets are kept in 32 bits)", err.Error())
+}

@@ -339,10 +339,10 @@ func (r *Reader) appendCalls(dst []byte, calls [2]int32) []byte {
 //
 // It does not apply Normalize's limit on the size of a result (normalize.DefaultMaxBytes), only
 // the hard one Normalize has too: offsets are kept in 32 bits, so a raw of 2 GiB or more is
-// refused (a *SyntaxError at offset 0 that says so) before it is read.
+// refused (a *SyntaxError with TooLarge set) before it is read.
 func Check(raw []byte) (kept bool, warnings []softwarn.Warning, err error) {
 	if len(raw) > math.MaxInt32 {
-		return false, nil, &SyntaxError{Line: 1, Column: 1, Reason: fmt.Sprintf("a message of %d bytes; expected under 2 GiB (offsets are kept in 32 bits)", len(raw))}
+		return false, nil, &SyntaxError{Line: 1, Column: 1, TooLarge: true, Reason: fmt.Sprintf("a message of %d bytes; expected under 2 GiB (offsets are kept in 32 bits)", len(raw))}
 	}
 	var (
 		s    jsonscan.Scanner
@@ -384,9 +384,15 @@ type SyntaxError struct {
 	// rejects the whole result with InvalidJSONError.TooDeep. An encoder writes such nesting
 	// as readily as any other, so the fix is the structure, not the writing.
 	TooDeep bool
+	// TooLarge: raw is 2 GiB or more and was not read: a size refusal, where Normalize answers
+	// PayloadTooLargeError, not malformed JSON.
+	TooLarge bool
 }
 
 func (e *SyntaxError) Error() string {
+	if e.TooLarge {
+		return "too large: " + e.Reason
+	}
 	return fmt.Sprintf("invalid JSON at line %d, column %d (byte offset %d): %s", e.Line, e.Column, e.Offset, e.Reason)
 }
 
