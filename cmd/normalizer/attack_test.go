@@ -25,12 +25,7 @@ import (
 func attackServer(t *testing.T, flags ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	logs := &lockedBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--shutdown-grace", "5s"}, flags...),
-			envOf(nil), nil, io.Discard, logs)
-	}()
+	logs, done := startServe(ctx, nil, append([]string{"--addr", "127.0.0.1:0", "--shutdown-grace", "5s"}, flags...)...)
 	addr := listeningAddr(t, logs, done)
 	t.Cleanup(func() {
 		cancel()

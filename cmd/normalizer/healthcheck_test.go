@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -130,12 +129,8 @@ func TestDefaultHealthURL(t *testing.T) {
 func TestHealthcheckAgainstServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	logs := &lockedBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0"}, envOf(nil), nil, io.Discard, logs)
-		close(done) // for the cleanup, should listeningAddr have taken the result
-	}()
+	// done is closed after the result: the cleanup must not wait should listeningAddr take it.
+	logs, done := startServe(ctx, nil, "--addr", "127.0.0.1:0")
 	t.Cleanup(func() {
 		cancel()
 		select {

@@ -45,6 +45,18 @@ func (l *lockedBuffer) String() string {
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
+// startServe runs `normalizer serve` with args and env until ctx is done, logging into the
+// buffer it returns; the channel gets run's result, and is closed after it.
+func startServe(ctx context.Context, env map[string]string, args ...string) (*lockedBuffer, <-chan error) {
+	logs := &lockedBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, append([]string{"serve"}, args...), envOf(env), nil, io.Discard, logs)
+		close(done)
+	}()
+	return logs, done
+}
+
 // listeningAddr waits for the server's "listening" log line and returns its address.
 func listeningAddr(t *testing.T, logs *lockedBuffer, done <-chan error) string {
 	t.Helper()
@@ -95,12 +107,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestServeEndToEnd(t *testing.T) {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	logs := &lockedBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--drain-delay", "1500ms"},
-			envOf(map[string]string{"NORMALIZER_SHUTDOWN_GRACE": "15s", "NORMALIZER_ADDR": "127.0.0.1:1"}), nil, io.Discard, logs)
-	}()
+	logs, done := startServe(ctx, map[string]string{"NORMALIZER_SHUTDOWN_GRACE": "15s", "NORMALIZER_ADDR": "127.0.0.1:1"},
+		"--addr", "127.0.0.1:0", "--drain-delay", "1500ms")
 	base := "http://" + listeningAddr(t, logs, done)
 
 	res, err := http.Post(base+"/v1/normalize", "application/json", strings.NewReader(`{"final_response":"E2E-ANSWER"}`))
@@ -169,11 +177,7 @@ func TestServeEndToEnd(t *testing.T) {
 func TestServeGraceExceeded(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	logs := &lockedBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--shutdown-grace", "200ms"}, envOf(nil), nil, io.Discard, logs)
-	}()
+	logs, done := startServe(ctx, nil, "--addr", "127.0.0.1:0", "--shutdown-grace", "200ms")
 	base := "http://" + listeningAddr(t, logs, done)
 	pr, pw := io.Pipe()
 	defer pw.Close()
@@ -248,12 +252,7 @@ var millisTime = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+
 func TestServeLifecycleLines(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	logs := &lockedBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--drain-delay", "10ms", "--shutdown-grace", "1500ms"},
-			envOf(nil), nil, io.Discard, logs)
-	}()
+	logs, done := startServe(ctx, nil, "--addr", "127.0.0.1:0", "--drain-delay", "10ms", "--shutdown-grace", "1500ms")
 	listeningAddr(t, logs, done)
 	cancel()
 	select {
@@ -472,11 +471,7 @@ func TestServeMemoryLimit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			logs := &lockedBuffer{}
-			done := make(chan error, 1)
-			go func() {
-				done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, tt.args...), envOf(tt.env), nil, io.Discard, logs)
-			}()
+			logs, done := startServe(ctx, tt.env, append([]string{"--addr", "127.0.0.1:0"}, tt.args...)...)
 			listeningAddr(t, logs, done)
 			assert.Equal(t, tt.wantSoft, debug.SetMemoryLimit(-1), "the soft limit while serving")
 			cancel()
@@ -572,12 +567,7 @@ func TestServeTooLargeNamesItsSettings(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
-			logs := &lockedBuffer{}
-			done := make(chan error, 1)
-			go func() {
-				args := append([]string{"serve", "--addr", "127.0.0.1:0", "--drain-delay", "0s"}, tt.args...)
-				done <- run(ctx, args, envOf(tt.env), nil, io.Discard, logs)
-			}()
+			logs, done := startServe(ctx, tt.env, append([]string{"--addr", "127.0.0.1:0", "--drain-delay", "0s"}, tt.args...)...)
 			base := "http://" + listeningAddr(t, logs, done)
 			body := `{"final_response":"` + strings.Repeat("a", 2000) + `"}`
 			res, err := http.Post(base+"/v1/normalize", "application/json", strings.NewReader(body))
