@@ -24,7 +24,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, errHelp
 			}
-			return nil, usageErrorf("%s: %s%s; run 'normalizer %s -h'", fs.Name(), dashed(err.Error()), expectedForm(failedFlag(fs, err)), fs.Name())
+			return nil, usageErrorf("%s: %s; run 'normalizer %s -h'", fs.Name(), flagErrorText(fs, err), fs.Name())
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -64,25 +64,20 @@ func expectedForm(f *flag.Flag) string {
 	return ""
 }
 
-// failedFlag is the flag whose value a parse error rejects, or nil (for an unknown flag or a
-// missing value there is no value to say the form of).
-func failedFlag(fs *flag.FlagSet, err error) *flag.Flag {
+// flagErrorText is a parse error of the flag package as the CLI words it: the flag named as
+// the help and the docs name it (--name for a long flag, -j for a one-letter one; the package
+// writes -name for both) and, for a value the flag refused, the form it expects. A message
+// that names no flag (bad flag syntax) is returned as it is.
+func flagErrorText(fs *flag.FlagSet, err error) string {
 	e, ok := splitFlagError(err.Error())
-	if !ok || !e.badValue {
-		return nil
-	}
-	return fs.Lookup(e.name)
-}
-
-// dashed is a parse error of the flag package with the flag named as the help and the docs
-// name it: --name for a long flag, -j for a one-letter one (the package writes -name for
-// both). Other messages are returned as they are.
-func dashed(msg string) string {
-	e, ok := splitFlagError(msg)
 	if !ok {
-		return msg
+		return err.Error()
 	}
-	return e.before + "-" + longDash(e.name) + e.name + e.after
+	text := e.before + "-" + longDash(e.name) + e.name + e.after
+	if e.badValue {
+		text += expectedForm(fs.Lookup(e.name))
+	}
+	return text
 }
 
 // flagError is a parse error of the flag package cut around the flag it names: the message

@@ -38,6 +38,9 @@ func TestCheckRefusesNamedPipes(t *testing.T) {
 	}{
 		{name: "golden json of a case operand", suffix: GoldenSuffix, pipe: "a.golden.json", call: check, prefix: true},
 		{name: "golden txt of a case operand", suffix: TextSuffix, pipe: "a.golden.txt", call: check, prefix: true},
+		// The golden file of the other kind is not read, but it is not counted as one either.
+		{name: "other kind's golden txt of a case operand", suffix: GoldenSuffix, pipe: "a.golden.txt", call: check, prefix: true},
+		{name: "other kind's golden json of a case operand", suffix: TextSuffix, pipe: "a.golden.json", call: check, prefix: true},
 		{name: "input", suffix: GoldenSuffix, pipe: "a.input.json", call: func(in string, opts Options) error {
 			var r Report
 			return r.checkCase(in, opts) // Check's operand and walk checks refuse it sooner

@@ -160,7 +160,11 @@ func (r *Report) checkTarget(ctx context.Context, t target, opts Options, w *err
 		if err := r.checkCase(t.path, opts); err != nil {
 			return &OperandError{Operand: t.path, Err: err}
 		}
-		r.Other += countOthers([]string{t.path}, opts.Suffix)
+		n, err := countOthers([]string{t.path}, opts.Suffix)
+		if err != nil {
+			return &OperandError{Operand: t.path, Err: err}
+		}
+		r.Other += n
 		return w.failed()
 	}
 	c, err := scanDir(t.path)
@@ -178,7 +182,11 @@ func (r *Report) checkTarget(ctx context.Context, t target, opts Options, w *err
 			return err
 		}
 	}
-	r.Other += countOthers(c.inputs, opts.Suffix)
+	n, err := countOthers(c.inputs, opts.Suffix)
+	if err != nil {
+		return &OperandError{Operand: t.path, Err: err}
+	}
+	r.Other += n
 	for _, g := range c.orphans {
 		r.Failed++
 		fmt.Fprintf(opts.Out, "FAIL %s: no %s beside it; add the input or delete the stale golden file\n",
@@ -217,20 +225,32 @@ func inputOf(golden string) string {
 	return golden
 }
 
-// countOthers counts the golden files beside inputs whose suffix is not the run's.
-func countOthers(inputs []string, suffix string) int {
+// countOthers counts the golden files beside inputs whose suffix is not the run's. One that is
+// not a regular file (a symbolic link counts as what it points to) is refused, as the
+// directory walk refuses it: beside a case operand, which is not walked, it would otherwise be
+// counted as a golden file of the other kind.
+func countOthers(inputs []string, suffix string) (int, error) {
 	n := 0
 	for _, in := range inputs {
 		for _, s := range goldenSuffixes {
 			if s == suffix {
 				continue
 			}
-			if _, err := os.Lstat(goldenPath(in, s)); err == nil {
-				n++
+			path := goldenPath(in, s)
+			st, err := os.Stat(path)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
 			}
+			if err != nil {
+				return n, err
+			}
+			if err := notRegular(path, st.Mode()); err != nil {
+				return n, err
+			}
+			n++
 		}
 	}
-	return n
+	return n, nil
 }
 
 // checkCase checks the case of one input file, reports it and counts it.

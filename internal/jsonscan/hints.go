@@ -208,10 +208,15 @@ func (s *Scanner) failTrailing(i int) bool {
 		return s.Fail(i, "%s after the top-level value; expected exactly one JSON value", describeByte(d, i))
 	}
 	s.Fail(i, "%s after the top-level value; expected exactly one JSON value; another JSON value starts on this line, "+
-		"as in JSON Lines (one result per line): send one result per input", describeByte(d, i))
+		"as in JSON Lines"+JSONLinesAdvice, describeByte(d, i))
 	s.err.JSONLines = true
 	return false
 }
+
+// JSONLinesAdvice ends the reason of an error marked JSONLines. It is written for a result, the
+// input Normalize takes; a caller checking another kind of value (messages.Check: one message)
+// replaces it with advice of its own.
+const JSONLinesAdvice = " (one result per line): send one result per input"
 
 // jsonLines reports whether the input is several JSON values one per line, as a JSON Lines
 // file holds them, where d[i] follows the first, whole and valid: the first value holds no

@@ -48,6 +48,24 @@ func TestCheckSyntaxError(t *testing.T) {
 	}
 }
 
+// TestCheckJSONLines: messages one per line are refused as one value, with advice about
+// messages: the scanner's advice is written for results ("send one result per input"), which
+// would send a caller of Check the wrong way.
+func TestCheckJSONLines(t *testing.T) {
+	raw := "{\"role\":\"user\",\"content\":\"a\"}\n{\"role\":\"user\",\"content\":\"b\"}\n"
+	_, _, err := messages.Check([]byte(raw))
+	var syn *messages.SyntaxError
+	require.ErrorAs(t, err, &syn)
+	assert.Equal(t, []int{2, 1}, []int{syn.Line, syn.Column})
+	assert.Contains(t, syn.Reason, "as in JSON Lines (one message per line): pass one message per call")
+	assert.NotContains(t, syn.Reason, "result")
+
+	// Normalize, given the same lines, keeps its advice about results.
+	_, nerr := normalize.Normalize([]byte(raw))
+	require.Error(t, nerr)
+	assert.Contains(t, nerr.Error(), "send one result per input")
+}
+
 // TestCheckTooDeep: a message that nests deeper than it may inside a result is a *SyntaxError
 // with TooDeep, as Normalize rejects the result that holds it with InvalidJSONError.TooDeep, at
 // the same place; one level less is kept by both.

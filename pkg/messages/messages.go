@@ -9,6 +9,7 @@ package messages
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
@@ -401,6 +402,9 @@ func (e *SyntaxError) Error() string {
 func syntaxError(data []byte, e *jsonscan.SyntaxError) *SyntaxError {
 	line, col := e.LineColumn(data)
 	reason := e.Reason
+	if base, ok := strings.CutSuffix(reason, jsonscan.JSONLinesAdvice); ok && e.JSONLines {
+		reason = base + " (one message per line): pass one message per call"
+	}
 	if e.TooDeep { // the scanner's reason names the message's own limit: say where it comes from
 		reason += fmt.Sprintf(" (a message sits %d levels down in a result, which may nest %d)", resultLevels, jsonscan.DefaultMaxDepth)
 	}
