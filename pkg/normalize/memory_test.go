@@ -18,7 +18,7 @@ import (
 // within the ceiling that PeakHeapRatio promises callers sizing memory by it.
 func TestMemoryBound(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("builds 20 MiB inputs and measures the heap: run without -short and -race (scripts/test.sh does)")
+		t.Skip("builds 20 MiB inputs and measures the heap: run without -short and -race (scripts/test.sh runs this package again without -race)")
 	}
 	const size = 20 << 20
 	tiny := func(sep string) []byte {

@@ -430,7 +430,7 @@ func TestReleaseReuse(t *testing.T) {
 // normalization nearly free, and without Release the cost per message stays in single digits.
 func TestAllocations(t *testing.T) {
 	if raceEnabled {
-		t.Skip("the race detector changes allocations: run without -race (scripts/test.sh does)")
+		t.Skip("the race detector changes allocations: run without -race (scripts/test.sh runs this package again without it)")
 	}
 	doc := benchInputs[1].doc // medium: 60 messages with nested tool calls
 	n := normalize.New()

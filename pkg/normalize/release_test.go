@@ -86,7 +86,7 @@ func TestUseAfterReleasePanics(t *testing.T) {
 // allocates its text (a handful each); that is not held here.
 func TestReleasedCleanResultAllocatesNothing(t *testing.T) {
 	if raceEnabled {
-		t.Skip("the race detector changes allocations: run without -race (scripts/test.sh does)")
+		t.Skip("the race detector changes allocations: run without -race (scripts/test.sh runs this package again without it)")
 	}
 	n := normalize.New()
 	for _, in := range benchInputs[:2] { // small and medium: no warnings
