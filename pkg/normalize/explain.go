@@ -20,6 +20,7 @@ func lint(r *Result) []softwarn.Warning {
 	if r.finalKind == jsonscan.String && !r.truncated {
 		finalNotes(r, &n)
 	}
+	metadataNotes(r, &n)
 	var w messageWalk
 	w.run(r, topLevel(r, &n), &n)
 	return n.close()
