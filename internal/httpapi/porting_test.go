@@ -326,3 +326,38 @@ func TestLooksFormEncoded(t *testing.T) {
 		})
 	}
 }
+
+// A porter's metadata keys under another SDK's names (input_tokens, output_tokens) are kept as
+// ordinary keys without a warning; ?explain=true notes them, as the command line does, and
+// without explain the answer is the core's plain record, byte for byte.
+func TestExplainNotesMetadataKeysOfAnotherSDK(t *testing.T) {
+	s, _ := newTestServer(t, Config{})
+	const body = `{"final_response":"x","metadata":{"input_tokens":12,"output_tokens":-1}}`
+	w := do(t, s, call{method: "POST", target: "/v1/normalize?explain=true", body: strings.NewReader(body)})
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	var rec struct {
+		SoftWarnings []string `json:"soft_warnings"`
+		Diagnostics  []struct {
+			Path, Pointer, Code, Action, Severity, Message string
+		} `json:"diagnostics"`
+	}
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &rec))
+	assert.Empty(t, rec.SoftWarnings, "a note is not a soft warning")
+	require.Len(t, rec.Diagnostics, 2, w.Body.String())
+	for i, key := range []string{"input_tokens", "output_tokens"} {
+		d := rec.Diagnostics[i]
+		assert.Equal(t, "metadata."+key, d.Path)
+		assert.Equal(t, "/metadata/"+key, d.Pointer)
+		assert.Equal(t, "metadata_key_variant", d.Code)
+		assert.Equal(t, "kept", d.Action)
+		assert.Equal(t, "note", d.Severity)
+		assert.Contains(t, d.Message, `rename it "total_`+key+`"`)
+	}
+
+	w = do(t, s, call{method: "POST", target: "/v1/normalize", body: strings.NewReader(body)})
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	plain, err := normalize.Normalize([]byte(body))
+	require.NoError(t, err)
+	assert.Equal(t, string(plain.AppendJSON(nil)), strings.TrimSuffix(w.Body.String(), "\n"))
+	assert.NotContains(t, w.Body.String(), "diagnostics")
+}
