@@ -41,6 +41,26 @@ step "go vet for arm64 and 386"
 GOARCH=arm64 go vet ./...
 GOARCH=386 go vet ./...
 
+# nst/JSONTestSuite's 318 parsing cases (pkg/normalize/jsontestsuite_test.go): from the Go module
+# proxy, at a pinned commit whose checksum is checked here as well as by the checksum database,
+# so that the test runs on any clean clone (it finds ../shared/corpora only beside the team's
+# checkout). With NORMALIZER_JSONTESTSUITE set, a missing suite fails the test rather than
+# skipping it.
+if [ -z "${NORMALIZER_JSONTESTSUITE:-}" ]; then
+	step "JSONTestSuite from the Go module proxy"
+	suite_mod=github.com/nst/JSONTestSuite@v0.0.0-20241122125541-1ef36fa01286
+	suite_sum='h1:t/cjDwz9uc/5ZSagWtr7nWpoEA5Imvw/ArlJuI+d+Cw='
+	suite_tmp=$(mktemp -d) # outside the module: the download must not touch go.mod or go.sum
+	suite_json=$(cd "$suite_tmp" && GOFLAGS= go mod download -json "$suite_mod")
+	rmdir "$suite_tmp"
+	suite_dir=$(printf '%s\n' "$suite_json" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+	if ! printf '%s\n' "$suite_json" | grep -qF "\"Sum\": \"$suite_sum\""; then
+		echo "JSONTestSuite: $suite_mod does not have the checksum $suite_sum:"; echo "$suite_json"; exit 1
+	fi
+	export NORMALIZER_JSONTESTSUITE="$suite_dir/test_parsing"
+	echo "$NORMALIZER_JSONTESTSUITE"
+fi
+
 step "go test -race (every package)"
 go test -race -count=1 ./...
 
