@@ -369,9 +369,7 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 		switch k := kindAt(data, r.members.List[i].Value()); k {
 		case jsonscan.String, jsonscan.Array, jsonscan.Null:
 		case jsonscan.Object:
-			return at.Key("content").Warn(softwarn.MessageContentInvalid, softwarn.Dropped,
-				"found a bare object, expected a string, an array of content parts, or null"+dropped+
-					"; a bare content part must be wrapped in an array: [{...}]"), false
+			return at.Key("content").Warn(softwarn.MessageContentInvalid, softwarn.Dropped, r.objectContent(r.members.List[i].Value())), false
 		default:
 			return at.Key("content").Warn(softwarn.MessageContentInvalid, softwarn.Dropped,
 				"found "+k.Describe()+", expected a string, an array of content parts, or null"+dropped), false
@@ -411,6 +409,39 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 			"found "+f.thinking.badKind.Describe()+", expected an object"+dropped+"; send each thinking entry as an object, e.g. "+thinkingBlock+" (Anthropic's thinking block)"), false
 	}
 	return softwarn.Warning{}, true // valid after all: valid and describe disagree, and keeping loses nothing
+}
+
+// objectContent is the message that drops a message whose content is the object at sp. An
+// object with a string "type" looks like a content part sent bare: wrap it in an array. One
+// without is no content part, and wrapping it would not make it one: for a tool message it is
+// most likely the tool's structured output, sent as the object instead of as JSON text.
+func (r *Reader) objectContent(sp jsonscan.Span) string {
+	const expected = ", expected a string, an array of content parts, or null" + dropped
+	data := r.s.Data()
+	if typedObject(data[sp.Start:sp.End], r.s.MaxDepth()) {
+		return "found a bare object" + expected + "; a bare content part must be wrapped in an array: [{...}]"
+	}
+	const found = `found a bare object that is not a content part (it has no string "type")` + expected
+	if i := r.members.Find(data, "role"); i >= 0 && string(jsonscan.StringText(data, r.members.List[i].Value())) == "tool" {
+		return found + `; send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`
+	}
+	return found + `; send the text as a string: "content": <the text>`
+}
+
+// typedObject reports whether the JSON object obj has a member "type" whose (last) value is a
+// string, as a content part has.
+func typedObject(obj []byte, depth int) bool {
+	var s jsonscan.Scanner
+	s.Reset(obj, depth)
+	typed := false
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		isType := string(s.KeyName()) == "type"
+		if k := s.Peek(); isType {
+			typed = k == jsonscan.String
+		}
+		s.SkipValue()
+	}
+	return typed
 }
 
 // thinkingBlock is the shape of a thinking entry that messages suggest: Anthropic's thinking

@@ -63,6 +63,25 @@ func TestDropWarningWording(t *testing.T) {
 			`id is the number 5, expected a string or null` + dropped + `send it as a string: "5"`},
 		{"a long number is shortened", `{"role":"assistant","tool_calls":[{"id":"c","name":` + strings.Repeat("9", 200) + `}]}`, "messages[0].tool_calls[0]", softwarn.ToolCallInvalid,
 			`name is a number, expected the tool's name as a string` + dropped + `send it as a string: "` + strings.Repeat("9", 64) + `…"`},
+		{"a bare content part", `{"role":"user","content":{"type":"text","text":"hi"}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object, expected a string, an array of content parts, or null` + dropped + `a bare content part must be wrapped in an array: [{...}]`},
+		{"a tool's output as an object", `{"role":"tool","tool_call_id":"call_1","content":{"temperature_c":21}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object that is not a content part (it has no string "type"), expected a string, an array of content parts, or null` + dropped +
+				`send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`},
+		{"a tool's output with a type that is not a string", `{"role":"tool","tool_call_id":"c","content":{"type":1,"value":2}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object that is not a content part (it has no string "type"), expected a string, an array of content parts, or null` + dropped +
+				`send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`},
+		{"a tool's content part", `{"role":"tool","tool_call_id":"c","content":{"text":"18C","type":"text"}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object, expected a string, an array of content parts, or null` + dropped + `a bare content part must be wrapped in an array: [{...}]`},
+		{"type given twice, the last not a string", `{"role":"tool","content":{"type":"text","type":null}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object that is not a content part (it has no string "type"), expected a string, an array of content parts, or null` + dropped +
+				`send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`},
+		{"a nested type is not the object's", `{"role":"assistant","content":{"part":{"type":"text"}}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object that is not a content part (it has no string "type"), expected a string, an array of content parts, or null` + dropped +
+				`send the text as a string: "content": <the text>`},
+		{"an assistant's text as an object", `{"role":"assistant","content":{"text":"hi"}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object that is not a content part (it has no string "type"), expected a string, an array of content parts, or null` + dropped +
+				`send the text as a string: "content": <the text>`},
 		{"a long tool_call_id number is shortened", `{"role":"tool","tool_call_id":` + strings.Repeat("9", 200) + `}`, "messages[0].tool_call_id", softwarn.MessageToolCallIDInvalid,
 			`found the number ` + strings.Repeat("9", 64) + `…, expected a string (the id of the tool call this message answers) or null` + dropped + `send it as a string: "` + strings.Repeat("9", 64) + `…"`},
 	}
@@ -87,7 +106,7 @@ var sentenceBreak = regexp.MustCompile(`\. [A-Z]`)
 func TestDoneBeforeFix(t *testing.T) {
 	for _, msg := range []string{
 		`null`, `"hi"`, `"{\"role\":\"user\"}"`, `{"content":"x"}`, `{"role":null}`, `{"role":"developer"}`, `{"role":"User"}`,
-		`{"role":"user","content":5}`, `{"role":"user","content":{"type":"text"}}`,
+		`{"role":"user","content":5}`, `{"role":"user","content":{"type":"text"}}`, `{"role":"user","content":{}}`, `{"role":"tool","content":{"a":1}}`,
 		`{"role":"tool","tool_call_id":7}`, `{"role":"tool","tool_call_id":[]}`,
 		`{"role":"assistant","tool_calls":{}}`, `{"role":"assistant","tool_calls":"x"}`,
 		`{"role":"assistant","tool_calls":[1]}`, `{"role":"assistant","tool_calls":[{}]}`,
