@@ -32,12 +32,13 @@ func lint(r *Result) []softwarn.Warning {
 // million.
 type messageWalk struct {
 	r        *Result
-	data     []byte           // the messages array, as sent
-	base     int              // where data starts in the input, for the notes' order
-	calls    []callRef        // where kept call k is
-	answered []answer         // what answers kept call k
-	byID     map[uint64]int32 // call by a hash of its id; the last call with an id wins
-	byFolded map[uint64]int32 // first call by a hash of its id folded, once an id is unmatched
+	data     []byte                 // the messages array, as sent
+	base     int                    // where data starts in the input, for the notes' order
+	calls    []callRef              // where kept call k is
+	answered []answer               // what answers kept call k
+	byID     map[uint64]int32       // call by a hash of its id; the last call with an id wins
+	byFolded map[uint64]int32       // first call by a hash of its id folded, once an id is unmatched
+	dropped  map[uint64]droppedLink // the ids of dropped messages by their hash, at most maxDroppedIDs
 	seed     maphash.Seed
 	msg      messageFacts
 }
@@ -118,6 +119,8 @@ func (w *messageWalk) walk(depth int, n *noteList) bool {
 				return false
 			}
 			w.note(n, i)
+		} else if s.Peek() == jsonscan.Object {
+			w.readDropped(&s, i)
 		} else {
 			s.SkipValue()
 		}
@@ -255,8 +258,14 @@ func (w *messageWalk) noteUnanswered(n *noteList) {
 		name := jsonscan.ShortToken(tokenText(data, call.Name.Unpack()))
 		// Inside the call's object: after its start, where a note on its arguments' key is.
 		where := int(call.Name.Start)
-		if _, ok := w.callID(k); ok {
+		if text, ok := w.callID(k); ok {
 			id := jsonscan.ShortToken(tokenText(data, call.ID.Unpack()))
+			if j, ok := w.answeredByDropped(text, c.msg); ok {
+				n.add(min(where, int(call.ID.Start)), at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept, "tool call "+name+" (id "+id+
+					") is answered only by "+messageAt(j).Path()+", which was dropped (see its warning), so the trace shows this call unanswered; "+
+					"make "+messageAt(j).Path()+" valid as its warning says, rather than adding another tool message"))
+				continue
+			}
 			n.add(min(where, int(call.ID.Start)), at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept, "tool call "+name+" (id "+id+
 				") has no tool message answering it; add {\"role\": \"tool\", \"tool_call_id\": "+id+", \"content\": <the result>} after it"))
 			continue
@@ -373,7 +382,7 @@ func (w *messageWalk) noteResult(n *noteList, i int) {
 	switch {
 	case m.toolCallID.Present():
 		id := jsonscan.StringText(w.data, m.toolCallID)
-		if w.answer(id) {
+		if w.answer(id) || w.noteAnswersDropped(n, i, id, m.toolCallID) {
 			return
 		}
 		hint, k := w.didYouMean(id)

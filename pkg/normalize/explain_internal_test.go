@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,4 +41,27 @@ func TestExplainWalkStaysInStep(t *testing.T) {
 			assert.True(t, w.run(r, topLevel(r, &noteList{}), &noteList{}), "the walk met %d calls, the record kept %d", len(w.calls), r.msgs.Calls())
 		})
 	}
+}
+
+// The ids of dropped messages that explain indexes are bounded (maxDroppedIDs): a transcript
+// that drops a million calls costs no more. An id first met past the bound is not indexed, and
+// its partner's note is the one it would have without the index.
+func TestDroppedIDsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"final_response":"a","messages":[`)
+	for i := range maxDroppedIDs + 10 {
+		fmt.Fprintf(&b, `{"role":"model","tool_calls":[{"id":"c%d","name":"f"}]},`, i)
+	}
+	fmt.Fprintf(&b, `{"role":"tool","tool_call_id":"c0","content":"r"},{"role":"tool","tool_call_id":"c%d","content":"r"}]}`, maxDroppedIDs+9)
+	r, err := New(WithExplain()).Normalize([]byte(b.String()))
+	require.NoError(t, err)
+	defer r.Release()
+	var w messageWalk
+	n := noteList{limit: r.maxWarnings}
+	require.True(t, w.run(r, topLevel(r, &n), &n))
+	assert.Len(t, w.dropped, maxDroppedIDs)
+	notes := n.close()
+	require.Len(t, notes, 2, "notes: %+v", notes)
+	assert.Contains(t, notes[0].Message, `"c0" is the id of the tool call at messages[0].tool_calls[0], but messages[0] was dropped`)
+	assert.Contains(t, notes[1].Message, fmt.Sprintf(`"c%d" answers no earlier tool call`, maxDroppedIDs+9))
 }

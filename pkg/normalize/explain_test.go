@@ -124,6 +124,29 @@ func TestExplainNotes(t *testing.T) {
 		{"escaped id answered", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"c\u0031","name":"f"}]},{"role":"tool","tool_call_id":"c1","content":"x"}]}`, nil},
 		{"a deeply nested result serialized twice", `{"final_response":"{\"final_response\":\"a\",\"x\":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}"}`,
 			[]note{{"final_response", softwarn.FinalResponseSerialized, "serialized twice"}}},
+		// A partner that was sent but dropped: the note names it, so that the porter fixes it
+		// rather than add a call or a tool message they already sent.
+		{"answers a call in a dropped message", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"arguments":"{}"}}]},{"role":"tool","tool_call_id":"call_1","content":"21"}]}`,
+			[]note{{"messages[1].tool_call_id", softwarn.ToolResultUnmatched, `tool_call_id "call_1" is the id of the tool call at messages[0].tool_calls[0], but messages[0] was dropped (see its warning), ` +
+				`so the trace cannot link this result to its call; make messages[0] valid as its warning says, and this result will link to its call`}}},
+		{"answers a call in a message with a bad role", `{"final_response":"a","messages":[{"role":"model","tool_calls":[{"id":"x","name":"f"},{"id":"c1","name":"f"}]},{"role":"tool","tool_call_id":"c1","content":"r"},{"role":"tool","tool_call_id":"x","content":"r"}]}`,
+			[]note{
+				{"messages[1].tool_call_id", softwarn.ToolResultUnmatched, `is the id of the tool call at messages[0].tool_calls[1], but messages[0] was dropped`},
+				{"messages[2].tool_call_id", softwarn.ToolResultUnmatched, `is the id of the tool call at messages[0].tool_calls[0], but messages[0] was dropped`},
+			}},
+		{"the last dropped call with the id", `{"final_response":"a","messages":[{"role":"x","tool_calls":[{"id":"c1","name":"f"}]},{"role":"y","tool_calls":[{"name":"g"},{"id":"c1"}]},{"role":"tool","tool_call_id":"c1","content":"r"}]}`,
+			[]note{{"messages[2].tool_call_id", softwarn.ToolResultUnmatched, `at messages[1].tool_calls[1], but messages[1] was dropped`}}},
+		{"a call answered only by a dropped tool message", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"call_1","name":"get_weather","arguments":"{}"}]},{"role":"tool","tool_call_id":"call_1","content":{"temperature_c":21}}]}`,
+			[]note{{"messages[0].tool_calls[0]", softwarn.ToolCallUnanswered, `tool call "get_weather" (id "call_1") is answered only by messages[1], which was dropped (see its warning), ` +
+				`so the trace shows this call unanswered; make messages[1] valid as its warning says, rather than adding another tool message`}}},
+		{"a call answered by a message with a bad role", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"c1","name":"f"}]},{"role":"function","tool_call_id":"c1","content":"r"}]}`,
+			[]note{{"messages[0].tool_calls[0]", softwarn.ToolCallUnanswered, `is answered only by messages[1], which was dropped`}}},
+		{"a dropped answer before the call answers nothing", `{"final_response":"a","messages":[{"role":"tool","tool_call_id":"c1","content":{}},{"role":"assistant","tool_calls":[{"id":"c1","name":"f"}]}]}`,
+			[]note{{"messages[1].tool_calls[0]", softwarn.ToolCallUnanswered, `has no tool message answering it; add {"role": "tool", "tool_call_id": "c1"`}}},
+		{"a dropped call after the result is not its call", `{"final_response":"a","messages":[{"role":"tool","tool_call_id":"c1","content":"r"},{"role":"model","tool_calls":[{"id":"c1","name":"f"}]}]}`,
+			[]note{{"messages[0].tool_call_id", softwarn.ToolResultUnmatched, `tool_call_id "c1" answers no earlier tool call`}}},
+		{"a kept call wins over a dropped one", `{"final_response":"a","messages":[{"role":"model","tool_calls":[{"id":"c1","name":"f"}]},{"role":"assistant","tool_calls":[{"id":"c1","name":"f"}]},{"role":"tool","tool_call_id":"c1","content":"r"}]}`, nil},
+		{"a kept answer wins over a dropped one", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"c1","name":"f"}]},{"role":"tool","tool_call_id":"c1","content":{}},{"role":"tool","tool_call_id":"c1","content":"r"}]}`, nil},
 		{"Anthropic blocks in content", `{"final_response":"a","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]}]}`,
 			[]note{{"messages[0].content", softwarn.AnthropicContentBlocks, "holds 1 Anthropic tool_use block"}}},
 	}

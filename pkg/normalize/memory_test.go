@@ -59,6 +59,17 @@ func TestMemoryBound(t *testing.T) {
 		b.WriteString(`{"role":"user","content":"x"}]}`)
 		return b.Bytes()
 	}
+	// Tool calls in dropped messages (no name) and the tool messages answering them: explain
+	// indexes the dropped ids, at most maxDroppedIDs of them, to name the dropped message.
+	droppedPairs := func() []byte {
+		var b bytes.Buffer
+		b.WriteString(`{"final_response":"ok","messages":[`)
+		for i := 0; b.Len() < size-256; i++ {
+			fmt.Fprintf(&b, `{"role":"assistant","tool_calls":[{"id":"call_%x","arguments":"{}"}]},{"role":"tool","tool_call_id":"call_%x","content":"x"},`, i, i)
+		}
+		b.WriteString(`{"role":"user","content":"x"}]}`)
+		return b.Bytes()
+	}
 	unanswered := func() []byte {
 		var b bytes.Buffer
 		b.WriteString(`{"final_response":"ok","messages":[{"role":"assistant","tool_calls":[`)
@@ -87,6 +98,7 @@ func TestMemoryBound(t *testing.T) {
 			return []byte(`{"final_response":"ok","messages":[{"role":"assistant","tool_calls":[` + strings.Repeat(`{"name":"f"},`, size/13-10) + `{"name":"f"}]}]}`)
 		}},
 		{name: "tool calls and their answers", doc: pairs, explainBound: 4},
+		{name: "dropped tool calls and their answers", doc: droppedPairs},
 		{name: "one message of unanswered calls with ids", doc: unanswered, explainBound: 6.5},
 		{name: "one message of minimal calls not in the flat form", bound: 4, explainBound: 4.5, doc: func() []byte {
 			return []byte(`{"final_response":"ok","messages":[{"role":"assistant","tool_calls":[` + strings.Repeat(`{"x":0,"name":"f"},`, size/19-10) + `{"name":"f"}]}]}`)
