@@ -72,6 +72,9 @@ type messageFacts struct {
 	results        int         // Anthropic tool_result blocks in content
 	calls          int         // in its last tool_calls
 	otherArgs      []otherArgs // the calls whose arguments are under another key: few
+	hasContent     bool        // content present and not null
+	parts          bool        // "parts" is an array (Gemini's Content)
+	partKinds      partKinds
 }
 
 // otherArgs is a call whose arguments are under args, input or parameters, not arguments.
@@ -118,9 +121,15 @@ func (w *messageWalk) walk(depth int, n *noteList) bool {
 			if !w.register(i) {
 				return false
 			}
+			w.noteParts(n, i)
 			w.note(n, i)
 		} else if s.Peek() == jsonscan.Object {
-			w.readDropped(&s, i)
+			// A dropped message is read twice (explain only): for the tool-call ids that link
+			// kept messages to it, and for another framework's shape. A copy of the scanner
+			// rereads the same bytes; its stack is scratch space only SkipValue uses.
+			again := s
+			w.readDropped(&again, i)
+			w.noteForeign(&s, n, i)
 		} else {
 			s.SkipValue()
 		}
@@ -442,10 +451,12 @@ func (w *messageWalk) read(s *jsonscan.Scanner) {
 			v := s.SkipValue()
 			m.functionCall, m.functionCallAt = w.data[v.Start] != 'n', v.Start
 		case "content":
-			m.contentAt = s.Pos()
+			m.contentAt, m.hasContent = s.Pos(), s.Peek() != jsonscan.Null
 			m.uses, m.results = w.contentBlocks(s)
 		case "tool_calls":
 			w.readCalls(s)
+		case "parts":
+			m.parts, m.partKinds = w.readParts(s)
 		default:
 			s.SkipValue()
 		}

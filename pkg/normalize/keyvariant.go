@@ -72,6 +72,7 @@ func topLevel(r *Result, n *noteList) jsonscan.Span {
 	for i, v := range keyVariants {
 		done[i] = r.fields[v.field].count > 0 // the key itself is there: a variant is something else
 	}
+	var transcript transcriptKey
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		name := s.KeyName()
 		isMessages := string(name) == "messages"
@@ -81,6 +82,7 @@ func topLevel(r *Result, n *noteList) jsonscan.Span {
 			last = v
 			continue
 		}
+		transcript.see(r.s.Data(), name, kind, v)
 		for i := range keyVariants {
 			kv := &keyVariants[i]
 			if done[i] || kind != kv.kind {
@@ -92,6 +94,14 @@ func topLevel(r *Result, n *noteList) jsonscan.Span {
 					n.add(v.Start, variantNote(name, kv, how))
 				}
 			}
+		}
+	}
+	// A transcript under another name, when nothing else holds one: no "messages", and no
+	// variant of it noted (done says either).
+	if transcript.at > 0 && !done[0] {
+		n.startRun()
+		if n.take() {
+			n.add(transcript.at, transcript.note())
 		}
 	}
 	return last

@@ -1,0 +1,365 @@
+package normalize
+
+import (
+	"strings"
+
+	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// Transcripts of other agent frameworks. A porter who returns AutoGen's TaskResult.messages,
+// Pydantic AI's all_messages(), smolagents' memory or Gemini's chat history sends messages the
+// contract drops (rule 8: no role, or a role out of the set) or keeps without their text
+// (Gemini's "parts"). The warning says the message was dropped; the explain view adds one note
+// at messages[i] that names the shape and the messages to send instead. Field names are the
+// frameworks' own, as they serialize:
+//
+//   - AutoGen AgentChat (autogen_agentchat.messages): {"source", "type": "TextMessage", "content"},
+//     ToolCallRequestEvent's content a list of FunctionCall {"id", "arguments", "name"},
+//     ToolCallExecutionEvent's a list of FunctionExecutionResult {"content", "name", "call_id"};
+//   - Pydantic AI (ModelMessagesTypeAdapter): {"kind": "request" | "response", "parts": [...]},
+//     each part with "part_kind" (system-prompt, user-prompt, tool-return, retry-prompt, text,
+//     tool-call, thinking), tool calls as {"tool_name", "args", "tool_call_id"};
+//   - smolagents: MessageRole's "tool-call" and "tool-response", and ActionStep.dict() (memory
+//     steps: "step_number", "model_output", "tool_calls" in OpenAI's nested shape, "observations");
+//   - Gemini Content: {"role": "user" | "model", "parts": [{"text"}, {"function_call"}, ...]}.
+
+// partKinds is the set of kinds found among a message's "parts".
+type partKinds uint16
+
+const (
+	pkSystemPrompt     partKinds = 1 << iota // Pydantic AI
+	pkUserPrompt                             // Pydantic AI
+	pkToolReturn                             // Pydantic AI
+	pkRetryPrompt                            // Pydantic AI
+	pkText                                   // Pydantic AI's text part, or a Gemini part with "text"
+	pkToolCall                               // Pydantic AI
+	pkThinking                               // Pydantic AI
+	pkFunctionCall                           // Gemini
+	pkFunctionResponse                       // Gemini
+)
+
+// pydanticPartKinds maps Pydantic AI's part_kind values.
+var pydanticPartKinds = map[string]partKinds{
+	"system-prompt": pkSystemPrompt, "user-prompt": pkUserPrompt, "tool-return": pkToolReturn,
+	"retry-prompt": pkRetryPrompt, "text": pkText, "tool-call": pkToolCall, "thinking": pkThinking,
+}
+
+// readParts reads the "parts" value at the scanner: whether it is an array, and the kinds of its
+// parts, by Pydantic AI's part_kind or by Gemini's keys.
+func (w *messageWalk) readParts(s *jsonscan.Scanner) (bool, partKinds) {
+	if s.Peek() != jsonscan.Array {
+		s.SkipValue()
+		return false, 0
+	}
+	var kinds partKinds
+	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
+		if s.Peek() != jsonscan.Object {
+			s.SkipValue()
+			continue
+		}
+		for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+			key := s.KeyName()
+			k := s.Peek()
+			v := s.SkipValue()
+			switch string(key) {
+			case "part_kind":
+				if v := w.stringAt(v); v.Present() {
+					kinds |= pydanticPartKinds[string(jsonscan.StringText(w.data, v))]
+				}
+			case "text":
+				if k == jsonscan.String {
+					kinds |= pkText
+				}
+			case "function_call", "functionCall":
+				if k == jsonscan.Object {
+					kinds |= pkFunctionCall
+				}
+			case "function_response", "functionResponse":
+				if k == jsonscan.Object {
+					kinds |= pkFunctionResponse
+				}
+			}
+		}
+	}
+	return true, kinds
+}
+
+// foreignFacts is what the notes need of a dropped message; the last value of each key counts.
+type foreignFacts struct {
+	start   int
+	role    jsonscan.Span // the string token, absent when missing, null or not a string
+	noRole  bool          // missing or null
+	typ     jsonscan.Span // "type", a string token
+	source  jsonscan.Span // "source", a string token
+	kind    jsonscan.Span // "kind", a string token
+	parts   bool          // "parts" is an array
+	kinds   partKinds
+	step    bool // "step_number" is a number
+	stepOut bool // "model_output", "observations" or "tool_calls" beside it
+}
+
+// noteForeign reads dropped message i, an object at the scanner, and notes it when it is in the
+// shape of another framework's message.
+func (w *messageWalk) noteForeign(s *jsonscan.Scanner, n *noteList, i int) {
+	f := w.readForeign(s)
+	if msg := w.foreignMessage(&f); msg != "" && n.take() {
+		n.add(w.base+f.start, messageAt(i).Warn(softwarn.MessageOtherFramework, softwarn.Dropped, msg))
+	}
+}
+
+func (w *messageWalk) readForeign(s *jsonscan.Scanner) foreignFacts {
+	f := foreignFacts{start: s.Pos(), noRole: true}
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		key := s.KeyName()
+		if string(key) == "parts" {
+			f.parts, f.kinds = w.readParts(s)
+			continue
+		}
+		k := s.Peek()
+		v := s.SkipValue()
+		switch string(key) {
+		case "role":
+			f.role, f.noRole = w.stringAt(v), k == jsonscan.Null
+		case "type":
+			f.typ = w.stringAt(v)
+		case "source":
+			f.source = w.stringAt(v)
+		case "kind":
+			f.kind = w.stringAt(v)
+		case "step_number":
+			f.step = k == jsonscan.Number
+		case "model_output", "observations", "tool_calls":
+			f.stepOut = true
+		}
+	}
+	return f
+}
+
+// text is the text of the string token sp, or "" when it is absent or longer than any value
+// the notes look for (a hostile value of megabytes is not copied for them).
+func (w *messageWalk) text(sp jsonscan.Span) string {
+	if !sp.Present() || sp.End-sp.Start > 66 {
+		return ""
+	}
+	return string(jsonscan.StringText(w.data, sp))
+}
+
+// foreignMessage is the note on a dropped message in another framework's shape, or "".
+func (w *messageWalk) foreignMessage(f *foreignFacts) string {
+	const dropped = "; the message was dropped; "
+	role := w.text(f.role)
+	switch {
+	case role == "tool-call":
+		return `found "role": "tool-call", smolagents' MessageRole.TOOL_CALL, expected "assistant" with the calls in "tool_calls"` + dropped +
+			`send {"role": "assistant", "tool_calls": <the step's tool_calls>} (ActionStep.tool_calls, each {"id", "type": "function", "function": {"name", "arguments"}}, a shape the platform reads), ` +
+			`not the text "Calling tools: ...", which holds the calls as Python text`
+	case role == "tool-response":
+		return `found "role": "tool-response", smolagents' MessageRole.TOOL_RESPONSE, expected "tool"` + dropped +
+			`send it as {"role": "tool", "tool_call_id": <the id of the call it answers>, "content": <its content>}`
+	case role == "model" && f.parts:
+		return geminiMessage(`found a Gemini Content ("role": "model" with "parts")`, "assistant", f.kinds, dropped)
+	case !f.noRole:
+		return "" // dropped for its role, whose warning says what to use
+	case f.parts && f.kind.Present():
+		return pydanticMessage(w.text(f.kind), f.kinds, dropped)
+	case f.parts:
+		return geminiMessage(`found a Gemini Content ("parts" and no "role", which Gemini reads as "user")`, "user", f.kinds, dropped)
+	case f.source.Present() && isAutoGenType(w.text(f.typ)):
+		return w.autoGenMessage(f, dropped)
+	case f.step && f.stepOut:
+		return `found a smolagents memory step (ActionStep.dict(), with "step_number" and no "role"), expected chat messages` + dropped +
+			`send the step as messages: {"role": "assistant", "content": <model_output>, "tool_calls": <tool_calls>}, ` +
+			`then for each call {"role": "tool", "tool_call_id": <its id>, "content": <observations>}`
+	}
+	return ""
+}
+
+// isAutoGenType is whether typ names an AutoGen AgentChat message or event class
+// (TextMessage, ToolCallRequestEvent, ...): a capitalized identifier ending in Message or Event.
+// Being an identifier, it can be shown in a note as it is.
+func isAutoGenType(typ string) bool {
+	if typ == "" || typ[0] < 'A' || typ[0] > 'Z' || !(strings.HasSuffix(typ, "Message") || strings.HasSuffix(typ, "Event")) {
+		return false
+	}
+	for _, c := range []byte(typ) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// autoGenMessage is the note on an AutoGen AgentChat message, by its type.
+func (w *messageWalk) autoGenMessage(f *foreignFacts, dropped string) string {
+	typ := w.text(f.typ)
+	msg := "found an AutoGen AgentChat " + typ + ` ("source" and "type", no "role"), expected a chat message {"role", "content", ...}` + dropped
+	switch typ {
+	case "TextMessage", "MultiModalMessage", "StopMessage", "HandoffMessage", "ToolCallSummaryMessage":
+		if w.text(f.source) == "user" {
+			return msg + `send it as {"role": "user", "content": <its content>} (its source is "user")`
+		}
+		return msg + `send it as {"role": "assistant", "content": <its content>} (its source, ` +
+			jsonscan.ShortToken(tokenText(w.data, f.source)) + `, is an agent, not "user")`
+	case "ToolCallRequestEvent":
+		return msg + `send it as {"role": "assistant", "tool_calls": <its content>}: its FunctionCall entries {"id", "arguments", "name"} are the flat form already`
+	case "ToolCallExecutionEvent":
+		return msg + `send each FunctionExecutionResult of its content as {"role": "tool", "tool_call_id": <call_id>, "content": <content>}`
+	case "ThoughtEvent":
+		return msg + `it holds the model's reasoning: leave it out, or put it in the thinking of the assistant message that follows it: "thinking": [{"type": "thinking", "thinking": <its content>}]`
+	}
+	return msg + `it is an event, not a chat message: leave it out, or send what it shows as {"role": "assistant", "content": <its text>}`
+}
+
+// pydanticMessage is the note on a Pydantic AI ModelRequest or ModelResponse: the messages its
+// parts convert to, for the kinds of part it holds (all of its kind's, when none is known).
+func pydanticMessage(kind string, kinds partKinds, dropped string) string {
+	switch kind {
+	case "request":
+		convs := []struct {
+			k    partKinds
+			text string
+		}{
+			{pkSystemPrompt, `a system-prompt part as {"role": "system", "content": <content>}`},
+			{pkUserPrompt, `a user-prompt part as {"role": "user", "content": <content>}`},
+			{pkToolReturn, `a tool-return part as {"role": "tool", "tool_call_id": <tool_call_id>, "content": <content>}`},
+			{pkRetryPrompt, `a retry-prompt part as {"role": "tool", "tool_call_id": <tool_call_id>, "content": <content>} (as "user" when it has no tool_name)`},
+		}
+		var fixes []string
+		for _, c := range convs {
+			if kinds&c.k != 0 {
+				fixes = append(fixes, c.text)
+			}
+		}
+		if len(fixes) == 0 {
+			for _, c := range convs {
+				fixes = append(fixes, c.text)
+			}
+		}
+		return `found a Pydantic AI ModelRequest ("kind": "request" with "parts", no "role"), expected chat messages` + dropped +
+			"send each of its parts as a message: " + strings.Join(fixes, ", ")
+	case "response":
+		if kinds&(pkText|pkToolCall|pkThinking) == 0 {
+			kinds |= pkText | pkToolCall
+		}
+		var fields []string
+		if kinds&pkText != 0 {
+			fields = append(fields, `"content": <the content of its text parts>`)
+		}
+		if kinds&pkToolCall != 0 {
+			fields = append(fields, `"tool_calls": [{"id": <tool_call_id>, "name": <tool_name>, "arguments": <args>}, ...]`)
+		}
+		if kinds&pkThinking != 0 {
+			fields = append(fields, `"thinking": [{"type": "thinking", "thinking": <the content of its thinking parts>}]`)
+		}
+		return `found a Pydantic AI ModelResponse ("kind": "response" with "parts", no "role"), expected a chat message` + dropped +
+			`send it as one message: {"role": "assistant", ` + strings.Join(fields, ", ") + "}"
+	}
+	return ""
+}
+
+// geminiMessage is the note on a dropped Gemini Content, found as found, whose role is role on
+// the platform.
+func geminiMessage(found, role string, kinds partKinds, dropped string) string {
+	var fields, also []string
+	if kinds&pkText != 0 || kinds&(pkFunctionCall|pkFunctionResponse) == 0 {
+		fields = append(fields, `"content": <the text of its text parts>`)
+	}
+	if kinds&pkFunctionCall != 0 {
+		fields = append(fields, `"tool_calls": [{"id": <id>, "name": <name>, "arguments": <args>}, ...] from its function_call parts`)
+	}
+	if len(fields) > 0 {
+		also = append(also, `send it as {"role": "`+role+`", `+strings.Join(fields, ", ")+"}")
+	}
+	if kinds&pkFunctionResponse != 0 {
+		also = append(also, geminiResponses)
+	}
+	return found + `, expected a chat message {"role", "content", ...}: the platform reads a message's text from "content", not "parts"` +
+		dropped + strings.Join(also, ", and ")
+}
+
+// geminiResponses is what a Gemini Content's function_response parts convert to.
+const geminiResponses = `send each function_response part as a message of its own: {"role": "tool", "tool_call_id": <id>, "content": <response>}`
+
+// noteParts notes kept message i, just read, when it has "parts" and no "content": the record
+// keeps it, but the trace shows it without its text.
+func (w *messageWalk) noteParts(n *noteList, i int) {
+	m := &w.msg
+	if !m.parts || m.hasContent || !n.take() {
+		return
+	}
+	var fixes []string
+	if m.partKinds&pkText != 0 || m.partKinds&(pkFunctionCall|pkFunctionResponse) == 0 {
+		fixes = append(fixes, `move the text of its text parts to "content": <the text>`)
+	}
+	if m.partKinds&pkFunctionCall != 0 {
+		fixes = append(fixes, `move its function_call parts to "tool_calls": [{"id": <id>, "name": <name>, "arguments": <args>}, ...]`)
+	}
+	if m.partKinds&pkFunctionResponse != 0 {
+		fixes = append(fixes, geminiResponses)
+	}
+	n.add(w.base+m.start, messageAt(i).Warn(softwarn.MessageTextInParts, softwarn.Kept,
+		`found "parts" (Gemini's Content shape) and no "content", expected the message's text in "content": `+
+			`the platform reads a message's text only from "content", not "parts"; the message was kept, but the trace shows it without its text; `+
+			strings.Join(fixes, ", and ")))
+}
+
+// transcriptKeys are the top-level keys a porter sends a transcript under instead of "messages",
+// each with whose name it is. Rule 4 ignores them silently: the explain view notes the first that
+// holds an array of objects, when the result has no "messages" (nor a variant of it, which has a
+// note of its own). The list is short on purpose: each name is one that a framework gives to the
+// transcript a porter has in hand.
+var transcriptKeys = [...]struct{ name, origin string }{
+	{"history", `a chat's history in Gemini's SDKs (chat.get_history()) and in LangChain (MessagesPlaceholder("history"))`},
+	{"chat_history", "LangChain's usual name for one"},
+	{"message_history", "Pydantic AI's name for one (Agent.run's message_history)"},
+	{"new_items", "the OpenAI Agents SDK's name for a run's items (RunResult.new_items)"},
+	{"steps", "smolagents' name for an agent's memory steps (agent.memory.steps)"},
+	{"transcript", ""},
+}
+
+// transcriptKey is the first top-level key of transcriptKeys that holds an array of objects.
+type transcriptKey struct {
+	at   int // where its value starts; 0 when none was found
+	name string
+	from string
+}
+
+// see looks at the top-level member name, whose value of kind k is at v.
+func (t *transcriptKey) see(data, name []byte, k jsonscan.Kind, v jsonscan.Span) {
+	if t.at > 0 || k != jsonscan.Array || !firstIsObject(data, v) {
+		return
+	}
+	for _, key := range transcriptKeys {
+		if string(name) == key.name {
+			t.at, t.name, t.from = v.Start, key.name, key.origin
+			return
+		}
+	}
+}
+
+// firstIsObject is whether the array at v starts with an object.
+func firstIsObject(data []byte, v jsonscan.Span) bool {
+	for i := v.Start + 1; i < v.End; i++ {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '{':
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// note is the note on the key.
+func (t *transcriptKey) note() softwarn.Warning {
+	from := ""
+	if t.from != "" {
+		from = `, and "` + t.name + `" is ` + t.from
+	}
+	return softwarn.At(t.name).Warn(softwarn.TopLevelTranscriptKey, softwarn.Dropped,
+		`found the key "`+t.name+`" holding an array of objects, expected "messages" (the platform reads a transcript only from "messages"`+from+
+			`); it was dropped with the other unknown keys, so the record has no messages and rich mode is off; `+
+			`if it holds the run's transcript, send it as "messages", each entry a chat message {"role": "system", "user", "assistant" or "tool", "content": ...}`)
+}

@@ -1,0 +1,153 @@
+package normalize_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// Transcripts of other agent frameworks: a message in AutoGen's, Pydantic AI's, smolagents' or
+// Gemini's shape is dropped (rule 8) or kept without its text (Gemini's "parts"), and a
+// transcript under another top-level key is ignored (rule 4). The explain view says what was
+// sent and what to send instead, in one note at messages[i] (or at the key); the record and its
+// warnings stay exactly what they are without explain.
+func TestExplainOtherFrameworks(t *testing.T) {
+	type note struct {
+		path     string
+		code     softwarn.Code
+		action   softwarn.Action
+		contains string
+	}
+	const fr = `{"final_response":"a","messages":[`
+	dropped := func(i, contains string) note {
+		return note{"messages[" + i + "]", softwarn.MessageOtherFramework, softwarn.Dropped, contains}
+	}
+	tests := []struct {
+		name  string
+		input string
+		notes []note
+	}{
+		{"AutoGen TextMessage from the user", fr + `{"source":"user","models_usage":null,"metadata":{},"content":"Refund #4521","type":"TextMessage"}]}`,
+			[]note{dropped("0", `found an AutoGen AgentChat TextMessage ("source" and "type", no "role"), expected a chat message {"role", "content", ...}; the message was dropped; `+
+				`send it as {"role": "user", "content": <its content>} (its source is "user")`)}},
+		{"AutoGen TextMessage from an agent", fr + `{"source":"assistant","content":"Done.","type":"TextMessage"}]}`,
+			[]note{dropped("0", `send it as {"role": "assistant", "content": <its content>} (its source, "assistant", is an agent, not "user")`)}},
+		{"AutoGen ToolCallRequestEvent", fr + `{"source":"assistant","content":[{"id":"call_1","arguments":"{\"order_id\": \"4521\"}","name":"get_order"}],"type":"ToolCallRequestEvent"}]}`,
+			[]note{dropped("0", `send it as {"role": "assistant", "tool_calls": <its content>}: its FunctionCall entries {"id", "arguments", "name"} are the flat form already`)}},
+		{"AutoGen ToolCallExecutionEvent", fr + `{"source":"assistant","content":[{"content":"shipped","name":"get_order","call_id":"call_1","is_error":false}],"type":"ToolCallExecutionEvent"}]}`,
+			[]note{dropped("0", `send each FunctionExecutionResult of its content as {"role": "tool", "tool_call_id": <call_id>, "content": <content>}`)}},
+		{"AutoGen ThoughtEvent", fr + `{"source":"assistant","content":"Let me look.","type":"ThoughtEvent"}]}`,
+			[]note{dropped("0", `"thinking": [{"type": "thinking", "thinking": <its content>}]`)}},
+		{"AutoGen event of another type", fr + `{"source":"assistant","content":[],"type":"MemoryQueryEvent"}]}`,
+			[]note{dropped("0", `found an AutoGen AgentChat MemoryQueryEvent`)}},
+		{"a type that is no AutoGen class", fr + `{"source":"x","type":"text","content":"hi"}]}`, nil},
+		{"a type that is no identifier", fr + `{"source":"x","type":"A\nB Message","content":"hi"}]}`, nil},
+		{"a type longer than any class name", fr + `{"source":"x","type":"A` + strings.Repeat("a", 100) + `Message","content":"hi"}]}`, nil},
+		{"AutoGen shape with a role", fr + `{"role":"user","source":"user","type":"TextMessage","content":{}}]}`, nil},
+		{"Pydantic AI ModelRequest", fr + `{"parts":[{"content":"Be brief.","timestamp":"2025-01-01T00:00:00Z","dynamic_ref":null,"part_kind":"system-prompt"},` +
+			`{"content":"Refund #4521","timestamp":"2025-01-01T00:00:00Z","part_kind":"user-prompt"}],"instructions":null,"kind":"request"}]}`,
+			[]note{dropped("0", `found a Pydantic AI ModelRequest ("kind": "request" with "parts", no "role"), expected chat messages; the message was dropped; send each of its parts as a message: `+
+				`a system-prompt part as {"role": "system", "content": <content>}, a user-prompt part as {"role": "user", "content": <content>}`)}},
+		{"Pydantic AI tool return", fr + `{"parts":[{"tool_name":"get_order","content":"shipped","tool_call_id":"call_1","part_kind":"tool-return"}],"kind":"request"}]}`,
+			[]note{dropped("0", `send each of its parts as a message: a tool-return part as {"role": "tool", "tool_call_id": <tool_call_id>, "content": <content>}`)}},
+		{"Pydantic AI ModelResponse", fr + `{"parts":[{"content":"Let me check.","part_kind":"text"},{"tool_name":"get_order","args":{"order_id":"4521"},"tool_call_id":"call_1","part_kind":"tool-call"}],` +
+			`"usage":{"input_tokens":50},"model_name":"gpt-4o","timestamp":"2025-01-01T00:00:00Z","kind":"response"}]}`,
+			[]note{dropped("0", `found a Pydantic AI ModelResponse ("kind": "response" with "parts", no "role"), expected a chat message; the message was dropped; `+
+				`send it as one message: {"role": "assistant", "content": <the content of its text parts>, "tool_calls": [{"id": <tool_call_id>, "name": <tool_name>, "arguments": <args>}, ...]}`)}},
+		{"Pydantic AI ModelResponse with thinking only", fr + `{"parts":[{"content":"hmm","part_kind":"thinking"}],"kind":"response"}]}`,
+			[]note{dropped("0", `{"role": "assistant", "thinking": [{"type": "thinking", "thinking": <the content of its thinking parts>}]}`)}},
+		{"Pydantic AI with role null", fr + `{"role":null,"parts":[],"kind":"request"}]}`,
+			[]note{dropped("0", `a system-prompt part as {"role": "system", "content": <content>}, a user-prompt part as`)}},
+		{"smolagents tool-call", fr + `{"role":"tool-call","content":[{"type":"text","text":"Calling tools:\n[{'id': 'call_1'}]"}],"tool_calls":null}]}`,
+			[]note{dropped("0", `found "role": "tool-call", smolagents' MessageRole.TOOL_CALL, expected "assistant" with the calls in "tool_calls"; the message was dropped; send {"role": "assistant", "tool_calls": <the step's tool_calls>}`)}},
+		{"smolagents tool-response", fr + `{"role":"tool-response","content":[{"type":"text","text":"Observation:\nshipped"}]}]}`,
+			[]note{dropped("0", `send it as {"role": "tool", "tool_call_id": <the id of the call it answers>, "content": <its content>}`)}},
+		{"smolagents memory step", fr + `{"step_number":1,"timing":{},"model_input_messages":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_order","arguments":{}}}],` +
+			`"error":null,"model_output":"Checking.","observations":"shipped","is_final_answer":false}]}`,
+			[]note{dropped("0", `found a smolagents memory step (ActionStep.dict(), with "step_number" and no "role"), expected chat messages`)}},
+		{"Gemini model Content", fr + `{"role":"model","parts":[{"text":"Let me check."},{"function_call":{"id":"f1","name":"get_order","args":{"order_id":"4521"}}}]}]}`,
+			[]note{dropped("0", `found a Gemini Content ("role": "model" with "parts"), expected a chat message {"role", "content", ...}: the platform reads a message's text from "content", not "parts"; `+
+				`the message was dropped; send it as {"role": "assistant", "content": <the text of its text parts>, "tool_calls": [{"id": <id>, "name": <name>, "arguments": <args>}, ...] from its function_call parts}`)}},
+		{"Gemini model Content of calls only", fr + `{"role":"model","parts":[{"functionCall":{"name":"get_order","args":{}}}]}]}`,
+			[]note{dropped("0", `the message was dropped; send it as {"role": "assistant", "tool_calls": [{"id": <id>, "name": <name>, "arguments": <args>}, ...] from its function_call parts}`)}},
+		{"Gemini Content in REST's camelCase", fr + `{"role":"user","parts":[{"functionResponse":{"name":"get_order","response":{"status":"shipped"}}}]}]}`,
+			[]note{{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, `the trace shows it without its text; send each function_response part as a message of its own: {"role": "tool", "tool_call_id": <id>, "content": <response>}`}}},
+		{"Gemini Content without a role", fr + `{"parts":[{"text":"hi"}]}]}`,
+			[]note{dropped("0", `("parts" and no "role", which Gemini reads as "user")`)}},
+		{"Gemini role model without parts", fr + `{"role":"model","content":"hi"}]}`, nil},
+		{"parts kept, text unread", fr + `{"role":"user","parts":[{"text":"Refund #4521"}]}]}`,
+			[]note{{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, `found "parts" (Gemini's Content shape) and no "content", expected the message's text in "content": ` +
+				`the platform reads a message's text only from "content", not "parts"; the message was kept, but the trace shows it without its text; move the text of its text parts to "content": <the text>`}}},
+		{"parts and content null", fr + `{"role":"assistant","content":null,"parts":[{"text":"x"}]}]}`,
+			[]note{{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, "no \"content\""}}},
+		{"parts beside content", fr + `{"role":"user","content":"Refund #4521","parts":[{"text":"Refund #4521"}]}]}`, nil},
+		{"parts that are not an array", fr + `{"role":"user","parts":"x"}]}`, nil},
+		{"the note comes before the message's other notes", fr + `{"role":"tool","parts":[{"text":"x"}]}]}`,
+			[]note{
+				{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, `found "parts"`},
+				{"messages[0]", softwarn.ToolResultUnmatched, softwarn.Kept, "without tool_call_id"},
+			}},
+		{"a dropped message of no known shape", fr + `{"speaker":"bot","text":"hi"}]}`, nil},
+		{"in input order among the kept", fr + `{"source":"user","type":"TextMessage","content":"x"},{"role":"assistant","tool_calls":[{"id":"c1","name":"f"}]},{"role":"model","parts":[]}]}`,
+			[]note{
+				dropped("0", "AutoGen"),
+				{"messages[1].tool_calls[0]", softwarn.ToolCallUnanswered, softwarn.Kept, `(id "c1")`},
+				dropped("2", "Gemini"),
+			}},
+		{"transcript under steps", `{"final_response":"a","steps":[{"step_number":1,"model_output":"x"}]}`,
+			[]note{{"steps", softwarn.TopLevelTranscriptKey, softwarn.Dropped, `found the key "steps" holding an array of objects, expected "messages" (the platform reads a transcript only from "messages", ` +
+				`and "steps" is smolagents' name for an agent's memory steps (agent.memory.steps)); it was dropped with the other unknown keys, so the record has no messages and rich mode is off; ` +
+				`if it holds the run's transcript, send it as "messages", each entry a chat message {"role": "system", "user", "assistant" or "tool", "content": ...}`}}},
+		{"transcript under history", `{"history":[ {"role":"user","parts":[{"text":"hi"}]}],"final_response":"a"}`,
+			[]note{{"history", softwarn.TopLevelTranscriptKey, softwarn.Dropped, `"history" is a chat's history in Gemini's SDKs`}}},
+		{"the first transcript key only", `{"final_response":"a","chat_history":[{}],"transcript":[{}]}`,
+			[]note{{"chat_history", softwarn.TopLevelTranscriptKey, softwarn.Dropped, `"chat_history" is LangChain's usual name for one`}}},
+		{"a transcript key with no origin", `{"final_response":"a","transcript":[{"speaker":"user"}]}`,
+			[]note{{"transcript", softwarn.TopLevelTranscriptKey, softwarn.Dropped, `(the platform reads a transcript only from "messages"); it was dropped`}}},
+		{"transcript key beside messages", `{"final_response":"a","messages":null,"new_items":[{"type":"message_output_item"}]}`, nil},
+		{"transcript key beside a messages variant", `{"final_response":"a","new_items":[{}],"Messages":[{"role":"user","content":"x"}]}`,
+			[]note{{"Messages", softwarn.TopLevelKeyVariant, softwarn.Dropped, `rename it "messages"`}}},
+		{"transcript key holding no objects", `{"final_response":"a","history":["hi"],"steps":[],"message_history":{"a":[{}]}}`, nil},
+		{"transcript key in another case", `{"final_response":"a","History":[{}]}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plain, err := normalize.Normalize([]byte(tt.input))
+			require.NoError(t, err)
+			record := string(plain.AppendJSON(nil))
+			res, err := normalize.Normalize([]byte(tt.input), normalize.WithExplain())
+			require.NoError(t, err)
+			require.Len(t, res.Notes(), len(tt.notes), "notes: %+v", res.Notes())
+			for i, want := range tt.notes {
+				got := res.Notes()[i]
+				assert.Equal(t, want.path, got.Path)
+				assert.Equal(t, want.code, got.Code)
+				assert.Equal(t, want.action, got.Action)
+				assert.Contains(t, got.Message, want.contains)
+			}
+			explained := string(res.AppendJSON(nil))
+			assert.Equal(t, record[:len(record)-1], explained[:len(record)-1], "explain changed the record or its warnings")
+		})
+	}
+}
+
+// A transcript of a thousand AutoGen messages gives a note each, listed up to the limit and
+// counted past it, as every note is.
+func TestExplainOtherFrameworksLimited(t *testing.T) {
+	msg := `{"source":"assistant","content":"x","type":"TextMessage"}`
+	doc := `{"final_response":"a","messages":[` + strings.TrimSuffix(strings.Repeat(msg+",", 1000), ",") + `]}`
+	res, err := normalize.Normalize([]byte(doc), normalize.WithExplain(), normalize.WithMaxWarnings(5))
+	require.NoError(t, err)
+	notes := res.Notes()
+	require.Len(t, notes, 6)
+	for i, n := range notes[:5] {
+		assert.Equal(t, softwarn.MessageOtherFramework, n.Code, "note %d", i)
+	}
+	assert.Equal(t, softwarn.NotesLimited, notes[5].Code)
+	assert.Contains(t, notes[5].Message, "995 more notes were not listed")
+}
