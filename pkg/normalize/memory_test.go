@@ -129,6 +129,15 @@ func TestMemoryBound(t *testing.T) {
 		{name: "huge metadata", doc: func() []byte {
 			return []byte(`{"final_response":"ok","metadata":{` + strings.Repeat(`"k":1,`, size/6-10) + `"k":2}}`)
 		}},
+		// Metadata as a list of one-key objects: dropped with a warning; explain reads the list
+		// again for its note, keeping a few keys and a count.
+		{name: "huge metadata list", doc: func() []byte {
+			return []byte(`{"final_response":"ok","metadata":[` + strings.Repeat(`{"k":1},`, size/8-10) + `{"k":2}]}`)
+		}},
+		// Anthropic's counts at metadata's top, among many keys: the notes look at each key once.
+		{name: "huge metadata of Anthropic's counts", doc: func() []byte {
+			return []byte(`{"final_response":"ok","metadata":{"input_tokens":1,` + strings.Repeat(`"cache_read_input_tokens":1,`, size/28-10) + `"k":2}}`)
+		}},
 	}
 	plain := normalize.New(normalize.WithMaxBytes(size))
 	explain := normalize.New(normalize.WithMaxBytes(size), normalize.WithExplain())

@@ -12,8 +12,8 @@ import (
 // recognised key failed its check left with an absent value.
 type metadata struct {
 	kind     jsonscan.Kind
-	span     jsonscan.Span
-	verbatim bool // written as its exact input bytes
+	span     jsonscan.Span // the value as sent (of a value not an object, for the explain view's notes)
+	verbatim bool          // written as its exact input bytes
 	members  jsonscan.Members
 }
 
@@ -28,6 +28,7 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	m.kind = s.Peek()
 	if m.kind != jsonscan.Object {
 		v := s.SkipValue()
+		m.span = v
 		if m.kind != jsonscan.Null && s.Err() == nil {
 			warn.Add(softwarn.At("metadata").Warn(softwarn.MetadataNotObject, softwarn.Dropped,
 				"found "+m.kind.Describe()+", expected an object; metadata was dropped"+serializedTwice(s.Data(), v, m.kind, jsonscan.Object)))

@@ -30,26 +30,47 @@ var metaKeys = [...]metaKey{
 	{name: "system_prompt_id", folded: "systempromptid", kind: jsonscan.String, lacks: "a system prompt id"},
 	{name: "total_input_tokens", folded: "totalinputtokens", kind: jsonscan.Number, lacks: "an input token count",
 		others: []otherName{
-			{"input_tokens", "inputtokens", "Anthropic's and OpenAI Responses' name for the count"},
+			{"input_tokens", "inputtokens", "Anthropic's, OpenAI Responses' and Pydantic AI's name for the count"},
 			{"prompt_tokens", "prompttokens", "OpenAI Chat Completions' name for the count"},
+			{"request_tokens", "requesttokens", "Pydantic AI's older name for the count"},
+			{"prompt_eval_count", "promptevalcount", "Ollama's name for the count"},
+			{"prompt_token_count", "prompttokencount", "Gemini's name for the count, in usage_metadata"},
 		}},
 	{name: "total_output_tokens", folded: "totaloutputtokens", kind: jsonscan.Number, lacks: "an output token count",
 		others: []otherName{
-			{"output_tokens", "outputtokens", "Anthropic's and OpenAI Responses' name for the count"},
+			{"output_tokens", "outputtokens", "Anthropic's, OpenAI Responses' and Pydantic AI's name for the count"},
 			{"completion_tokens", "completiontokens", "OpenAI Chat Completions' name for the count"},
+			{"response_tokens", "responsetokens", "Pydantic AI's older name for the count"},
+			{"eval_count", "evalcount", "Ollama's name for the count"},
+			{"candidates_token_count", "candidatestokencount", "Gemini's name for the count, in usage_metadata"},
 		}},
 	{name: "agent_runtime_ms", folded: "agentruntimems", kind: jsonscan.Number, lacks: "an agent runtime"},
 }
 
-// The token counts, by their index in metaKeys: what a usage object can supply.
+// The token counts and the runtime, by their index in metaKeys.
 const (
 	metaInputTokens  = 2
 	metaOutputTokens = 3
+	metaRuntime      = 4
 )
 
-// usageKeys are the keys SDKs keep their token counts under (OpenAI's and Anthropic's usage,
-// LangChain's usage_metadata and token_usage), as foldsTo wants them.
+// usageKeys are the keys SDKs keep their token counts under (OpenAI's, Anthropic's and Pydantic
+// AI's usage, LangChain's usage_metadata and token_usage, Gemini's usage_metadata or
+// usageMetadata), as foldsTo wants them.
 var usageKeys = [...]string{"usage", "usagemetadata", "tokenusage"}
+
+// cacheKeys are Anthropic's prompt-cache counts (cache_creation_input_tokens,
+// cache_read_input_tokens), as foldsTo wants them. Its input_tokens leaves out the input written
+// to or read from the cache, and total_input_tokens is the run's whole input (docs/contract.md):
+// beside them, input_tokens is a part of the total, not the total.
+var cacheKeys = [...]string{"cachecreationinputtokens", "cachereadinputtokens"}
+
+// cacheReason says why a sum, after the fix that names it.
+const cacheReason = " (Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)"
+
+// ollamaKeys are the other keys of an Ollama response: beside one of them, total_duration is
+// Ollama's, in nanoseconds. Another SDK's total_duration may be in another unit: not noted.
+var ollamaKeys = [...]string{"prompt_eval_count", "eval_count", "load_duration", "prompt_eval_duration", "eval_duration"}
 
 // matches says whether name, not the key itself, is another name for k, and how, for the note.
 func (k *metaKey) matches(name []byte) (how string, ok bool) {
@@ -69,30 +90,49 @@ func (k *metaKey) matches(name []byte) (how string, ok bool) {
 
 // metadataNotes notes the metadata keys that mean a recognised key but are read as ordinary
 // ones, kept as sent without a check or a warning, so that the run is shown without what they
-// hold: another SDK's name for a recognised key (input_tokens, prompt_tokens, model_name), the
-// key spelled another way (Model, totalInputTokens, agent-runtime-ms), and token counts under a
-// usage object. Only for a recognised key the metadata lacks: when it is there, the porter sends
-// it already and the others are data. One note per recognised key, on its first other name in
-// input order (a rename makes the key present: one note per name would have the porter send
-// it twice); a usage object supplies only the counts no other name did (a rename is the simpler
-// fix). It reads the members the record kept (the last metadata, each key's last value,
-// unescaped), so a duplicated or escaped key is judged as the record has it; no metadata
-// object, no notes.
+// hold: another SDK's name for a recognised key (input_tokens, prompt_tokens, eval_count,
+// model_name), the key spelled another way (Model, totalInputTokens, agent-runtime-ms), token
+// counts under a usage object, and Ollama's total_duration (nanoseconds) for agent_runtime_ms.
+// Only for a recognised key the metadata lacks: when it is there, the porter sends it already
+// and the others are data. One note per recognised key, on its first other name in input order
+// (a rename makes the key present: one note per name would have the porter send it twice); a
+// usage object supplies only the counts no other name did (a rename is the simpler fix). Beside
+// Anthropic's cache counts, input_tokens is a part of the total: the note says to send the sum.
+// It reads the members the record kept (the last metadata, each key's last value, unescaped),
+// so a duplicated or escaped key is judged as the record has it. Metadata sent as a list of
+// one-key objects or of key/value pairs, dropped with a warning, is told to merge them.
 func metadataNotes(r *Result, n *noteList) {
 	m := &r.meta
+	if m.kind == jsonscan.Array {
+		if w, ok := listNote(r.s.Data(), m.span, r.s.MaxDepth()); ok {
+			n.startRun()
+			if n.take() {
+				n.add(m.span.Start, w)
+			}
+		}
+		return
+	}
 	if m.kind != jsonscan.Object {
 		return
 	}
 	data := r.s.Data()
 	var covered [len(metaKeys)]bool
+	var sib siblings
 	for i := range m.members.List {
+		name := m.members.Name(data, i)
 		for k := range metaKeys {
-			covered[k] = covered[k] || string(m.members.Name(data, i)) == metaKeys[k].name
+			covered[k] = covered[k] || string(name) == metaKeys[k].name
 		}
+		sib.see(data, name, m.members.List[i].Value())
 	}
 	var notes []placedNote
 	for i := range m.members.List {
-		if w, ok := otherNameNote(m, data, i, &covered); ok {
+		if w, ok := otherNameNote(m, data, i, &covered, &sib); ok {
+			notes = append(notes, placedNote{at: m.members.List[i].Key().Start, w: w})
+		}
+	}
+	for i := range m.members.List {
+		if w, ok := durationNote(m, data, i, &covered, &sib); ok {
 			notes = append(notes, placedNote{at: m.members.List[i].Key().Start, w: w})
 		}
 	}
@@ -114,9 +154,50 @@ func metadataNotes(r *Result, n *noteList) {
 	}
 }
 
+// siblings is what the notes on one metadata key need to know of the others: Anthropic's cache
+// counts (their keys, nil when absent) and whether an Ollama response's keys are there.
+type siblings struct {
+	cache  [len(cacheKeys)][]byte
+	ollama bool
+}
+
+// see takes in member name, holding v.
+func (sib *siblings) see(data, name []byte, v jsonscan.Span) {
+	if !v.Present() || kindOf(data[v.Start:v.End]) != jsonscan.Number {
+		return
+	}
+	for j, c := range cacheKeys {
+		if sib.cache[j] == nil && foldsTo(name, c) {
+			sib.cache[j] = shownKey(name)
+		}
+	}
+	for _, o := range ollamaKeys {
+		sib.ollama = sib.ollama || string(name) == o
+	}
+}
+
+// sum is the fix's sum of an input count and the cache counts beside it: "input_tokens" +
+// "cache_read_input_tokens", or "" when name is not Anthropic's input_tokens or no cache count
+// is there (the count is then the total, as OpenAI's and Gemini's are).
+func (sib *siblings) sum(name []byte) string {
+	if !foldsTo(name, "inputtokens") {
+		return ""
+	}
+	sum := ""
+	for _, c := range sib.cache {
+		if c != nil {
+			sum += " + " + softwarn.QuoteKey(string(c))
+		}
+	}
+	if sum == "" {
+		return ""
+	}
+	return softwarn.QuoteKey(string(shownKey(name))) + sum
+}
+
 // otherNameNote is the note on metadata member i when it is another name for a recognised key
 // not yet covered, and holds what that key would.
-func otherNameNote(m *metadata, data []byte, i int, covered *[len(metaKeys)]bool) (softwarn.Warning, bool) {
+func otherNameNote(m *metadata, data []byte, i int, covered *[len(metaKeys)]bool, sib *siblings) (softwarn.Warning, bool) {
 	v := m.members.List[i].Value()
 	if !v.Present() { // a recognised key that failed its check
 		return softwarn.Warning{}, false
@@ -129,11 +210,14 @@ func otherNameNote(m *metadata, data []byte, i int, covered *[len(metaKeys)]bool
 		}
 		if how, ok := key.matches(name); ok {
 			covered[k] = true
+			fix := `rename it "` + key.name + `"` + failsCheck(data, key, v)
+			if sum := sib.sum(name); k == metaInputTokens && sum != "" {
+				fix = `set "` + key.name + `" to the sum ` + sum + cacheReason
+			}
 			name = shownKey(name)
 			return softwarn.At("metadata").Key(string(name)).Warn(softwarn.MetadataKeyVariant, softwarn.Kept,
 				"found the key "+softwarn.QuoteKey(string(name))+" holding "+kind.Describe()+`, expected "`+key.name+`" `+how+
-					"; it was kept as an ordinary key, stored as sent and not checked, so the run is shown without "+key.lacks+
-					`; rename it "`+key.name+`"`+failsCheck(data, key, v)), true
+					"; it was kept as an ordinary key, stored as sent and not checked, so the run is shown without "+key.lacks+"; "+fix), true
 		}
 	}
 	return softwarn.Warning{}, false
@@ -149,6 +233,44 @@ func failsCheck(data []byte, key *metaKey, v jsonscan.Span) string {
 	}
 	found, _, _ := strings.Cut(reason, "; the key was dropped")
 	return "; its value would then be dropped: " + found
+}
+
+// durationNote is the note on metadata member i when it is Ollama's total_duration, beside the
+// other keys of an Ollama response, and agent_runtime_ms is not covered: the same run time, in
+// nanoseconds, where agent_runtime_ms is in milliseconds. A rename would show it a million times
+// too long.
+func durationNote(m *metadata, data []byte, i int, covered *[len(metaKeys)]bool, sib *siblings) (softwarn.Warning, bool) {
+	v := m.members.List[i].Value()
+	if covered[metaRuntime] || !sib.ollama || !v.Present() || string(m.members.Name(data, i)) != "total_duration" ||
+		kindOf(data[v.Start:v.End]) != jsonscan.Number {
+		return softwarn.Warning{}, false
+	}
+	covered[metaRuntime] = true
+	example := ""
+	if ms, ok := nanosToMillis(data[v.Start:v.End]); ok {
+		example = " (" + string(data[v.Start:v.End]) + " ns is " + ms + " ms)"
+	}
+	return softwarn.At("metadata").Key("total_duration").Warn(softwarn.MetadataKeyVariant, softwarn.Kept,
+		`found the key "total_duration" holding a number, expected "agent_runtime_ms" (Ollama's time for the whole request, in nanoseconds); `+
+			`it was kept as an ordinary key, stored as sent and not checked, so the run is shown without an agent runtime; `+
+			`set "agent_runtime_ms" to the run's time in milliseconds, total_duration / 1e6`+example), true
+}
+
+// nanosToMillis writes a whole number of nanoseconds in milliseconds, exactly: the point moved
+// six places. Only for plain digits of a plausible length: another number is not rewritten.
+func nanosToMillis(tok []byte) (string, bool) {
+	if len(tok) > 24 || !plainDigits(tok) {
+		return "", false
+	}
+	digits := strings.TrimLeft(string(tok), "0")
+	if len(digits) < 7 {
+		digits = strings.Repeat("0", 7-len(digits)) + digits
+	}
+	whole, frac := digits[:len(digits)-6], strings.TrimRight(digits[len(digits)-6:], "0")
+	if frac == "" {
+		return whole, true
+	}
+	return whole + "." + frac, true
 }
 
 // shownKey is as much of a key as a note shows (softwarn cuts it further): a hostile key can be
@@ -168,9 +290,10 @@ func usageNote(m *metadata, data []byte, i, depth int, covered *[len(metaKeys)]b
 	if !v.Present() || data[v.Start] != '{' || !isUsageKey(name) {
 		return softwarn.Warning{}, false
 	}
-	var found, want, copies, lacks string
+	counts, sib := usageCounts(data[v.Start:v.End], depth, covered)
+	var found, want, copies, lacks, reason string
 	n := 0
-	for k, count := range usageCounts(data[v.Start:v.End], depth, covered) {
+	for k, count := range counts {
 		if count == nil {
 			continue
 		}
@@ -179,7 +302,11 @@ func usageNote(m *metadata, data []byte, i, depth int, covered *[len(metaKeys)]b
 		if n > 0 {
 			found, want, copies = found+" and ", want+" and ", copies+", "
 		}
-		found, want, copies, lacks = found+q, want+w, copies+q+" to "+w, metaKeys[k].lacks
+		from := q
+		if sum := sib.sum(count); k == metaInputTokens && sum != "" {
+			from, reason = sum, cacheReason
+		}
+		found, want, copies, lacks = found+q, want+w, copies+from+" to "+w, metaKeys[k].lacks
 		n++
 	}
 	if n == 0 {
@@ -194,7 +321,7 @@ func usageNote(m *metadata, data []byte, i, depth int, covered *[len(metaKeys)]b
 	return softwarn.At("metadata").Key(string(name)).Warn(softwarn.MetadataKeyVariant, softwarn.Kept,
 		"found "+found+" under "+u+", expected "+want+" in metadata itself (the platform reads no counts inside "+u+
 			"); "+u+" was kept as an ordinary key, stored as sent, so the run is shown without "+lacks+
-			"; copy the run's "+total+" to metadata's own "+keys+": "+copies), true
+			"; copy the run's "+total+" to metadata's own "+keys+": "+copies+reason), true
 }
 
 func isUsageKey(name []byte) bool {
@@ -207,11 +334,13 @@ func isUsageKey(name []byte) bool {
 }
 
 // usageCounts reads a usage object and returns, for each recognised token count not covered,
-// the key of the first member that holds it as a number, unescaped (nil when none does). As
-// in Python, a repeated key's last value counts.
-func usageCounts(obj []byte, depth int, covered *[len(metaKeys)]bool) [len(metaKeys)][]byte {
+// the key of the first member that holds it as a number, unescaped (nil when none does), and
+// Anthropic's cache counts beside them. As in Python, a repeated key's last value counts.
+func usageCounts(obj []byte, depth int, covered *[len(metaKeys)]bool) ([len(metaKeys)][]byte, siblings) {
 	var keys [len(metaKeys)][]byte
 	var isNumber [len(metaKeys)]bool
+	var sib siblings
+	var cacheNumber [len(cacheKeys)]bool
 	var s jsonscan.Scanner
 	s.Reset(obj, depth)
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
@@ -238,11 +367,116 @@ func usageCounts(obj []byte, depth int, covered *[len(metaKeys)]bool) [len(metaK
 				}
 			}
 		}
+		for j, c := range cacheKeys {
+			switch {
+			case sib.cache[j] != nil && string(sib.cache[j]) == string(name):
+				cacheNumber[j] = number
+			case sib.cache[j] == nil && number && foldsTo(name, c):
+				sib.cache[j], cacheNumber[j] = name, true
+			}
+		}
 	}
 	for k := range keys {
 		if !isNumber[k] || s.Err() != nil {
 			keys[k] = nil
 		}
 	}
-	return keys
+	for j := range sib.cache {
+		if !cacheNumber[j] || s.Err() != nil {
+			sib.cache[j] = nil
+		}
+	}
+	return keys, sib
+}
+
+// listShown is how many of a list's keys the merged object in a note shows.
+const listShown = 3
+
+// listNote is the note on metadata sent as a list of one-key objects ([{"model": "m"},
+// {"total_input_tokens": 3}]) or of key/value pairs ([{"key": "model", "value": "m"}]): what a
+// dict's items, a Go map's or a config's entries become when serialized as a list. The platform
+// drops it with a warning that says an object was expected; the note says which object. Every
+// entry must have the shape, or the list is something else and has no note. It reads the list
+// without copying it: the first few keys, unescaped, and a count.
+func listNote(data []byte, v jsonscan.Span, depth int) (softwarn.Warning, bool) {
+	var s jsonscan.Scanner
+	s.Reset(data[v.Start:v.End], depth)
+	pairs, entries := false, 0
+	var shown [listShown][]byte
+	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
+		if s.Peek() != jsonscan.Object {
+			return softwarn.Warning{}, false
+		}
+		key, isPair, ok := listEntry(&s, entries == 0 || pairs, entries < listShown)
+		if !ok || (entries > 0 && isPair != pairs) {
+			return softwarn.Warning{}, false
+		}
+		pairs = isPair
+		if entries < listShown {
+			shown[entries] = key
+		}
+		entries++
+	}
+	if s.Err() != nil || entries == 0 {
+		return softwarn.Warning{}, false
+	}
+	merged := "{"
+	for j, key := range shown[:min(entries, listShown)] {
+		if j > 0 {
+			merged += ", "
+		}
+		merged += softwarn.QuoteKey(string(shownKey(key))) + ": ..."
+	}
+	if entries > listShown {
+		merged += ", ..."
+	}
+	merged += "}"
+	found, how := plural(entries, "object")+" of one key", "merge them into one object"
+	if entries > 1 {
+		found += " each"
+	}
+	if pairs {
+		found, how = plural(entries, `{"key": ..., "value": ...} pair`), "send one object, each pair's key a member holding its value"
+	}
+	return softwarn.At("metadata").Warn(softwarn.MetadataAsList, softwarn.Dropped,
+		"found a list of "+found+", expected one object; metadata was dropped, as its warning says, so the run is shown without it; "+
+			how+": "+merged), true
+}
+
+// listEntry reads one entry of a metadata list, an object at the scanner: ok when it is one
+// member (its key) or, when pairs may be, exactly "key" and "value", the key a string (its
+// text). The key is decoded only when want.
+func listEntry(s *jsonscan.Scanner, pairsMayBe, want bool) (key []byte, isPair, ok bool) {
+	members := 0
+	var first, pairKey []byte
+	hasKey, hasValue := false, false
+	for more := s.ObjectStart(); more; more = s.ObjectNext() {
+		raw, _ := s.Key()
+		if members == 0 && want {
+			first = s.KeyName()
+		}
+		members++
+		switch string(raw) {
+		case "key":
+			hasKey = true
+			v := s.SkipValue()
+			if !v.Present() || s.Data()[v.Start] != '"' {
+				hasKey = false
+				pairsMayBe = false
+			} else if want {
+				pairKey = jsonscan.StringText(s.Data(), v)
+			}
+			continue
+		case "value":
+			hasValue = true
+		}
+		s.SkipValue()
+	}
+	switch {
+	case members == 1:
+		return first, false, true
+	case members == 2 && pairsMayBe && hasKey && hasValue:
+		return pairKey, true, true
+	}
+	return nil, false, false
 }

@@ -46,4 +46,31 @@ func TestMetaKeysAreTheSchemas(t *testing.T) {
 	assert.Equal(t, want, got)
 	assert.Equal(t, "total_input_tokens", metaKeys[metaInputTokens].name)
 	assert.Equal(t, "total_output_tokens", metaKeys[metaOutputTokens].name)
+	assert.Equal(t, "agent_runtime_ms", metaKeys[metaRuntime].name)
+	for _, c := range cacheKeys {
+		assert.Equal(t, fold(c), c, "cacheKeys are written as foldsTo wants them")
+	}
+}
+
+// Ollama's nanoseconds are shown in milliseconds exactly, the point moved six places; a number
+// that is not plain digits, or is implausibly long, is not rewritten.
+func TestNanosToMillis(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"4353619900", "4353.6199"},
+		{"1000000", "1"},
+		{"1500000000", "1500"},
+		{"999", "0.000999"},
+		{"0", "0"},
+		{"000120", "0.00012"},
+		{"123456789012345678901234", "123456789012345678.901234"},
+	}
+	for _, tt := range tests {
+		got, ok := nanosToMillis([]byte(tt.in))
+		assert.True(t, ok, tt.in)
+		assert.Equal(t, tt.want, got, tt.in)
+	}
+	for _, in := range []string{"4.35e9", "1.5", "-1", "1234567890123456789012345"} {
+		_, ok := nanosToMillis([]byte(in))
+		assert.False(t, ok, in)
+	}
 }

@@ -61,6 +61,7 @@ const (
 	ToolCallArgumentsKey     Code = "tool_call_arguments_key"    // arguments under another SDK's key (args, input): dropped
 	TopLevelKeyVariant       Code = "top_level_key_variant"      // Messages, meta_data: ignored as unknown
 	MetadataKeyVariant       Code = "metadata_key_variant"       // input_tokens, Model, usage{}: kept unchecked, not shown
+	MetadataAsList           Code = "metadata_as_list"           // [{"model": ...}, ...] or key/value pairs: dropped, merge them
 	LegacyFunctionCall       Code = "legacy_function_call"       // OpenAI's function_call, which the trace does not show
 	FinalResponseSerialized  Code = "final_response_serialized"  // final_response is the JSON text of a whole result
 	FinalResponsePlaceholder Code = "final_response_placeholder" // whitespace, or "None": nothing to grade
