@@ -34,6 +34,11 @@ type ResponseShapeError struct {
 	Got  string // what was found, e.g. "number", "empty string", "null"
 	Want string // what was expected
 	Msg  string // the full message shown to a person
+	// Fix is the fix Msg ends with when it recognises what was sent (a model API's response, a
+	// chat message where the text belongs, an answer under another key) and says where the
+	// text is; "" when Msg names no fix of its own, so that the general one holds: return
+	// {"final_response": "<a non-empty answer>", ...} through build_response.
+	Fix string
 }
 
 func (e *ResponseShapeError) Error() string { return e.Msg }

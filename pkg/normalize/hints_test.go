@@ -1,6 +1,7 @@
 package normalize_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -212,6 +213,177 @@ func TestWarningClauseOrder(t *testing.T) {
 			i := strings.Index(w.Message, "; ")
 			require.GreaterOrEqual(t, i, 0, "%s: %s: %s", name, w.Path, w.Message)
 			require.Regexp(t, done, w.Message[i:], "%s: %s: what was done comes right after what was found", name, w.Path)
+		}
+	}
+}
+
+// shapeError normalizes input and returns its ResponseShapeError.
+func shapeError(t *testing.T, input string) *normalize.ResponseShapeError {
+	t.Helper()
+	_, err := normalize.Normalize([]byte(input))
+	var shape *normalize.ResponseShapeError
+	require.ErrorAs(t, err, &shape)
+	return shape
+}
+
+// Another SDK's response, message or result object sent instead of the handler's result: the
+// message says what it looks like and where its text is, and Fix is the fix it ends with.
+func TestOtherSDKShapes(t *testing.T) {
+	const prefix = `the result object has no "final_response" key; expected {"final_response": "<the agent's answer>", ...}. `
+	tests := []struct{ name, input, found, fix string }{
+		{"Gemini generateContent response (Python SDK dump)",
+			`{"candidates":[{"content":{"parts":[{"text":"Done."}],"role":"model"},"finish_reason":"STOP"}],"usage_metadata":{"total_token_count":19}}`,
+			`It has "candidates": it looks like a Gemini generateContent response, the model's response rather than the handler's result; `,
+			`send {"final_response": <candidates[0].content.parts[*].text, joined>}`},
+		{"Gemini REST response", `{"candidates":[{"content":{"parts":[{"text":"Done."}]}}],"usageMetadata":{},"modelVersion":"gemini-2.5-flash"}`,
+			`It has "candidates": it looks like a Gemini generateContent response, the model's response rather than the handler's result; `,
+			`send {"final_response": <candidates[0].content.parts[*].text, joined>}`},
+		{"LangChain AIMessage", `{"content":"Done.","additional_kwargs":{},"response_metadata":{},"type":"ai","id":"run-1","tool_calls":[]}`,
+			`It has "type": "ai" and "content": it looks like a LangChain AIMessage, the model's message rather than the handler's result; `,
+			`send {"final_response": <the AIMessage's "content">}`},
+		{"LangChain AIMessage from Claude", `{"content":[{"type":"text","text":"Done."}],"type":"ai"}`,
+			`It has "type": "ai" and "content": it looks like a LangChain AIMessage, the model's message rather than the handler's result; `,
+			`send {"final_response": <the text of the text parts in the AIMessage's "content">}`},
+		{"a lone assistant message", `{"role":"assistant","content":"Done."}`,
+			`It has "role": "assistant" and "content": it looks like a chat message, the model's message rather than the handler's result; `,
+			`send {"final_response": <the message's "content">}`},
+		{"CrewAI CrewOutput", `{"raw":"Done.","pydantic":null,"json_dict":null,"tasks_output":[{"raw":"Done."}],"token_usage":{}}`,
+			`It has "raw" and "tasks_output": it looks like a CrewAI CrewOutput, the crew's whole output rather than the handler's result; `,
+			`send {"final_response": <the CrewOutput's "raw">}`},
+		{"LangGraph state ending in the answer", `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"Done."}]}`,
+			`It has "messages" but no answer: it looks like a transcript (as a LangGraph state holds it) sent without the agent's answer; `,
+			`send {"final_response": <the content of the last message>, "messages": <this list>}`},
+		{"LangGraph state of LangChain messages", `{"messages":[{"content":"hi","type":"human"},{"content":"Done.","type":"ai"}],"remaining_steps":24}`,
+			`It has "messages" but no answer: it looks like a transcript (as a LangGraph state holds it) sent without the agent's answer; `,
+			`send {"final_response": <the content of the last message>, "messages": <the list as OpenAI messages>} (langchain_core.messages.convert_to_openai_messages converts it)`},
+		{"a transcript ending in a tool call", `{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[]}]}`,
+			`It has "messages" but no answer: it looks like a transcript (as a LangGraph state holds it) sent without the agent's answer; `,
+			`send {"final_response": "<the agent's answer>", "messages": <this list>}`},
+		{"a case variant of final_response comes first", `{"Final_Response":"Done.","candidates":[{"content":{}}]}`,
+			`It has "Final_Response": keys are matched exactly, case included; `, `send "final_response"`},
+		{"an answer key before the transcript", `{"answer":"Done.","messages":[{"role":"user","content":"hi"}]}`,
+			`It has "answer", which holds a string: `, `rename the key to "final_response"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shape := shapeError(t, tt.input)
+			assert.Equal(t, prefix+tt.found+tt.fix, shape.Msg)
+			assert.Equal(t, tt.fix, shape.Fix)
+		})
+	}
+}
+
+// Look-alikes that hold no text get no hint that names a value: sending an empty value would be
+// rejected in turn. Their message lists the keys, and Fix is empty (the general fix holds).
+func TestOtherSDKShapesWithoutText(t *testing.T) {
+	tests := []struct{ name, input, keys string }{
+		{"AIMessage of a tool-call turn", `{"content":"","type":"ai","tool_calls":[{"name":"f"}]}`, `the keys "content", "type", "tool_calls"`},
+		{"assistant message without text", `{"role":"assistant","content":[]}`, `the keys "role", "content"`},
+		{"a user message", `{"role":"user","content":"hi"}`, `the keys "role", "content"`},
+		{"CrewOutput with an empty raw", `{"raw":"","tasks_output":[]}`, `the keys "raw", "tasks_output"`},
+		{"a raw key alone", `{"raw":"Done."}`, `the key "raw"`},
+		{"Gemini response without candidates (a blocked prompt)", `{"candidates":[],"promptFeedback":{"blockReason":"SAFETY"}}`, `the keys "candidates", "promptFeedback"`},
+		{"an empty transcript", `{"messages":[]}`, `the key "messages"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shape := shapeError(t, tt.input)
+			assert.True(t, strings.HasSuffix(shape.Msg, ". It has "+tt.keys), shape.Msg)
+			assert.Empty(t, shape.Fix)
+		})
+	}
+}
+
+// An object with final_output, output or message keeps rule 3's message whole and first; for a
+// model API's response whose probe key holds no text, one sentence after it says where the text is.
+func TestRule3WithModelResponses(t *testing.T) {
+	rule3 := func(key string) string {
+		return `the result object has no "final_response" key; expected {"final_response": "<the agent's answer>", ...}. It has "` + key +
+			`": it looks like a serialized agent result that did not go through build_response, which moves final_response, final_output, output or message (in that order) to final_response`
+	}
+	tests := []struct{ name, input, key, then, fix string }{
+		{"OpenAI Responses API response (Python model_dump)",
+			`{"id":"resp_1","object":"response","status":"completed","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done.","annotations":[]}]}],"usage":{}}`, "output",
+			`. This one looks like an OpenAI Responses API response (the model's response rather than the handler's result): its "output" is a list of items, not text; `,
+			`send {"final_response": response.output_text} (the text of the output_text parts of its message items)`},
+		{"OpenAI Responses API response (JavaScript SDK, with output_text)",
+			`{"id":"resp_1","object":"response","output":[{"type":"message","content":[{"type":"output_text","text":"Done."}]}],"output_text":"Done."}`, "output",
+			`. This one looks like an OpenAI Responses API response (the model's response rather than the handler's result): its "output" is a list of items, not text; `,
+			`send {"final_response": <its "output_text">}`},
+		{"Ollama /api/chat response",
+			`{"model":"llama3.2","created_at":"2025-10-17T23:14:07Z","message":{"role":"assistant","content":"Done."},"done":true,"done_reason":"stop"}`, "message",
+			`. This one looks like an Ollama /api/chat response (the model's response rather than the handler's result): its "message" is a chat message, not text; `,
+			`send {"final_response": message.content}`},
+		{"a message object with content blocks", `{"stop_reason":"end_turn","message":{"role":"assistant","content":[{"text":"Done."}]}}`, "message",
+			`. Its "message" is a chat message, not text; `, `send {"final_response": <the text of the text parts in message.content>}`},
+		{"Responses API response with only tool calls", `{"object":"response","output":[{"type":"function_call","name":"f","arguments":"{}"}]}`, "output", "", ""},
+		{"Ollama response of a tool-call turn", `{"message":{"role":"assistant","content":"","tool_calls":[]},"done":true}`, "message", "", ""},
+		{"a status message", `{"message":"ok","status":200}`, "message", "", ""},
+		{"final_output wins, as build_response probes it first", `{"final_output":"Done.","object":"response","output":[{"content":[{"type":"output_text"}]}]}`, "final_output", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shape := shapeError(t, tt.input)
+			assert.Equal(t, rule3(tt.key)+tt.then+tt.fix, shape.Msg)
+			assert.Equal(t, tt.fix, shape.Fix)
+		})
+	}
+}
+
+// final_response of another type than string names the type (rule 5) and, when the value is
+// recognisably something that holds the text, says where it is; null and "" keep the contract's
+// message byte for byte.
+func TestFinalResponseValueHints(t *testing.T) {
+	const eg = `, e.g. {"final_response": "The refund has been issued."}`
+	tests := []struct{ name, input, want, fix string }{
+		{"a chat message", `{"final_response":{"role":"assistant","content":"Done."}}`,
+			`final_response is an object; expected a non-empty string. It has "role" and "content": it looks like a chat message rather than its text; `,
+			`send {"final_response": <the message's "content">}`},
+		{"a chat message with content parts", `{"final_response":{"role":"assistant","content":[{"type":"text","text":"Done."}]}}`,
+			`final_response is an object; expected a non-empty string. It has "role" and "content": it looks like a chat message rather than its text; `,
+			`send {"final_response": <the text of the text parts in the message's "content">}`},
+		{"an AIMessage dict", `{"final_response":{"content":"Done.","type":"ai","tool_calls":[]}}`,
+			`final_response is an object; expected a non-empty string. It has "type": "ai" and "content": it looks like a LangChain AIMessage rather than its text; `,
+			`send {"final_response": <the AIMessage's "content">}`},
+		{"content parts", `{"final_response":[{"type":"text","text":"The refund "},{"type":"text","text":"was issued."}]}`,
+			`final_response is an array; expected a non-empty string. Its first element has "type": "text" and "text": it looks like a list of content parts rather than their text; `,
+			`send {"final_response": <the "text" of final_response's text parts, joined>}`},
+		{"Responses output_text parts", `{"final_response":[{"type":"output_text","text":"Done.","annotations":[]}]}`,
+			`final_response is an array; expected a non-empty string. Its first element has "type": "output_text" and "text": it looks like a list of content parts rather than their text; `,
+			`send {"final_response": <the "text" of final_response's output_text parts, joined>}`},
+		{"a number", `{"final_response":42}`, `final_response is a number; expected a non-empty string; `,
+			`send the number as text, {"final_response": "42"}, if it really is the answer`},
+		{"a long number", `{"final_response":123456789012345678901234567890123456789}`, `final_response is a number; expected a non-empty string; `,
+			`send the number as text, {"final_response": "<the number>"}, if it really is the answer`},
+		{"a boolean", `{"final_response":false}`, `final_response is a boolean; expected a non-empty string; `,
+			`send the value as text, {"final_response": "false"}, if it really is the answer`},
+		{"the last final_response counts", `{"final_response":{"role":"assistant","content":"x"},"final_response":7}`,
+			`final_response is a number; expected a non-empty string; `, `send the number as text, {"final_response": "7"}, if it really is the answer`},
+		{"an object of another kind", `{"final_response":{"text":"Done."}}`, `final_response is an object; expected a non-empty string` + eg, ""},
+		{"a message without text", `{"final_response":{"role":"assistant","content":null}}`, `final_response is an object; expected a non-empty string` + eg, ""},
+		{"a list of strings", `{"final_response":["Done."]}`, `final_response is an array; expected a non-empty string` + eg, ""},
+		{"null", `{"final_response":null}`, normalize.EmptyResponseMessage, ""},
+		{"empty", `{"final_response":""}`, normalize.EmptyResponseMessage, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shape := shapeError(t, tt.input)
+			assert.Equal(t, tt.want+tt.fix, shape.Msg)
+			assert.Equal(t, tt.fix, shape.Fix)
+		})
+	}
+}
+
+// Fix is always the end of the message, so that a report that shows it shows the message's own
+// words, for every rejection the golden inputs make.
+func TestFixEndsMessage(t *testing.T) {
+	for _, name := range goldenCases(t) {
+		raw, err := os.ReadFile(filepath.Join(goldenDir, name+".input.json"))
+		require.NoError(t, err)
+		_, err = normalize.Normalize(raw)
+		var shape *normalize.ResponseShapeError
+		if errors.As(err, &shape) && shape.Fix != "" {
+			assert.True(t, strings.HasSuffix(shape.Msg, shape.Fix), "%s: %q does not end with %q", name, shape.Msg, shape.Fix)
 		}
 	}
 }

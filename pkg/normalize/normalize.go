@@ -427,22 +427,30 @@ func (r *Result) shapeError(probe probeKeys) error {
 		return &ResponseShapeError{Path: "final_response", Got: "null", Want: "non-empty string", Msg: EmptyResponseMessage}
 	case jsonscan.None:
 		msg := `the result object has no "final_response" key; expected {"final_response": "<the agent's answer>", ...}`
+		var hint shapeHint
 		if name, ok := probe.first(); ok {
 			msg += `. It has "` + name + `": it looks like a serialized agent result that did not go through build_response, which moves final_response, final_output, output or message (in that order) to final_response`
+			hint = probeHint(r.s.Data(), r.s.MaxDepth(), name)
 		} else {
-			msg += missingFinalHint(r.s.Data(), r.s.MaxDepth())
+			hint = missingFinalHint(r.s.Data(), r.s.MaxDepth())
 		}
-		return &ResponseShapeError{Path: "final_response", Got: "object without final_response", Want: "object with final_response", Msg: msg}
+		return &ResponseShapeError{Path: "final_response", Got: "object without final_response", Want: "object with final_response",
+			Msg: msg + hint.text, Fix: hint.fix}
 	}
 	if r.fields[fieldFinal].seen {
-		return &ResponseShapeError{Path: "final_response", Got: r.finalKind.Name(), Want: "non-empty string",
-			Msg: "final_response is " + r.finalKind.Describe() + `; expected a non-empty string, e.g. {"final_response": "The refund has been issued."}`}
+		msg := "final_response is " + r.finalKind.Describe() + `; expected a non-empty string`
+		hint := finalValueHint(r.s.Data(), r.s.MaxDepth())
+		if hint.text == "" {
+			hint.text = `, e.g. {"final_response": "The refund has been issued."}`
+		}
+		return &ResponseShapeError{Path: "final_response", Got: r.finalKind.Name(), Want: "non-empty string", Msg: msg + hint.text, Fix: hint.fix}
 	}
 	msg := "the result is " + r.finalKind.Describe() + `; expected a non-empty string or an object with "final_response"`
+	var hint shapeHint
 	if r.finalKind == jsonscan.Array {
-		msg += arrayHint(r.s.Data(), r.s.MaxDepth())
+		hint = arrayHint(r.s.Data(), r.s.MaxDepth())
 	}
-	return &ResponseShapeError{Got: r.finalKind.Name(), Want: "string or object", Msg: msg}
+	return &ResponseShapeError{Got: r.finalKind.Name(), Want: "string or object", Msg: msg + hint.text, Fix: hint.fix}
 }
 
 // invalidJSON places a syntax error as Python's json module does (jsonscan's LineColumn: line,

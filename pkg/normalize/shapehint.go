@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -8,71 +9,264 @@ import (
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
-// missingFinalHint looks again at a result object without final_response, on the error path
-// only, and says what the sender most likely meant: a key spelled another way, a response
-// object of a model API instead of the handler's result, or at least which keys there are. It
-// keeps the first few keys and a few facts, whatever the object's size.
-func missingFinalHint(data []byte, maxDepth int) string {
+// shapeHint is what a rejection's message adds about the shape that was sent: text, appended to
+// the message's first clause, and the fix that text ends with ("" when it names none), which
+// ResponseShapeError.Fix carries so that a report can show it in place of the general fix.
+type shapeHint struct{ text, fix string }
+
+// objectFacts is what the hints read from a result object without final_response, on the error
+// path only: its first few keys, a few short strings, and the last value (rule 12: the last one
+// counts) of each key that marks another API's shape, whatever the object's size.
+type objectFacts struct {
+	maxDepth          int
+	keys              []string
+	count             int
+	variant           string
+	typ, object, role string
+	answer            answerKey
+	answerData        []byte
+	crewKey           string // the first of CrewOutput's keys besides raw
+	done              bool   // Ollama's "done"
+
+	choices, candidates, content, raw, messages, output, message, outputText []byte
+}
+
+// readFacts reads the result object in data; it reports false when data is no object.
+func readFacts(data []byte, maxDepth int) (objectFacts, bool) {
 	const most = 8
+	f := objectFacts{maxDepth: maxDepth, answerData: data}
 	var s jsonscan.Scanner
 	s.Reset(data, maxDepth)
 	if s.Peek() != jsonscan.Object {
-		return ""
+		return f, false
 	}
-	var (
-		keys                      []string
-		count                     int
-		variant, typ, object      string
-		choices, messageInChoices bool
-		content                   bool
-		answer                    answerKey
-	)
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		name := s.KeyName()
-		if variant == "" && foldsToFinalResponse(name) {
-			variant = string(name)
+		if f.variant == "" && foldsToFinalResponse(name) {
+			f.variant = string(name)
 		}
-		answer.see(name, &s)
-		if count++; len(keys) < most {
-			keys = append(keys, string(name))
+		f.answer.see(name, &s)
+		if f.count++; len(f.keys) < most {
+			f.keys = append(f.keys, string(name))
 		}
-		var text *string // where the value goes, when it is a short string that matters
-		isChoices := false
-		switch string(name) {
-		case "type":
-			text = &typ
-		case "object":
-			text = &object
-		case "choices":
-			isChoices = true
-		case "content":
-			content = true
-		}
+		text, value := f.slot(string(name))
 		v := s.SkipValue()
 		switch {
 		case text != nil:
-			*text = "" // the last occurrence wins (rule 12), even when it is not a short string
-			if v.Present() && data[v.Start] == '"' && v.End-v.Start < 64 {
-				*text = string(jsonscan.StringText(data, v))
-			}
-		case isChoices: // the last occurrence wins here too: a list, or nothing of a completion
-			choices = v.Present() && data[v.Start] == '['
-			messageInChoices = choices && firstHasKey(data[v.Start:v.End], "message", maxDepth)
+			*text = shortString(data[v.Start:v.End], 64) // the last occurrence wins, even when it is no short string
+		case value != nil && v.Present():
+			*value = data[v.Start:v.End]
 		}
 	}
-	switch {
-	case variant != "":
-		return `. It has ` + softwarn.QuoteKey(jsonscan.Cut(variant, 40)) + `: keys are matched exactly, case included; send "final_response"`
-	case choices && (object == "chat.completion" || messageInChoices):
-		return `. It has "choices": it looks like an OpenAI chat completion, the model's response rather than ` +
-			`the handler's result; send {"final_response": choices[0].message.content}`
-	case content && typ == "message":
-		return `. It has "type": "message" and "content": it looks like an Anthropic Messages API response, ` +
-			`the model's response rather than the handler's result; send {"final_response": <the text of its text blocks>}`
-	case answer.name != "":
-		return answer.hint(data)
+	return f, true
+}
+
+// slot says where readFacts keeps the value of the key name: as a short string, or whole.
+func (f *objectFacts) slot(name string) (*string, *[]byte) {
+	switch name {
+	case "type":
+		return &f.typ, nil
+	case "object":
+		return &f.object, nil
+	case "role":
+		return &f.role, nil
+	case "choices":
+		return nil, &f.choices
+	case "candidates":
+		return nil, &f.candidates
+	case "content":
+		return nil, &f.content
+	case "raw":
+		return nil, &f.raw
+	case "messages":
+		return nil, &f.messages
+	case "output":
+		return nil, &f.output
+	case "message":
+		return nil, &f.message
+	case "output_text":
+		return nil, &f.outputText
+	case "tasks_output", "json_dict", "pydantic", "token_usage":
+		if f.crewKey == "" || name == "tasks_output" { // the surest sign is the one named
+			f.crewKey = name
+		}
+	case "done":
+		f.done = true
 	}
-	return ". It has " + listKeys(keys, count)
+	return nil, nil
+}
+
+// shortString is the text of v when v is a string token shorter than max bytes, else "".
+func shortString(v []byte, max int) string {
+	if len(v) < 2 || v[0] != '"' || len(v) >= max {
+		return ""
+	}
+	return string(jsonscan.StringText(v, jsonscan.Span{Start: 0, End: len(v)}))
+}
+
+// missingFinalHint looks again at a result object without final_response and without the SDK's
+// probe keys (those get rule 3's message), on the error path only, and says what the sender most
+// likely meant. The probes go from the surest sign to the weakest: final_response spelled
+// another way; a model API's response or message sent instead of the handler's result (an
+// OpenAI chat completion, an Anthropic message, a Gemini response, a LangChain AIMessage, a lone
+// assistant message) or a framework's result object (a CrewAI CrewOutput); a key the answer is
+// often sent under; a transcript without its answer (a LangGraph state); else which keys there are.
+func missingFinalHint(data []byte, maxDepth int) shapeHint {
+	f, ok := readFacts(data, maxDepth)
+	if !ok {
+		return shapeHint{}
+	}
+	for _, probe := range [...]func() shapeHint{f.variantHint, f.modelHint, f.frameworkHint, f.answerHint, f.transcriptHint} {
+		if h := probe(); h.text != "" {
+			return h
+		}
+	}
+	return shapeHint{text: ". It has " + listKeys(f.keys, f.count)}
+}
+
+// sentInstead is the hint for another API's object sent instead of the handler's result: which
+// keys give it away, what it looks like and what it is, and where its text is.
+func sentInstead(has, what, is, where string) shapeHint {
+	fix := `send {"final_response": ` + where + `}`
+	return shapeHint{". It has " + has + ": it looks like " + what + ", " + is + " rather than the handler's result; " + fix, fix}
+}
+
+const modelsResponse = "the model's response"
+
+func (f *objectFacts) variantHint() shapeHint {
+	if f.variant == "" {
+		return shapeHint{}
+	}
+	const fix = `send "final_response"`
+	return shapeHint{`. It has ` + softwarn.QuoteKey(jsonscan.Cut(f.variant, 40)) + `: keys are matched exactly, case included; ` + fix, fix}
+}
+
+// modelHint recognises a model API's response: an OpenAI chat completion (not a chunk of a
+// stream: its choices hold message), an Anthropic Messages API response, a Gemini
+// generateContent response (its first candidate holds content).
+func (f *objectFacts) modelHint() shapeHint {
+	switch {
+	case isList(f.choices) && (f.object == "chat.completion" || member(firstElement(f.choices, f.maxDepth), "message", f.maxDepth) != nil):
+		return sentInstead(`"choices"`, "an OpenAI chat completion", modelsResponse, "choices[0].message.content")
+	case f.content != nil && f.typ == "message":
+		return sentInstead(`"type": "message" and "content"`, "an Anthropic Messages API response", modelsResponse, "<the text of its text blocks>")
+	case isList(f.candidates) && member(firstElement(f.candidates, f.maxDepth), "content", f.maxDepth) != nil:
+		return sentInstead(`"candidates"`, "a Gemini generateContent response", modelsResponse, "<candidates[0].content.parts[*].text, joined>")
+	}
+	return shapeHint{}
+}
+
+// frameworkHint recognises a message or result object of a framework sent whole where its text
+// belongs: a LangChain AIMessage, a lone assistant message, a CrewAI CrewOutput. Each only when
+// the value it names holds text: a hint that names an empty value would be rejected in turn
+// (rule 5).
+func (f *objectFacts) frameworkHint() shapeHint {
+	content := textKind(f.content) != jsonscan.None
+	switch {
+	case content && f.typ == "ai":
+		return sentInstead(`"type": "ai" and "content"`, "a LangChain AIMessage", "the model's message",
+			"<"+textOf(f.content, `the AIMessage's "content"`)+">")
+	case content && f.role == "assistant" && f.typ == "":
+		return sentInstead(`"role": "assistant" and "content"`, "a chat message", "the model's message",
+			"<"+textOf(f.content, `the message's "content"`)+">")
+	case f.crewKey != "" && textKind(f.raw) == jsonscan.String:
+		return sentInstead(`"raw" and `+strconv.Quote(f.crewKey), "a CrewAI CrewOutput", "the crew's whole output", `<the CrewOutput's "raw">`)
+	}
+	return shapeHint{}
+}
+
+// textOf says where the text is in a value named name: the value itself when it is a non-empty
+// string, the text of its text parts when it is a non-empty list (of content parts or blocks),
+// "" when it holds no text.
+func textOf(v []byte, name string) string {
+	switch textKind(v) {
+	case jsonscan.String:
+		return name
+	case jsonscan.Array:
+		return "the text of the text parts in " + name
+	}
+	return ""
+}
+
+// textKind is String for a non-empty string, Array for a non-empty list, None for anything else.
+func textKind(v []byte) jsonscan.Kind {
+	switch {
+	case len(v) > 2 && v[0] == '"':
+		return jsonscan.String
+	case isList(v) && bytes.TrimLeft(v[1:], " \t\r\n")[0] != ']':
+		return jsonscan.Array
+	}
+	return jsonscan.None
+}
+
+func isList(v []byte) bool { return len(v) > 0 && v[0] == '[' }
+
+func (f *objectFacts) answerHint() shapeHint {
+	if f.answer.name == "" {
+		return shapeHint{}
+	}
+	return f.answer.hint(f.answerData)
+}
+
+// transcriptHint recognises a transcript sent without its answer, as a LangGraph state
+// ({"messages": [...]}) holds it: the answer is the last message's content when that is an
+// assistant's text.
+func (f *objectFacts) transcriptHint() shapeHint {
+	if textKind(f.messages) != jsonscan.Array {
+		return shapeHint{}
+	}
+	answer := `"<the agent's answer>"`
+	if last := lastElement(f.messages, f.maxDepth); isAssistantText(last, f.maxDepth) {
+		answer = `<the content of the last message>`
+	}
+	fix := `send {"final_response": ` + answer + `, "messages": <this list>}`
+	if _, lc := listKind(f.messages, f.maxDepth); lc != "" {
+		fix = `send {"final_response": ` + answer + `, "messages": <the list as OpenAI messages>} (langchain_core.messages.convert_to_openai_messages converts it)`
+	}
+	return shapeHint{`. It has "messages" but no answer: it looks like a transcript (as a LangGraph state holds it) sent without the agent's answer; ` + fix, fix}
+}
+
+// isAssistantText reports whether msg is an assistant's message with text: role "assistant"
+// (OpenAI) or type "ai" (LangChain), and content that holds text.
+func isAssistantText(msg []byte, maxDepth int) bool {
+	role := shortString(member(msg, "role", maxDepth), 64)
+	typ := shortString(member(msg, "type", maxDepth), 64)
+	return (role == "assistant" || typ == "ai") && textKind(member(msg, "content", maxDepth)) != jsonscan.None
+}
+
+// probeHint is the sentence rule 3's message may add when the probe key it names holds no text
+// but a model API's response does, where the text is: an OpenAI Responses API response (its
+// "output" is a list of items) or an Ollama /api/chat response (its "message" is a message).
+// Rule 3's own text stays first and whole; this only adds where the text is.
+func probeHint(data []byte, maxDepth int, name string) shapeHint {
+	f, ok := readFacts(data, maxDepth)
+	if !ok {
+		return shapeHint{}
+	}
+	switch {
+	case name == "output" && isList(f.output) && bytes.Contains(f.output, []byte(`"output_text"`)):
+		// Without an output_text part (only tool calls, or reasoning) there is no text to point at.
+		fix := `send {"final_response": response.output_text} (the text of the output_text parts of its message items)`
+		if textKind(f.outputText) == jsonscan.String { // the JavaScript SDK writes output_text into the object
+			fix = `send {"final_response": <its "output_text">}`
+		}
+		return shapeHint{`. This one looks like an OpenAI Responses API response (` + modelsResponse + ` rather than the handler's result): its "output" is a list of items, not text; ` + fix, fix}
+	case name == "message" && member(f.message, "role", maxDepth) != nil:
+		where := textOf(member(f.message, "content", maxDepth), "message.content")
+		if where == "" {
+			return shapeHint{}
+		}
+		if !strings.HasPrefix(where, "message") {
+			where = "<" + where + ">"
+		}
+		fix := `send {"final_response": ` + where + `}`
+		what := `. Its "message" is a chat message, not text; `
+		if f.done {
+			what = `. This one looks like an Ollama /api/chat response (` + modelsResponse + ` rather than the handler's result): its "message" is a chat message, not text; `
+		}
+		return shapeHint{what + fix, fix}
+	}
+	return shapeHint{}
 }
 
 // answerKey is a key that other frameworks, or handlers written by hand, put the answer
@@ -108,27 +302,45 @@ func isAnswerKey(name []byte) bool {
 
 // hint says what to do with the answer key: rename it when it holds text, else say what it
 // holds.
-func (a answerKey) hint(data []byte) string {
+func (a answerKey) hint(data []byte) shapeHint {
 	key := softwarn.QuoteKey(a.name)
+	var found, fix string
 	switch {
 	case a.kind == jsonscan.String && data[a.at+1] == '"':
-		return ". It has " + key + `, which holds an empty string: send the agent's answer, not empty, as "final_response"`
+		found, fix = ", which holds an empty string: ", `send the agent's answer, not empty, as "final_response"`
 	case a.kind == jsonscan.String:
-		return ". It has " + key + `, which holds a string: rename the key to "final_response"`
+		found, fix = ", which holds a string: ", `rename the key to "final_response"`
+	default:
+		found, fix = ", which holds "+a.kind.Describe()+", not the answer's text: ", `send the text as "final_response"`
 	}
-	return ". It has " + key + ", which holds " + a.kind.Describe() + `, not the answer's text: send the text as "final_response"`
+	return shapeHint{". It has " + key + found + fix, fix}
 }
 
 // arrayHint looks again at a top-level array, on the error path only: a list of messages (an
 // OpenAI messages list, the Agents SDK's to_input_list(), LangGraph's state["messages"]) is
 // a transcript sent without its answer.
-func arrayHint(data []byte, maxDepth int) string {
-	var s jsonscan.Scanner
-	s.Reset(data, maxDepth)
-	if s.Peek() != jsonscan.Array || !s.ArrayStart() || s.Peek() != jsonscan.Object {
-		return ""
+func arrayHint(data []byte, maxDepth int) shapeHint {
+	const send = `send {"final_response": "<the agent's answer>", "messages": `
+	switch role, typ := listKind(data, maxDepth); {
+	case role:
+		fix := send + `<this list>}`
+		return shapeHint{`; it looks like a list of messages (its first element has "role"): ` + fix, fix}
+	case typ != "":
+		fix := send + `<the list as OpenAI messages>} (langchain_core.messages.convert_to_openai_messages converts it)`
+		return shapeHint{`; it looks like a list of LangChain messages (its first element has "type": ` + strconv.Quote(typ) + `): ` + fix, fix}
 	}
-	role, content, typ := false, false, ""
+	return shapeHint{}
+}
+
+// listKind says what the first element of the array list is: a message with "role", or a
+// LangChain message (content, and a type of human, ai, system or tool), whose type it gives.
+func listKind(list []byte, maxDepth int) (role bool, langChain string) {
+	var s jsonscan.Scanner
+	s.Reset(list, maxDepth)
+	if s.Peek() != jsonscan.Array || !s.ArrayStart() || s.Peek() != jsonscan.Object {
+		return false, ""
+	}
+	content, typ := false, ""
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		name := string(s.KeyName())
 		v := s.SkipValue()
@@ -137,19 +349,18 @@ func arrayHint(data []byte, maxDepth int) string {
 			role = true
 		case name == "content":
 			content = true
-		case name == "type" && data[v.Start] == '"' && v.End-v.Start < 16:
-			typ = string(jsonscan.StringText(data, v))
+		case name == "type" && v.Present():
+			typ = shortString(list[v.Start:v.End], 16)
 		}
 	}
-	const send = `send {"final_response": "<the agent's answer>", "messages": `
-	switch {
-	case role:
-		return `; it looks like a list of messages (its first element has "role"): ` + send + `<this list>}`
-	case content && (typ == "human" || typ == "ai" || typ == "system" || typ == "tool"):
-		return `; it looks like a list of LangChain messages (its first element has "type": ` + strconv.Quote(typ) + `): ` + send +
-			`<the list as OpenAI messages>} (langchain_core.messages.convert_to_openai_messages converts it)`
+	if role || !content {
+		return role, ""
 	}
-	return ""
+	switch typ {
+	case "human", "ai", "system", "tool":
+		return false, typ
+	}
+	return false, ""
 }
 
 // foldsToFinalResponse reports whether name is final_response in another case or with other
@@ -158,20 +369,49 @@ func foldsToFinalResponse(name []byte) bool {
 	return foldsTo(name, "finalresponse") && string(name) != "final_response"
 }
 
-// firstHasKey reports whether the array arr's first element is an object with the key key.
-func firstHasKey(arr []byte, key string, maxDepth int) bool {
+// member is the last value of the key key in the object obj, or nil when obj is no object or
+// has no such key.
+func member(obj []byte, key string, maxDepth int) []byte {
+	var s jsonscan.Scanner
+	s.Reset(obj, maxDepth)
+	if s.Peek() != jsonscan.Object {
+		return nil
+	}
+	var last []byte
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		match := string(s.KeyName()) == key
+		if v := s.SkipValue(); match && v.Present() {
+			last = obj[v.Start:v.End]
+		}
+	}
+	return last
+}
+
+// firstElement is the first element of the array arr, or nil.
+func firstElement(arr []byte, maxDepth int) []byte {
 	var s jsonscan.Scanner
 	s.Reset(arr, maxDepth)
-	if !s.ArrayStart() || s.Peek() != jsonscan.Object {
-		return false
+	if s.Peek() != jsonscan.Array || !s.ArrayStart() || s.Peek() == jsonscan.None {
+		return nil
 	}
-	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		if string(s.KeyName()) == key {
-			return true
+	v := s.SkipValue()
+	return arr[v.Start:v.End]
+}
+
+// lastElement is the last element of the array arr, or nil.
+func lastElement(arr []byte, maxDepth int) []byte {
+	var s jsonscan.Scanner
+	s.Reset(arr, maxDepth)
+	if s.Peek() != jsonscan.Array {
+		return nil
+	}
+	var last []byte
+	for ok := s.ArrayStart(); ok && s.Err() == nil; ok = s.ArrayNext() {
+		if v := s.SkipValue(); v.Present() {
+			last = arr[v.Start:v.End]
 		}
-		s.SkipValue()
 	}
-	return false
+	return last
 }
 
 // listKeys names the first keys of an object that has count of them.

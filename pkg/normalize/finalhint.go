@@ -1,0 +1,63 @@
+package normalize
+
+import (
+	"github.com/dystopic/normalizer/internal/jsonscan"
+)
+
+// finalValueHint looks again at a final_response that is neither a string nor null, on the
+// error path only, and says where the text is when the value is recognisably something that
+// holds it: a chat message or a LangChain AIMessage (its content), a list of content parts (the
+// text of its text parts), or a number or boolean (its text, if that really is the answer).
+// data is the result object; the last final_response counts (rule 12).
+func finalValueHint(data []byte, maxDepth int) shapeHint {
+	v := member(data, "final_response", maxDepth)
+	if len(v) == 0 {
+		return shapeHint{}
+	}
+	switch v[0] {
+	case '{':
+		return messageValueHint(v, maxDepth)
+	case '[':
+		return partsValueHint(v, maxDepth)
+	case 't', 'f':
+		fix := `send the value as text, {"final_response": "` + string(v) + `"}, if it really is the answer`
+		return shapeHint{"; " + fix, fix}
+	case 'n':
+		return shapeHint{}
+	}
+	if len(v) > 32 {
+		const fix = `send the number as text, {"final_response": "<the number>"}, if it really is the answer`
+		return shapeHint{"; " + fix, fix}
+	}
+	fix := `send the number as text, {"final_response": "` + string(v) + `"}, if it really is the answer`
+	return shapeHint{"; " + fix, fix}
+}
+
+// messageValueHint recognises a chat message ("role" and "content") or a LangChain AIMessage
+// ("type": "ai" and "content") sent as final_response, when its content holds text.
+func messageValueHint(obj []byte, maxDepth int) shapeHint {
+	content := member(obj, "content", maxDepth)
+	switch {
+	case textKind(content) == jsonscan.None:
+		return shapeHint{}
+	case shortString(member(obj, "type", maxDepth), 16) == "ai":
+		fix := `send {"final_response": <` + textOf(content, `the AIMessage's "content"`) + `>}`
+		return shapeHint{`. It has "type": "ai" and "content": it looks like a LangChain AIMessage rather than its text; ` + fix, fix}
+	case member(obj, "role", maxDepth) != nil:
+		fix := `send {"final_response": <` + textOf(content, `the message's "content"`) + `>}`
+		return shapeHint{`. It has "role" and "content": it looks like a chat message rather than its text; ` + fix, fix}
+	}
+	return shapeHint{}
+}
+
+// partsValueHint recognises a list of content parts sent as final_response: its first element
+// has "type" "text" (OpenAI, Anthropic) or "output_text" (OpenAI Responses) and a string "text".
+func partsValueHint(list []byte, maxDepth int) shapeHint {
+	first := firstElement(list, maxDepth)
+	typ := shortString(member(first, "type", maxDepth), 16)
+	if text := member(first, "text", maxDepth); (typ != "text" && typ != "output_text") || len(text) == 0 || text[0] != '"' {
+		return shapeHint{}
+	}
+	fix := `send {"final_response": <the "text" of final_response's ` + typ + ` parts, joined>}`
+	return shapeHint{`. Its first element has "type": "` + typ + `" and "text": it looks like a list of content parts rather than their text; ` + fix, fix}
+}
