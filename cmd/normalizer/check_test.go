@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -440,7 +441,19 @@ func TestCheckRepoTestdata(t *testing.T) {
 	explain, err := filepath.Glob(filepath.Join(testdata, "explain", "*.golden.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, explain)
-	assert.Equal(t, len(explain), strings.Count(r.stdout, "is an explain golden"), r.stdout)
+	// A rejected case's golden file is an error object, the same in both modes (rejected-*):
+	// the plain check passes it as it is. Every other one is an explain view, refused.
+	views := 0
+	for _, path := range explain {
+		var top map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(readFile(t, path)), &top), path)
+		if _, ok := top["diagnostics"]; ok {
+			views++
+		} else {
+			assert.Contains(t, top, "error", "%s is neither an explain view nor an error object", path)
+		}
+	}
+	assert.Equal(t, views, strings.Count(r.stdout, "is an explain golden"), r.stdout)
 	assert.NotContains(t, r.stdout, "wrote ")
 	for _, path := range explain {
 		rel, err := filepath.Rel(testdata, path)

@@ -69,16 +69,23 @@ func Rejection(w io.Writer, name string, err error) {
 		fmt.Fprintf(w, "  fix: nest the result less deeply (an encoder writes any depth, so the structure itself must change), or raise --max-depth\n")
 		return
 	}
-	if fix := rejectionFix(class); fix != "" {
+	if fix := rejectionFix(err, class); fix != "" {
 		fmt.Fprintf(w, "  fix: %s\n", fix)
 	}
 }
 
-// rejectionFix is the general fix for a class of rejection, beside the message's own. The one
+// rejectionFix is the fix for a rejection: the one its message ends with when a
+// ResponseShapeError recognises what was sent (a model's response, a chat message, an answer
+// under another key: its Fix), which says where the text is and so replaces the general one;
+// else the general fix for the class, beside the message's own words. The one
 // for InvalidJSON holds for every cause but nesting past the limit (Rejection's own case),
 // hand-built text, an encoding other than UTF-8, NaN (which json.dumps writes unless told not
 // to) and several values alike.
-func rejectionFix(class normalize.Class) string {
+func rejectionFix(err error, class normalize.Class) string {
+	var shape *normalize.ResponseShapeError
+	if errors.As(err, &shape) && shape.Fix != "" {
+		return shape.Fix
+	}
 	switch class {
 	case normalize.ClassInvalidJSON:
 		return "send exactly one JSON value in UTF-8, as a JSON encoder writes it (Python: json.dumps(result, allow_nan=False)), not built by hand"

@@ -113,6 +113,38 @@ func TestRejection(t *testing.T) {
 	assert.Contains(t, out.String(), "\n  fix: return {\"final_response\"")
 }
 
+// A ResponseShapeError that recognises what was sent ends its message with its own fix, which
+// says where the text is: the report's fix line is that one, not the general one, which does
+// not. Rule 3's message alone, the contract's empty-answer message and a bare key list keep the
+// general fix.
+func TestRejectionFixOfRecognisedShape(t *testing.T) {
+	const general = "  fix: return {\"final_response\": \"<a non-empty answer>\", ...} from the handler, through build_response\n"
+	tests := []struct{ name, input, fix string }{
+		{"Gemini response", `{"candidates":[{"content":{"parts":[{"text":"Done."}]}}]}`,
+			"  fix: send {\"final_response\": <candidates[0].content.parts[*].text, joined>}\n"},
+		{"Responses API response, after rule 3's message", `{"object":"response","output":[{"type":"message","content":[{"type":"output_text","text":"Done."}]}]}`,
+			"  fix: send {\"final_response\": response.output_text} (the text of the output_text parts of its message items)\n"},
+		{"an answer key", `{"answer":"Done."}`, "  fix: rename the key to \"final_response\"\n"},
+		{"a chat message as final_response", `{"final_response":{"role":"assistant","content":"Done."}}`,
+			"  fix: send {\"final_response\": <the message's \"content\">}\n"},
+		{"a list of messages", `[{"role":"user","content":"hi"}]`,
+			"  fix: send {\"final_response\": \"<the agent's answer>\", \"messages\": <this list>}\n"},
+		{"rule 3 alone", `{"final_output":"Done."}`, general},
+		{"an empty answer", `{"final_response":""}`, general},
+		{"keys only", `{"status":"ok"}`, general},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := normalize.Normalize([]byte(tt.input))
+			require.Error(t, err)
+			var out bytes.Buffer
+			Rejection(&out, "in.json", err)
+			assert.True(t, strings.HasSuffix(out.String(), "\n"+tt.fix), out.String())
+			assert.Equal(t, 1, strings.Count(out.String(), "  fix: "), out.String())
+		})
+	}
+}
+
 // Nesting past the limit is no matter of how the text was written: its fix is the structure.
 func TestRejectionFixOfTooDeep(t *testing.T) {
 	_, err := normalize.Normalize([]byte(strings.Repeat("[", 1100) + strings.Repeat("]", 1100)))
