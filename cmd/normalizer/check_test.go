@@ -421,7 +421,7 @@ func TestCheckDiffNamesTheMode(t *testing.T) {
 
 // TestCheckRepoTestdata: the repository's corpora pass, each in its mode, and a plain update
 // of the parent directory leaves the explain corpus as it is (the review's `check --update
-// testdata` rewrote its 16 golden files without their diagnostics).
+// testdata` rewrote its explain views without their diagnostics).
 func TestCheckRepoTestdata(t *testing.T) {
 	const testdata = "../../testdata"
 	for _, args := range [][]string{

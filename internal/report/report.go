@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -35,15 +36,19 @@ func Record(w io.Writer, name string, res *normalize.Result) {
 	} else {
 		fmt.Fprintf(w, "  messages: none kept, rich mode off (the run is graded on final_response alone)\n")
 	}
+	under, rest := attachNotes(warnings, notes)
 	if len(warnings) > 0 {
 		fmt.Fprintf(w, "\nWarnings: what was changed, and how to fix the handler\n")
-		for _, x := range warnings {
+		for i, x := range warnings {
 			fmt.Fprintf(w, "  %s\n", Line(x))
+			for _, n := range under[i] {
+				fmt.Fprintf(w, "    note: %s\n", Line(n))
+			}
 		}
 	}
-	if len(notes) > 0 {
+	if len(rest) > 0 {
 		fmt.Fprintf(w, "\n%s\n", notesHeading)
-		for _, x := range notes {
+		for _, x := range rest {
 			fmt.Fprintf(w, "  %s\n", Line(x))
 		}
 	}
@@ -52,7 +57,34 @@ func Record(w io.Writer, name string, res *normalize.Result) {
 	}
 }
 
-// notesHeading heads the notes. It must hold for every note: most concern values kept as sent,
+// attachNotes puts each note that concerns the place of a warning (the same path, or the
+// message or object the warning's path is inside) under the first such warning: a message
+// dropped for its shape and the note saying which framework's message it is, and how to convert
+// it, are one problem, and the notes' heading ("no soft warning for these") would not hold for
+// them. under[i] holds warning i's notes; rest, the others, in their order.
+func attachNotes(warnings, notes []softwarn.Warning) (under map[int][]softwarn.Warning, rest []softwarn.Warning) {
+	for _, n := range notes {
+		i := slices.IndexFunc(warnings, func(x softwarn.Warning) bool { return within(x.Path, n.Path) })
+		if i < 0 {
+			rest = append(rest, n)
+			continue
+		}
+		if under == nil {
+			under = map[int][]softwarn.Warning{}
+		}
+		under[i] = append(under[i], n)
+	}
+	return under, rest
+}
+
+// within reports whether path is place itself or a place inside it (messages[3].tool_calls[0]
+// is inside messages[3]; messages[30] is not).
+func within(path, place string) bool {
+	rest, ok := strings.CutPrefix(path, place)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
+}
+
+// notesHeading heads the notes that no warning concerns. It must hold for every note: most concern values kept as sent,
 // but some concern values the contract leaves out of the record without a warning (arguments
 // under "args", a key spelled "Messages"), so it says neither "nothing was changed" nor
 // "dropped"; each line's [action, code] says which. Nor is every note about the trace: some

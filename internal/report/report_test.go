@@ -166,3 +166,39 @@ func TestRejectionFixOfInvalidJSON(t *testing.T) {
 		assert.Contains(t, out.String(), "\n  fix: send exactly one JSON value in UTF-8, as a JSON encoder writes it (Python: json.dumps(result, allow_nan=False)), not built by hand\n")
 	}
 }
+
+// A note about the place of a warning (the message a warning dropped, or a place inside it) is
+// one problem with that warning: it is printed under it, and the notes' heading, which says
+// there is no soft warning, is left to the others.
+func TestRecordNotesUnderTheirWarnings(t *testing.T) {
+	res, err := normalize.Normalize([]byte(`{"final_response":"ok","messages":[`+
+		`{"role":"user","parts":[{"text":"hi"}]},`+
+		`{"role":"model","parts":[{"text":"hello"}]}],`+
+		`"metadata":[{"model":"m"},{"total_input_tokens":3}]}`), normalize.WithExplain())
+	require.NoError(t, err)
+	var out bytes.Buffer
+	Record(&out, "in.json", res)
+	got := out.String()
+	assert.Regexp(t, `\n  messages\[1\]\.role: found "model"[^\n]*\[dropped, message_role_invalid\]\n    note: messages\[1\]: found a Gemini Content[^\n]*\[dropped, message_other_framework\]\n`, got)
+	assert.Regexp(t, `\n  metadata: found an array[^\n]*\[dropped, metadata_not_object\]\n    note: metadata: found a list of 2 objects[^\n]*\[dropped, metadata_as_list\]\n`, got)
+	// messages[0] is kept: its note has no warning to go under.
+	assert.Regexp(t, `\nNotes: the platform gives no soft warning for these[^\n]*\n  messages\[0\]: found "parts"[^\n]*\n$`, got)
+}
+
+func TestWithin(t *testing.T) {
+	for _, c := range []struct {
+		path, place string
+		want        bool
+	}{
+		{"messages[3]", "messages[3]", true},
+		{"messages[3].role", "messages[3]", true},
+		{"messages[3].tool_calls[0]", "messages[3]", true},
+		{"messages[30]", "messages[3]", false},
+		{"metadata", "metadata", true},
+		{"metadata.model", "metadata", true},
+		{"metadatas", "metadata", false},
+		{"messages", "messages[0]", false},
+	} {
+		assert.Equal(t, c.want, within(c.path, c.place), "%s within %s", c.path, c.place)
+	}
+}
