@@ -25,19 +25,27 @@ type droppedLink struct {
 }
 
 // readDropped reads dropped message i, an object at the scanner, for the ids that link it to
-// kept messages: its tool_call_id and the ids of its tool calls.
+// kept messages: its tool_call_id (or, without one, tool_use_id: an Anthropic tool_result block
+// sent as a message, which its warning says how to convert) and the ids of its tool calls.
 func (w *messageWalk) readDropped(s *jsonscan.Scanner, i int) {
+	var callID, useID jsonscan.Span
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		switch string(s.KeyName()) {
 		case "tool_call_id":
-			if v := w.stringAt(s.SkipValue()); v.Present() {
-				w.linkDropped(v, func(l *droppedLink) { l.answer = int32(i) })
-			}
+			callID = w.stringAt(s.SkipValue())
+		case "tool_use_id":
+			useID = w.stringAt(s.SkipValue())
 		case "tool_calls":
 			w.readDroppedCalls(s, i)
 		default:
 			s.SkipValue()
 		}
+	}
+	if !callID.Present() {
+		callID = useID
+	}
+	if callID.Present() {
+		w.linkDropped(callID, func(l *droppedLink) { l.answer = int32(i) })
 	}
 }
 

@@ -141,6 +141,13 @@ func TestExplainNotes(t *testing.T) {
 				`so the trace shows this call unanswered; make messages[1] valid as its warning says, rather than adding another tool message`}}},
 		{"a call answered by a message with a bad role", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"c1","name":"f"}]},{"role":"function","tool_call_id":"c1","content":"r"}]}`,
 			[]note{{"messages[0].tool_calls[0]", softwarn.ToolCallUnanswered, `is answered only by messages[1], which was dropped`}}},
+		{"a call answered only by an Anthropic tool_result block sent as a message", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"toolu_1","name":"f"}]},{"type":"tool_result","tool_use_id":"toolu_1","content":"r"}]}`,
+			[]note{{"messages[0].tool_calls[0]", softwarn.ToolCallUnanswered, `is answered only by messages[1], which was dropped`}}},
+		{"a dropped message's tool_call_id wins over its tool_use_id", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"a","name":"f"},{"id":"b","name":"f"}]},{"tool_call_id":"a","tool_use_id":"b","content":"r"}]}`,
+			[]note{
+				{"messages[0].tool_calls[0]", softwarn.ToolCallUnanswered, `is answered only by messages[1], which was dropped`},
+				{"messages[0].tool_calls[1]", softwarn.ToolCallUnanswered, `has no tool message answering it`},
+			}},
 		{"a dropped answer before the call answers nothing", `{"final_response":"a","messages":[{"role":"tool","tool_call_id":"c1","content":{}},{"role":"assistant","tool_calls":[{"id":"c1","name":"f"}]}]}`,
 			[]note{{"messages[1].tool_calls[0]", softwarn.ToolCallUnanswered, `has no tool message answering it; add {"role": "tool", "tool_call_id": "c1"`}}},
 		{"a dropped call after the result is not its call", `{"final_response":"a","messages":[{"role":"tool","tool_call_id":"c1","content":"r"},{"role":"model","tool_calls":[{"id":"c1","name":"f"}]}]}`,
