@@ -18,6 +18,8 @@ import (
 // final_response, messages and metadata; a rejection has a class and a valid error object. It
 // also holds the scanner to encoding/json: what one accepts as JSON, the other does too (for
 // UTF-8 input within the depth limit), so nothing is "repaired" and nothing valid is refused.
+// The explain view only adds: without it the output is the same up to the diagnostics, a
+// rejection is the same rejection, and the warnings are the same (CONTRACT.md rule 21).
 func FuzzNormalize(f *testing.F) {
 	inputs, _ := filepath.Glob(filepath.Join(goldenDir, "*.input.json"))
 	porting, _ := filepath.Glob(filepath.Join(explainDir, "*.input.json")) // the explain view's notes
@@ -40,6 +42,7 @@ func FuzzNormalize(f *testing.F) {
 			t.Fatalf("not deterministic:\n%s\n%s", out, again)
 		}
 		checkAgainstStdlib(t, raw, err)
+		checkExplainOnlyAdds(t, raw, out, err)
 		if err != nil {
 			if _, ok := normalize.ClassOf(err); !ok {
 				t.Fatalf("rejection without a class: %v", err)
@@ -54,6 +57,29 @@ func FuzzNormalize(f *testing.F) {
 		}
 		checkIdempotent(t, out)
 	})
+}
+
+// checkExplainOnlyAdds compares out, the explain view of raw, with the output without it: the
+// record must be the same bytes but for the diagnostics after rich_mode, and a rejection the
+// same error object.
+func checkExplainOnlyAdds(t *testing.T, raw, out []byte, err error) {
+	t.Helper()
+	plain, perr := normalize.New().AppendOutput(nil, raw)
+	if (err == nil) != (perr == nil) {
+		t.Fatalf("explain changes the verdict: %v, without it %v", err, perr)
+	}
+	if err != nil {
+		if !bytes.Equal(out, plain) {
+			t.Fatalf("explain changes the rejection:\n%s\n%s", out, plain)
+		}
+		return
+	}
+	// plain ends with "}"; the explain view, when it has notes, continues before it with
+	// ,"diagnostics":[...].
+	diagnostics := append(plain[:len(plain)-1:len(plain)-1], `,"diagnostics":`...)
+	if !bytes.Equal(out, plain) && !bytes.HasPrefix(out, diagnostics) {
+		t.Fatalf("explain changes the record:\n%s\n%s", out, plain)
+	}
 }
 
 // checkAgainstStdlib compares the verdict on JSON validity with encoding/json's.
