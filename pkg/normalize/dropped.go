@@ -24,21 +24,24 @@ type droppedLink struct {
 	answer int32           // the last dropped message whose tool_call_id is this id, or -1
 }
 
-// readDropped reads dropped message i, an object at the scanner, for the ids that link it to
-// kept messages: its tool_call_id (or, without one, tool_use_id: an Anthropic tool_result block
-// sent as a message, which its warning says how to convert) and the ids of its tool calls.
-func (w *messageWalk) readDropped(s *jsonscan.Scanner, i int) {
+// readDropped reads dropped message i, an object at the scanner, in one pass: for the ids that
+// link it to kept messages, its tool_call_id (or, without one, tool_use_id: an Anthropic
+// tool_result block sent as a message, which its warning says how to convert) and the ids of
+// its tool calls; and for another framework's shape, which it notes.
+func (w *messageWalk) readDropped(s *jsonscan.Scanner, n *noteList, i int) {
+	f := foreignFacts{start: s.Pos(), noRole: true}
 	var callID, useID jsonscan.Span
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		switch string(s.KeyName()) {
+		switch key := s.KeyName(); string(key) {
 		case "tool_call_id":
 			callID = w.stringAt(s.SkipValue())
 		case "tool_use_id":
 			useID = w.stringAt(s.SkipValue())
 		case "tool_calls":
+			f.stepOut = true // a smolagents memory step's, beside "step_number"
 			w.readDroppedCalls(s, i)
 		default:
-			s.SkipValue()
+			w.readForeign(s, key, &f)
 		}
 	}
 	if !callID.Present() {
@@ -47,6 +50,7 @@ func (w *messageWalk) readDropped(s *jsonscan.Scanner, i int) {
 	if callID.Present() {
 		w.linkDropped(callID, func(l *droppedLink) { l.answer = int32(i) })
 	}
+	w.noteForeign(n, i, &f)
 }
 
 // readDroppedCalls reads the tool_calls value of dropped message i at the scanner: the calls'

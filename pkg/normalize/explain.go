@@ -124,12 +124,7 @@ func (w *messageWalk) walk(depth int, n *noteList) bool {
 			w.noteParts(n, i)
 			w.note(n, i)
 		} else if s.Peek() == jsonscan.Object {
-			// A dropped message is read twice (explain only): for the tool-call ids that link
-			// kept messages to it, and for another framework's shape. A copy of the scanner
-			// rereads the same bytes; its stack is scratch space only SkipValue uses.
-			again := s
-			w.readDropped(&again, i)
-			w.noteForeign(&s, n, i)
+			w.readDropped(&s, n, i)
 		} else {
 			s.SkipValue()
 		}

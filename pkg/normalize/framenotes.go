@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
@@ -96,78 +97,115 @@ type foreignFacts struct {
 	parts   bool          // "parts" is an array
 	kinds   partKinds
 	step    bool // "step_number" is a number
-	stepOut bool // "model_output", "observations" or "tool_calls" beside it
+	stepOut bool // "model_output", "observations" or "tool_calls" beside it (readDropped reads the last)
 }
 
-// noteForeign reads dropped message i, an object at the scanner, and notes it when it is in the
-// shape of another framework's message.
-func (w *messageWalk) noteForeign(s *jsonscan.Scanner, n *noteList, i int) {
-	f := w.readForeign(s)
-	if msg := w.foreignMessage(&f); msg != "" && n.take() {
-		n.add(w.base+f.start, messageAt(i).Warn(softwarn.MessageOtherFramework, softwarn.Dropped, msg))
+// noteForeign notes dropped message i, whose facts are f, when it is in the shape of another
+// framework's message. The note is built only when it is listed: a transcript of a million
+// dropped messages is counted past the limit, not written out.
+func (w *messageWalk) noteForeign(n *noteList, i int, f *foreignFacts) {
+	if shape := w.foreignShapeOf(f); shape != notForeign && n.take() {
+		n.add(w.base+f.start, messageAt(i).Warn(softwarn.MessageOtherFramework, softwarn.Dropped, w.foreignMessage(f, shape)))
 	}
 }
 
-func (w *messageWalk) readForeign(s *jsonscan.Scanner) foreignFacts {
-	f := foreignFacts{start: s.Pos(), noRole: true}
-	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		key := s.KeyName()
-		if string(key) == "parts" {
-			f.parts, f.kinds = w.readParts(s)
-			continue
-		}
-		k := s.Peek()
-		v := s.SkipValue()
-		switch string(key) {
-		case "role":
-			f.role, f.noRole = w.stringAt(v), k == jsonscan.Null
-		case "type":
-			f.typ = w.stringAt(v)
-		case "source":
-			f.source = w.stringAt(v)
-		case "kind":
-			f.kind = w.stringAt(v)
-		case "step_number":
-			f.step = k == jsonscan.Number
-		case "model_output", "observations", "tool_calls":
-			f.stepOut = true
-		}
+// readForeign reads the value of member key of a dropped message, at the scanner, into f.
+func (w *messageWalk) readForeign(s *jsonscan.Scanner, key []byte, f *foreignFacts) {
+	if string(key) == "parts" {
+		f.parts, f.kinds = w.readParts(s)
+		return
 	}
-	return f
+	k := s.Peek()
+	v := s.SkipValue()
+	switch string(key) {
+	case "role":
+		f.role, f.noRole = w.stringAt(v), k == jsonscan.Null
+	case "type":
+		f.typ = w.stringAt(v)
+	case "source":
+		f.source = w.stringAt(v)
+	case "kind":
+		f.kind = w.stringAt(v)
+	case "step_number":
+		f.step = k == jsonscan.Number
+	case "model_output", "observations":
+		f.stepOut = true
+	}
 }
 
 // text is the text of the string token sp, or "" when it is absent or longer than any value
 // the notes look for (a hostile value of megabytes is not copied for them).
-func (w *messageWalk) text(sp jsonscan.Span) string {
+func (w *messageWalk) text(sp jsonscan.Span) string { return string(w.shortText(sp)) }
+
+// shortText is text without the copy, for comparing.
+func (w *messageWalk) shortText(sp jsonscan.Span) []byte {
 	if !sp.Present() || sp.End-sp.Start > 66 {
-		return ""
+		return nil
 	}
-	return string(jsonscan.StringText(w.data, sp))
+	return jsonscan.StringText(w.data, sp)
 }
 
-// foreignMessage is the note on a dropped message in another framework's shape, or "".
-func (w *messageWalk) foreignMessage(f *foreignFacts) string {
+// foreignShape is the other framework's shape a dropped message is in, which its note names.
+type foreignShape uint8
+
+const (
+	notForeign       foreignShape = iota
+	smolToolCall                  // smolagents' "role": "tool-call"
+	smolToolResponse              // smolagents' "role": "tool-response"
+	geminiModel                   // a Gemini Content of the model
+	pydanticMessage               // a Pydantic AI ModelRequest or ModelResponse
+	geminiUser                    // a Gemini Content without a role
+	autoGenMessage                // an AutoGen AgentChat message or event
+	smolStep                      // a smolagents memory step
+)
+
+// foreignShapeOf says which shape f is in; notForeign when none, or when the message's own
+// warning says all there is (a role out of the set).
+func (w *messageWalk) foreignShapeOf(f *foreignFacts) foreignShape {
+	switch role := w.shortText(f.role); {
+	case string(role) == "tool-call":
+		return smolToolCall
+	case string(role) == "tool-response":
+		return smolToolResponse
+	case string(role) == "model" && f.parts:
+		return geminiModel
+	case !f.noRole:
+		return notForeign // dropped for its role, whose warning says what to use
+	case f.parts && f.kind.Present():
+		if kind := w.shortText(f.kind); string(kind) == "request" || string(kind) == "response" {
+			return pydanticMessage
+		}
+		return notForeign
+	case f.parts:
+		return geminiUser
+	case f.source.Present() && isAutoGenType(w.shortText(f.typ)):
+		return autoGenMessage
+	case f.step && f.stepOut:
+		return smolStep
+	}
+	return notForeign
+}
+
+// foreignMessage is the note on a dropped message in shape, another framework's.
+func (w *messageWalk) foreignMessage(f *foreignFacts, shape foreignShape) string {
 	const dropped = "; the message was dropped; "
-	role := w.text(f.role)
-	switch {
-	case role == "tool-call":
+	switch shape {
+	case smolToolCall:
 		return `found "role": "tool-call", smolagents' MessageRole.TOOL_CALL, expected "assistant" with the calls in "tool_calls"` + dropped +
 			`send {"role": "assistant", "tool_calls": <the step's tool_calls>} (ActionStep.tool_calls, each {"id", "type": "function", "function": {"name", "arguments"}}, a shape the platform reads), ` +
 			`not the text "Calling tools: ...", which holds the calls as Python text`
-	case role == "tool-response":
+	case smolToolResponse:
 		return `found "role": "tool-response", smolagents' MessageRole.TOOL_RESPONSE, expected "tool"` + dropped +
 			`send it as {"role": "tool", "tool_call_id": <the id of the call it answers>, "content": <its content>}`
-	case role == "model" && f.parts:
+	case geminiModel:
 		return geminiMessage(`found a Gemini Content ("role": "model" with "parts")`, "assistant", f.kinds, dropped)
-	case !f.noRole:
-		return "" // dropped for its role, whose warning says what to use
-	case f.parts && f.kind.Present():
-		return pydanticMessage(w.text(f.kind), f.kinds, dropped)
-	case f.parts:
+	case pydanticMessage:
+		return pydanticNote(w.text(f.kind), f.kinds, dropped)
+	case geminiUser:
 		return geminiMessage(`found a Gemini Content ("parts" and no "role", which Gemini reads as "user")`, "user", f.kinds, dropped)
-	case f.source.Present() && isAutoGenType(w.text(f.typ)):
-		return w.autoGenMessage(f, dropped)
-	case f.step && f.stepOut:
+	case autoGenMessage:
+		return w.autoGenNote(f, dropped)
+	case smolStep:
 		return `found a smolagents memory step (ActionStep.dict(), with "step_number" and no "role"), expected chat messages` + dropped +
 			`send the step as messages: {"role": "assistant", "content": <model_output>, "tool_calls": <tool_calls>}, ` +
 			`then for each call {"role": "tool", "tool_call_id": <its id>, "content": <observations>}`
@@ -178,11 +216,11 @@ func (w *messageWalk) foreignMessage(f *foreignFacts) string {
 // isAutoGenType is whether typ names an AutoGen AgentChat message or event class
 // (TextMessage, ToolCallRequestEvent, ...): a capitalized identifier ending in Message or Event.
 // Being an identifier, it can be shown in a note as it is.
-func isAutoGenType(typ string) bool {
-	if typ == "" || typ[0] < 'A' || typ[0] > 'Z' || !(strings.HasSuffix(typ, "Message") || strings.HasSuffix(typ, "Event")) {
+func isAutoGenType(typ []byte) bool {
+	if len(typ) == 0 || typ[0] < 'A' || typ[0] > 'Z' || !(bytes.HasSuffix(typ, []byte("Message")) || bytes.HasSuffix(typ, []byte("Event"))) {
 		return false
 	}
-	for _, c := range []byte(typ) {
+	for _, c := range typ {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
 			return false
 		}
@@ -190,8 +228,8 @@ func isAutoGenType(typ string) bool {
 	return true
 }
 
-// autoGenMessage is the note on an AutoGen AgentChat message, by its type.
-func (w *messageWalk) autoGenMessage(f *foreignFacts, dropped string) string {
+// autoGenNote is the note on an AutoGen AgentChat message, by its type.
+func (w *messageWalk) autoGenNote(f *foreignFacts, dropped string) string {
 	typ := w.text(f.typ)
 	msg := "found an AutoGen AgentChat " + typ + ` ("source" and "type", no "role"), expected a chat message {"role", "content", ...}` + dropped
 	switch typ {
@@ -211,9 +249,9 @@ func (w *messageWalk) autoGenMessage(f *foreignFacts, dropped string) string {
 	return msg + `it is an event, not a chat message: leave it out, or send what it shows as {"role": "assistant", "content": <its text>}`
 }
 
-// pydanticMessage is the note on a Pydantic AI ModelRequest or ModelResponse: the messages its
+// pydanticNote is the note on a Pydantic AI ModelRequest or ModelResponse: the messages its
 // parts convert to, for the kinds of part it holds (all of its kind's, when none is known).
-func pydanticMessage(kind string, kinds partKinds, dropped string) string {
+func pydanticNote(kind string, kinds partKinds, dropped string) string {
 	switch kind {
 	case "request":
 		convs := []struct {

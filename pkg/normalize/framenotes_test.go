@@ -151,3 +151,32 @@ func TestExplainOtherFrameworksLimited(t *testing.T) {
 	assert.Equal(t, softwarn.NotesLimited, notes[5].Code)
 	assert.Contains(t, notes[5].Message, "995 more notes were not listed")
 }
+
+// Past the limit, a dropped message in another framework's shape is counted, not written: the
+// explain view allocates next to nothing more per such message than the record does. (A note
+// built and thrown away cost a few allocations each: 35 times the input in bytes for 20 MiB
+// of tiny Pydantic AI messages.)
+func TestExplainOtherFrameworksCountedNotBuilt(t *testing.T) {
+	const count = 2000
+	for _, msg := range []string{
+		`{"kind":"request","parts":[]}`,
+		`{"parts":[{"text":"x"}]}`,
+		`{"role":"model","parts":[]}`,
+		`{"source":"a","type":"TextMessage"}`,
+		`{"role":"tool-call"}`,
+		`{"step_number":1,"observations":"x"}`,
+	} {
+		doc := []byte(`{"final_response":"a","messages":[` + strings.TrimSuffix(strings.Repeat(msg+",", count), ",") + `]}`)
+		plain := normalize.New(normalize.WithMaxWarnings(5))
+		explain := normalize.New(normalize.WithMaxWarnings(5), normalize.WithExplain())
+		allocs := func(n *normalize.Normalizer) float64 {
+			return testing.AllocsPerRun(5, func() {
+				res, err := n.Normalize(doc)
+				require.NoError(t, err)
+				res.Release()
+			})
+		}
+		more := allocs(explain) - allocs(plain)
+		assert.Less(t, more, float64(count/10), "%s: explain allocates %.0f times more for %d messages", msg, more, count)
+	}
+}
