@@ -134,6 +134,25 @@ func TestMemoryBound(t *testing.T) {
 		{name: "huge metadata list", doc: func() []byte {
 			return []byte(`{"final_response":"ok","metadata":[` + strings.Repeat(`{"k":1},`, size/8-10) + `{"k":2}]}`)
 		}},
+		// Other frameworks' messages, dropped: explain reads each once for its ids and its
+		// shape, and builds a note only while notes are listed.
+		{name: "tiny Pydantic AI messages", doc: func() []byte {
+			return []byte(`{"final_response":"ok","messages":[` + strings.Repeat(`{"kind":"request","parts":[]},`, size/30-10) + `{"parts":[]}]}`)
+		}},
+		{name: "a Pydantic AI message of a huge parts list", doc: func() []byte {
+			return []byte(`{"final_response":"ok","messages":[{"kind":"request","parts":[` + strings.Repeat(`{"part_kind":"text"},`, size/21-10) + `{}]}]}`)
+		}},
+		{name: "dropped messages nested near the depth limit", doc: func() []byte {
+			msg := `{"parts":[{"text":` + strings.Repeat("[", 990) + strings.Repeat("]", 990) + `}]},`
+			return []byte(`{"final_response":"ok","messages":[` + strings.Repeat(msg, size/len(msg)-1) + `{}]}`)
+		}},
+		// Gemini messages kept without their text ("parts", no "content"): a note each.
+		{name: "kept Gemini messages", doc: func() []byte {
+			return []byte(`{"final_response":"ok","messages":[` + strings.Repeat(`{"role":"user","parts":[{"text":"x"}]},`, size/39-10) + `{"role":"user"}]}`)
+		}},
+		{name: "a transcript under history", doc: func() []byte {
+			return []byte(`{"final_response":"ok","history":[` + strings.Repeat(`{"role":"user","content":"x"},`, size/30-10) + `{}]}`)
+		}},
 		// Anthropic's counts at metadata's top, among many keys: the notes look at each key once.
 		{name: "huge metadata of Anthropic's counts", doc: func() []byte {
 			return []byte(`{"final_response":"ok","metadata":{"input_tokens":1,` + strings.Repeat(`"cache_read_input_tokens":1,`, size/28-10) + `"k":2}}`)
