@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -61,11 +60,17 @@ func Record(w io.Writer, name string, res *normalize.Result) {
 // message or object the warning's path is inside) under the first such warning: a message
 // dropped for its shape and the note saying which framework's message it is, and how to convert
 // it, are one problem, and the notes' heading ("no soft warning for these") would not hold for
-// them. under[i] holds warning i's notes; rest, the others, in their order.
+// them. under[i] holds warning i's notes; rest, the others, in their order. It looks each note
+// up in an index of the warnings' places, so that a result with no limit on its warnings (tens
+// of thousands of each) is not reported in quadratic time.
 func attachNotes(warnings, notes []softwarn.Warning) (under map[int][]softwarn.Warning, rest []softwarn.Warning) {
+	if len(notes) == 0 {
+		return nil, nil
+	}
+	first := placesOf(warnings)
 	for _, n := range notes {
-		i := slices.IndexFunc(warnings, func(x softwarn.Warning) bool { return within(x.Path, n.Path) })
-		if i < 0 {
+		i, ok := first[n.Path]
+		if !ok {
 			rest = append(rest, n)
 			continue
 		}
@@ -77,11 +82,23 @@ func attachNotes(warnings, notes []softwarn.Warning) (under map[int][]softwarn.W
 	return under, rest
 }
 
-// within reports whether path is place itself or a place inside it (messages[3].tool_calls[0]
-// is inside messages[3]; messages[30] is not).
-func within(path, place string) bool {
-	rest, ok := strings.CutPrefix(path, place)
-	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
+// placesOf maps each place a warning's path is at or inside to the first warning there:
+// messages[3].tool_calls[0] is at messages[3].tool_calls[0] and inside messages[3] and messages
+// (not messages[30]'s place, nor metadatas' metadata). The keys are substrings of the paths.
+func placesOf(warnings []softwarn.Warning) map[string]int {
+	first := make(map[string]int, len(warnings))
+	for i, w := range warnings {
+		p := w.Path
+		for j := 1; j <= len(p); j++ {
+			if j < len(p) && p[j] != '.' && p[j] != '[' {
+				continue
+			}
+			if _, ok := first[p[:j]]; !ok {
+				first[p[:j]] = i
+			}
+		}
+	}
+	return first
 }
 
 // notesHeading heads the notes that no warning concerns. It must hold for every note: most concern values kept as sent,

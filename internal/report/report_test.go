@@ -2,8 +2,10 @@ package report
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -185,7 +187,9 @@ func TestRecordNotesUnderTheirWarnings(t *testing.T) {
 	assert.Regexp(t, `\nNotes: the platform gives no soft warning for these[^\n]*\n  messages\[0\]: found "parts"[^\n]*\n$`, got)
 }
 
-func TestWithin(t *testing.T) {
+// TestPlacesOf: a note at place goes under a warning at path exactly when path is place or a
+// place inside it.
+func TestPlacesOf(t *testing.T) {
 	for _, c := range []struct {
 		path, place string
 		want        bool
@@ -198,7 +202,24 @@ func TestWithin(t *testing.T) {
 		{"metadata.model", "metadata", true},
 		{"metadatas", "metadata", false},
 		{"messages", "messages[0]", false},
+		{"messages[3].tool_calls[0]", "messages", true},
+		{"messages[3].tool_calls[0]", "messages[3].tool", false},
 	} {
-		assert.Equal(t, c.want, within(c.path, c.place), "%s within %s", c.path, c.place)
+		_, got := placesOf([]softwarn.Warning{{Path: c.path}})[c.place]
+		assert.Equal(t, c.want, got, "%s within %s", c.path, c.place)
 	}
+}
+
+// A result without a limit on its warnings, tens of thousands of warnings and notes none of
+// which concern the same place, is reported in linear time: each note was compared with every
+// warning (1.9 s for 40,000 of each on a 2-core machine; some 50 ms with the index).
+func TestRecordManyNotesLinear(t *testing.T) {
+	const n = 40000
+	doc := `{"final_response":"a","messages":[` + strings.Repeat(`{"role":"assistant","tool_calls":[{"id":"c","name":"f"}]},{"role":"developer","content":"x"},`, n) + `{"role":"user","content":"x"}]}`
+	res, err := normalize.Normalize([]byte(doc), normalize.WithExplain(), normalize.WithMaxWarnings(0))
+	require.NoError(t, err)
+	require.Len(t, res.Notes(), n)
+	start := time.Now()
+	Record(io.Discard, "many", res)
+	assert.Less(t, time.Since(start), 750*time.Millisecond)
 }
