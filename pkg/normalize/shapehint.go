@@ -49,7 +49,7 @@ func readFacts(data []byte, maxDepth int) (objectFacts, bool) {
 		if f.count++; len(f.keys) < most {
 			f.keys = append(f.keys, string(name))
 		}
-		text, value := f.slot(string(name))
+		text, value := f.slot(name)
 		v := s.SkipValue()
 		switch {
 		case text != nil:
@@ -61,9 +61,10 @@ func readFacts(data []byte, maxDepth int) (objectFacts, bool) {
 	return f, true
 }
 
-// slot says where readFacts keeps the value of the key name: as a short string, or whole.
-func (f *objectFacts) slot(name string) (*string, *[]byte) {
-	switch name {
+// slot says where readFacts keeps the value of the key name: as a short string, or whole. It
+// takes the key's bytes: a string made of each key would copy every key of a huge object.
+func (f *objectFacts) slot(name []byte) (*string, *[]byte) {
+	switch string(name) {
 	case "type":
 		return &f.typ, nil
 	case "object":
@@ -87,8 +88,8 @@ func (f *objectFacts) slot(name string) (*string, *[]byte) {
 	case "output_text":
 		return nil, &f.outputText
 	case "tasks_output", "json_dict", "pydantic", "token_usage":
-		if f.crewKey == "" || name == "tasks_output" { // the surest sign is the one named
-			f.crewKey = name
+		if f.crewKey == "" || string(name) == "tasks_output" { // the surest sign is the one named
+			f.crewKey = string(name) // one of four short keys
 		}
 	case "done":
 		f.done = true
