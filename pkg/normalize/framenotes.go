@@ -344,7 +344,7 @@ func (w *messageWalk) noteParts(n *noteList, i int) {
 
 // transcriptKeys are the top-level keys a porter sends a transcript under instead of "messages",
 // each with whose name it is. Rule 4 ignores them silently: the explain view notes the first that
-// holds an array of objects, when the result has no "messages" (nor a variant of it, which has a
+// holds an array of objects in the shape of messages (holdsMessages), when the result has no "messages" (nor a variant of it, which has a
 // note of its own). The list is short on purpose: each name is one that a framework gives to the
 // transcript a porter has in hand.
 var transcriptKeys = [...]struct{ name, origin string }{
@@ -356,7 +356,7 @@ var transcriptKeys = [...]struct{ name, origin string }{
 	{"transcript", ""},
 }
 
-// transcriptKey is the first top-level key of transcriptKeys that holds an array of objects.
+// transcriptKey is the first top-level key of transcriptKeys that holds an array of messages.
 type transcriptKey struct {
 	at   int // where its value starts; 0 when none was found
 	name string
@@ -364,28 +364,59 @@ type transcriptKey struct {
 }
 
 // see looks at the top-level member name, whose value of kind k is at v.
-func (t *transcriptKey) see(data, name []byte, k jsonscan.Kind, v jsonscan.Span) {
-	if t.at > 0 || k != jsonscan.Array || !firstIsObject(data, v) {
+func (t *transcriptKey) see(data, name []byte, k jsonscan.Kind, v jsonscan.Span, depth int) {
+	if t.at > 0 || k != jsonscan.Array {
 		return
 	}
 	for _, key := range transcriptKeys {
 		if string(name) == key.name {
-			t.at, t.name, t.from = v.Start, key.name, key.origin
+			if holdsMessages(data[v.Start:v.End], depth) {
+				t.at, t.name, t.from = v.Start, key.name, key.origin
+			}
 			return
 		}
 	}
 }
 
-// firstIsObject is whether the array at v starts with an object.
-func firstIsObject(data []byte, v jsonscan.Span) bool {
-	for i := v.Start + 1; i < v.End; i++ {
-		switch data[i] {
-		case ' ', '\t', '\n', '\r':
+// transcriptEntries is how many entries of an array holdsMessages looks at.
+const transcriptEntries = 8
+
+// messageKeys are keys that only a transcript's entries hold among the frameworks' shapes: a
+// chat message's ("role", "content", "tool_calls", "speaker", "text"), Gemini's and Pydantic
+// AI's "parts", an OpenAI Agents SDK item's ("raw_item", "call_id") and a smolagents memory
+// step's ("step_number", "model_output", "observations").
+var messageKeys = [...]string{"role", "content", "parts", "tool_calls", "speaker", "text", "raw_item", "call_id",
+	"step_number", "model_output", "observations"}
+
+// holdsMessages is whether the array arr holds objects in the shape of messages: one of its first
+// entries has a key of messageKeys, or a LangChain message type as messages_to_dict writes it
+// ({"type": "human", "data": {...}}). An array of the application's own records ({"name",
+// "status"}) under a name such as "steps" or "history" is no transcript, and is not noted.
+func holdsMessages(arr []byte, depth int) bool {
+	var s jsonscan.Scanner
+	s.Reset(arr, depth)
+	n := 0
+	for ok := s.ArrayStart(); ok && n < transcriptEntries; ok = s.ArrayNext() {
+		n++
+		if s.Peek() != jsonscan.Object {
+			s.SkipValue()
 			continue
-		case '{':
-			return true
 		}
-		return false
+		for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+			key := s.KeyName()
+			v := s.SkipValue()
+			if string(key) == "type" && v.Present() && arr[v.Start] == '"' {
+				switch string(jsonscan.StringText(arr, v)) {
+				case "human", "ai", "system", "tool":
+					return true
+				}
+			}
+			for _, m := range messageKeys {
+				if string(key) == m {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }

@@ -105,7 +105,7 @@ func TestExplainOtherFrameworks(t *testing.T) {
 				`if it holds the run's transcript, send it as "messages", each entry a chat message {"role": "system", "user", "assistant" or "tool", "content": ...}`}}},
 		{"transcript under history", `{"history":[ {"role":"user","parts":[{"text":"hi"}]}],"final_response":"a"}`,
 			[]note{{"history", softwarn.TopLevelTranscriptKey, softwarn.Dropped, `"history" is a chat's history in Gemini's SDKs`}}},
-		{"the first transcript key only", `{"final_response":"a","chat_history":[{}],"transcript":[{}]}`,
+		{"the first transcript key only", `{"final_response":"a","chat_history":[{"role":"user","content":"x"}],"transcript":[{"role":"user"}]}`,
 			[]note{{"chat_history", softwarn.TopLevelTranscriptKey, softwarn.Dropped, `"chat_history" is LangChain's usual name for one`}}},
 		{"a transcript key with no origin", `{"final_response":"a","transcript":[{"speaker":"user"}]}`,
 			[]note{{"transcript", softwarn.TopLevelTranscriptKey, softwarn.Dropped, `(the platform reads a transcript only from "messages"); it was dropped`}}},
@@ -113,7 +113,20 @@ func TestExplainOtherFrameworks(t *testing.T) {
 		{"transcript key beside a messages variant", `{"final_response":"a","new_items":[{}],"Messages":[{"role":"user","content":"x"}]}`,
 			[]note{{"Messages", softwarn.TopLevelKeyVariant, softwarn.Dropped, `rename it "messages"`}}},
 		{"transcript key holding no objects", `{"final_response":"a","history":["hi"],"steps":[],"message_history":{"a":[{}]}}`, nil},
-		{"transcript key in another case", `{"final_response":"a","History":[{}]}`, nil},
+		{"transcript key in another case", `{"final_response":"a","History":[{"role":"user","content":"x"}]}`, nil},
+		// The application's own records under a transcript's name are no transcript: no note.
+		{"steps of the application's own", `{"final_response":"Booked AF123.","steps":[{"name":"search_flights","status":"ok","duration_ms":120},{"name":"book","status":"ok"}]}`, nil},
+		{"DSPy's LM history", `{"final_response":"Paris.","history":[{"prompt":null,"messages":[{"role":"user","content":"q"}],"kwargs":{},"outputs":["Paris."],"usage":{},"model":"openai/gpt-4o-mini"}]}`, nil},
+		{"a transcript key holding empty objects", `{"final_response":"a","chat_history":[{},{}]}`, nil},
+		{"a transcript key holding a type that is no message's", `{"final_response":"a","history":[{"type":"deploy","data":{}}]}`, nil},
+		// A message shape in one of the first entries is enough: smolagents' memory starts with a
+		// TaskStep ({"task"}), its ActionSteps follow.
+		{"smolagents memory steps after a TaskStep", `{"final_response":"a","steps":[{"task":"compute 6*7","task_images":null},{"step_number":1,"model_output":"x"}]}`,
+			[]note{{"steps", softwarn.TopLevelTranscriptKey, softwarn.Dropped, `"steps" is smolagents' name`}}},
+		{"LangChain messages_to_dict under chat_history", `{"final_response":"a","chat_history":[{"type":"human","data":{"content":"hi"}}]}`,
+			[]note{{"chat_history", softwarn.TopLevelTranscriptKey, softwarn.Dropped, `"chat_history" is LangChain's usual name for one`}}},
+		{"OpenAI Agents SDK items under new_items", `{"final_response":"a","new_items":[{"agent":"Triage","raw_item":{"role":"assistant"},"type":"message_output_item"}]}`,
+			[]note{{"new_items", softwarn.TopLevelTranscriptKey, softwarn.Dropped, `RunResult.new_items`}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -82,7 +82,7 @@ func topLevel(r *Result, n *noteList) jsonscan.Span {
 			last = v
 			continue
 		}
-		transcript.see(r.s.Data(), name, kind, v)
+		transcript.see(r.s.Data(), name, kind, v, r.s.MaxDepth())
 		for i := range keyVariants {
 			kv := &keyVariants[i]
 			if done[i] || kind != kv.kind {
