@@ -260,7 +260,7 @@ func pydanticNote(kind string, kinds partKinds, dropped string) string {
 		}{
 			{pkSystemPrompt, `a system-prompt part as {"role": "system", "content": <content>}`},
 			{pkUserPrompt, `a user-prompt part as {"role": "user", "content": <content>}`},
-			{pkToolReturn, `a tool-return part as {"role": "tool", "tool_call_id": <tool_call_id>, "content": <content>}`},
+			{pkToolReturn, `a tool-return part as {"role": "tool", "tool_call_id": <tool_call_id>, "content": <content>} (json.dumps(content) when it is not a string)`},
 			{pkRetryPrompt, `a retry-prompt part as {"role": "tool", "tool_call_id": <tool_call_id>, "content": <content>} (as "user" when it has no tool_name)`},
 		}
 		var fixes []string
@@ -317,7 +317,10 @@ func geminiMessage(found, role string, kinds partKinds, dropped string) string {
 }
 
 // geminiResponses is what a Gemini Content's function_response parts convert to.
-const geminiResponses = `send each function_response part as a message of its own: {"role": "tool", "tool_call_id": <id>, "content": <response>}`
+// Its response is an object, which a tool message's content cannot be (rule 8): the fix sends it as
+// JSON text, as the warning on a tool message's object content says.
+const geminiResponses = `send each function_response part as a message of its own: {"role": "tool", "tool_call_id": <id>, "content": json.dumps(<response>)} ` +
+	`(its response is an object, and a tool message's content is text)`
 
 // noteParts notes kept message i, just read, when it has "parts" and no "content": the record
 // keeps it, but the trace shows it without its text.

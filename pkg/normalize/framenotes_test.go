@@ -54,7 +54,7 @@ func TestExplainOtherFrameworks(t *testing.T) {
 			[]note{dropped("0", `found a Pydantic AI ModelRequest ("kind": "request" with "parts", no "role"), expected chat messages; the message was dropped; send each of its parts as a message: `+
 				`a system-prompt part as {"role": "system", "content": <content>}, a user-prompt part as {"role": "user", "content": <content>}`)}},
 		{"Pydantic AI tool return", fr + `{"parts":[{"tool_name":"get_order","content":"shipped","tool_call_id":"call_1","part_kind":"tool-return"}],"kind":"request"}]}`,
-			[]note{dropped("0", `send each of its parts as a message: a tool-return part as {"role": "tool", "tool_call_id": <tool_call_id>, "content": <content>}`)}},
+			[]note{dropped("0", `send each of its parts as a message: a tool-return part as {"role": "tool", "tool_call_id": <tool_call_id>, "content": <content>} (json.dumps(content) when it is not a string)`)}},
 		{"Pydantic AI ModelResponse", fr + `{"parts":[{"content":"Let me check.","part_kind":"text"},{"tool_name":"get_order","args":{"order_id":"4521"},"tool_call_id":"call_1","part_kind":"tool-call"}],` +
 			`"usage":{"input_tokens":50},"model_name":"gpt-4o","timestamp":"2025-01-01T00:00:00Z","kind":"response"}]}`,
 			[]note{dropped("0", `found a Pydantic AI ModelResponse ("kind": "response" with "parts", no "role"), expected a chat message; the message was dropped; `+
@@ -76,7 +76,8 @@ func TestExplainOtherFrameworks(t *testing.T) {
 		{"Gemini model Content of calls only", fr + `{"role":"model","parts":[{"functionCall":{"name":"get_order","args":{}}}]}]}`,
 			[]note{dropped("0", `the message was dropped; send it as {"role": "assistant", "tool_calls": [{"id": <id>, "name": <name>, "arguments": <args>}, ...] from its function_call parts}`)}},
 		{"Gemini Content in REST's camelCase", fr + `{"role":"user","parts":[{"functionResponse":{"name":"get_order","response":{"status":"shipped"}}}]}]}`,
-			[]note{{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, `the trace shows it without its text; send each function_response part as a message of its own: {"role": "tool", "tool_call_id": <id>, "content": <response>}`}}},
+			[]note{{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, `the trace shows it without its text; send each function_response part as a message of its own: {"role": "tool", "tool_call_id": <id>, "content": json.dumps(<response>)} ` +
+				`(its response is an object, and a tool message's content is text)`}}},
 		{"Gemini Content without a role", fr + `{"parts":[{"text":"hi"}]}]}`,
 			[]note{dropped("0", `("parts" and no "role", which Gemini reads as "user")`)}},
 		{"Gemini role model without parts", fr + `{"role":"model","content":"hi"}]}`, nil},
