@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"hash/maphash"
 	"strings"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
@@ -396,19 +397,21 @@ const listShown = 3
 // {"total_input_tokens": 3}]) or of key/value pairs ([{"key": "model", "value": "m"}]): what a
 // dict's items, a Go map's or a config's entries become when serialized as a list. The platform
 // drops it with a warning that says an object was expected; the note says which object. Every
-// entry must have the shape, or the list is something else and has no note. It reads the list
+// entry must have the shape, and their keys must differ (a list of records repeats its key), or
+// the list is something else and has no note. It reads the list
 // without copying it: the first few keys, unescaped, and a count.
 func listNote(data []byte, v jsonscan.Span, depth int) (softwarn.Warning, bool) {
 	var s jsonscan.Scanner
 	s.Reset(data[v.Start:v.End], depth)
 	pairs, entries := false, 0
 	var shown [listShown][]byte
+	var seen listKeySet
 	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
 		if s.Peek() != jsonscan.Object {
 			return softwarn.Warning{}, false
 		}
-		key, isPair, ok := listEntry(&s, entries == 0 || pairs, entries < listShown)
-		if !ok || (entries > 0 && isPair != pairs) {
+		key, id, isPair, ok := listEntry(&s, entries == 0 || pairs, entries < listShown)
+		if !ok || (entries > 0 && isPair != pairs) || !seen.add(id) {
 			return softwarn.Warning{}, false
 		}
 		pairs = isPair
@@ -434,6 +437,8 @@ func listNote(data []byte, v jsonscan.Span, depth int) (softwarn.Warning, bool) 
 	found, how := plural(entries, "object")+" of one key", "merge them into one object"
 	if entries > 1 {
 		found += " each"
+	} else {
+		how = "send that object itself, not a list of it"
 	}
 	if pairs {
 		found, how = plural(entries, `{"key": ..., "value": ...} pair`), "send one object, each pair's key a member holding its value"
@@ -443,17 +448,47 @@ func listNote(data []byte, v jsonscan.Span, depth int) (softwarn.Warning, bool) 
 			how+": "+merged), true
 }
 
+// maxListKeys is how many keys of a metadata list listKeySet remembers: a later key is checked
+// against them, not remembered (some 16 KiB at most, whatever the list).
+const maxListKeys = 1024
+
+// listKeySet is the keys of a metadata list's entries, by a hash of their JSON text. A dict's items
+// or a map's entries never repeat a key: a list whose entries do ([{"name": "env"}, {"name":
+// "team"}]) is a list of records, and merging it would keep only the last.
+type listKeySet struct {
+	seed   maphash.Seed
+	hashes map[uint64]struct{}
+}
+
+// add takes in key, the JSON text of an entry's key; false when it was seen before.
+func (k *listKeySet) add(key []byte) bool {
+	if k.hashes == nil {
+		k.seed, k.hashes = maphash.MakeSeed(), make(map[uint64]struct{})
+	}
+	h := maphash.Bytes(k.seed, key)
+	if _, ok := k.hashes[h]; ok {
+		return false
+	}
+	if len(k.hashes) < maxListKeys {
+		k.hashes[h] = struct{}{}
+	}
+	return true
+}
+
 // listEntry reads one entry of a metadata list, an object at the scanner: ok when it is one
 // member (its key) or, when pairs may be, exactly "key" and "value", the key a string (its
-// text). The key is decoded only when want.
-func listEntry(s *jsonscan.Scanner, pairsMayBe, want bool) (key []byte, isPair, ok bool) {
+// text), and the JSON text of its key (id, not copied). The key is decoded only when want.
+func listEntry(s *jsonscan.Scanner, pairsMayBe, want bool) (key, id []byte, isPair, ok bool) {
 	members := 0
-	var first, pairKey []byte
+	var first, firstID, pairKey, pairID []byte
 	hasKey, hasValue := false, false
 	for more := s.ObjectStart(); more; more = s.ObjectNext() {
 		raw, _ := s.Key()
-		if members == 0 && want {
-			first = s.KeyName()
+		if members == 0 {
+			firstID = raw
+			if want {
+				first = s.KeyName()
+			}
 		}
 		members++
 		switch string(raw) {
@@ -463,8 +498,11 @@ func listEntry(s *jsonscan.Scanner, pairsMayBe, want bool) (key []byte, isPair, 
 			if !v.Present() || s.Data()[v.Start] != '"' {
 				hasKey = false
 				pairsMayBe = false
-			} else if want {
-				pairKey = jsonscan.StringText(s.Data(), v)
+			} else {
+				pairID = s.Data()[v.Start:v.End]
+				if want {
+					pairKey = jsonscan.StringText(s.Data(), v)
+				}
 			}
 			continue
 		case "value":
@@ -474,9 +512,9 @@ func listEntry(s *jsonscan.Scanner, pairsMayBe, want bool) (key []byte, isPair, 
 	}
 	switch {
 	case members == 1:
-		return first, false, true
+		return first, firstID, false, true
 	case members == 2 && pairsMayBe && hasKey && hasValue:
-		return pairKey, true, true
+		return pairKey, pairID, true, true
 	}
-	return nil, false, false
+	return nil, nil, false, false
 }

@@ -1,6 +1,7 @@
 package normalize_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -222,7 +223,7 @@ func TestExplainMetadataAsList(t *testing.T) {
 			message: `found a list of 2 objects of one key each, expected one object; metadata was dropped, as its warning says, so the run is shown without it; ` +
 				`merge them into one object: {"model": ..., "total_input_tokens": ...}`},
 		{name: "one object", metadata: `[{"model":"m"}]`,
-			message: `found a list of 1 object of one key, expected one object; metadata was dropped, as its warning says, so the run is shown without it; merge them into one object: {"model": ...}`},
+			message: `found a list of 1 object of one key, expected one object; metadata was dropped, as its warning says, so the run is shown without it; send that object itself, not a list of it: {"model": ...}`},
 		{name: "key/value pairs", metadata: `[{"key":"model","value":"m"},{"value":3,"key":"total_input_tokens"}]`,
 			message: `found a list of 2 {"key": ..., "value": ...} pairs, expected one object; metadata was dropped, as its warning says, so the run is shown without it; ` +
 				`send one object, each pair's key a member holding its value: {"model": ..., "total_input_tokens": ...}`},
@@ -242,6 +243,12 @@ func TestExplainMetadataAsList(t *testing.T) {
 		{name: "a pair whose key is not a string", metadata: `[{"key":1,"value":1}]`},
 		{name: "name and value", metadata: `[{"name":"model","value":"m"}]`},
 		{name: "a list of lists", metadata: `[["model","m"]]`},
+		// No note: a key repeats, so the list holds records, not a dict's items; merged, only the
+		// last would be left, with a warning about the duplicated key.
+		{name: "records of one key", metadata: `[{"name":"env"},{"name":"team"}]`},
+		{name: "usage records", metadata: `[{"usage":{"input_tokens":10}},{"usage":{"input_tokens":12}}]`},
+		{name: "a key repeated later", metadata: `[{"a":1},{"b":2},{"c":3},{"d":4},{"a":5}]`},
+		{name: "pairs whose key repeats", metadata: `[{"key":"tag","value":"a"},{"key":"tag","value":"b"}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -262,6 +269,17 @@ func TestExplainMetadataAsList(t *testing.T) {
 			assert.Contains(t, notes[0].Message, tt.message)
 		})
 	}
+	t.Run("keys past those remembered", func(t *testing.T) {
+		var b strings.Builder
+		for i := range 3000 {
+			fmt.Fprintf(&b, `{"k%d":1},`, i)
+		}
+		distinct := b.String()
+		notes := explainNotes(t, `{"final_response":"ok","metadata":[`+distinct+`{"k3000":1}]}`)
+		require.Len(t, notes, 1)
+		assert.Contains(t, notes[0].Message, "found a list of 3001 objects of one key each")
+		assert.Empty(t, explainNotes(t, `{"final_response":"ok","metadata":[`+distinct+`{"k5":1}]}`), "a repeat of a remembered key")
+	})
 	t.Run("the last metadata counts", func(t *testing.T) {
 		assert.Empty(t, explainNotes(t, `{"final_response":"ok","metadata":[{"a":1}],"metadata":{"model":"m"}}`))
 		notes := explainNotes(t, `{"final_response":"ok","metadata":{"model":"m"},"metadata":[{"a":1}]}`)
@@ -272,7 +290,7 @@ func TestExplainMetadataAsList(t *testing.T) {
 		long := strings.Repeat("k", 1<<20)
 		notes := explainNotes(t, `{"final_response":"ok","metadata":[{"`+long+`":1},{"key":"`+long+`","value":1}]}`)
 		assert.Empty(t, notes, "mixed shapes")
-		notes = explainNotes(t, `{"final_response":"ok","metadata":[{"`+long+`":1},{"`+long+`":2},{"`+long+`":3},{"`+long+`":4}]}`)
+		notes = explainNotes(t, `{"final_response":"ok","metadata":[{"`+long+`a":1},{"`+long+`b":2},{"`+long+`c":3},{"`+long+`d":4}]}`)
 		require.Len(t, notes, 1)
 		assert.Less(t, len(notes[0].Message), 3*(softwarn.MaxKeyShown+10)+300)
 	})
