@@ -320,6 +320,14 @@ func TestRule3WithModelResponses(t *testing.T) {
 		{"Responses API response with only tool calls", `{"object":"response","output":[{"type":"function_call","name":"f","arguments":"{}"}]}`, "output", "", ""},
 		{"Ollama response of a tool-call turn", `{"message":{"role":"assistant","content":"","tool_calls":[]},"done":true}`, "message", "", ""},
 		{"a status message", `{"message":"ok","status":200}`, "message", "", ""},
+		// Structured output: build_response would make final_response an object, rejected too.
+		{"OpenAI Agents SDK structured final_output", `{"final_output":{"city":"Paris","temperature_c":21},"last_agent":"Weather"}`, "final_output",
+			`. Its "final_output" is an object (structured output), not text, and final_response must be a string; `,
+			`send {"final_response": <the answer as text>}, e.g. json.dumps(final_output) or a sentence built from it`},
+		{"Pydantic AI structured output", `{"output":{"answer":42}}`, "output",
+			`. Its "output" is an object (structured output), not text, and final_response must be a string; `,
+			`send {"final_response": <the answer as text>}, e.g. json.dumps(output) or a sentence built from it`},
+		{"output that is text", `{"output":"42"}`, "output", "", ""},
 		{"final_output wins, as build_response probes it first", `{"final_output":"Done.","object":"response","output":[{"content":[{"type":"output_text"}]}]}`, "final_output", "", ""},
 	}
 	for _, tt := range tests {

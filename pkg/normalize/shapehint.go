@@ -28,7 +28,7 @@ type objectFacts struct {
 	crewKey           string // the first of CrewOutput's keys besides raw
 	done              bool   // Ollama's "done"
 
-	choices, candidates, content, raw, messages, output, message, outputText []byte
+	choices, candidates, content, raw, messages, output, message, outputText, finalOutput []byte
 }
 
 // readFacts reads the result object in data; it reports false when data is no object.
@@ -87,6 +87,8 @@ func (f *objectFacts) slot(name []byte) (*string, *[]byte) {
 		return nil, &f.message
 	case "output_text":
 		return nil, &f.outputText
+	case "final_output":
+		return nil, &f.finalOutput
 	case "tasks_output", "json_dict", "pydantic", "token_usage":
 		if f.crewKey == "" || string(name) == "tasks_output" { // the surest sign is the one named
 			f.crewKey = string(name) // one of four short keys
@@ -200,6 +202,8 @@ func textKind(v []byte) jsonscan.Kind {
 	return jsonscan.None
 }
 
+func isObject(v []byte) bool { return len(v) > 0 && v[0] == '{' }
+
 func isList(v []byte) bool { return len(v) > 0 && v[0] == '[' }
 
 func (f *objectFacts) answerHint() shapeHint {
@@ -237,7 +241,8 @@ func isAssistantText(msg []byte, maxDepth int) bool {
 
 // probeHint is the sentence rule 3's message may add when the probe key it names holds no text
 // but a model API's response does, where the text is: an OpenAI Responses API response (its
-// "output" is a list of items) or an Ollama /api/chat response (its "message" is a message).
+// "output" is a list of items) or an Ollama /api/chat response (its "message" is a message); or
+// when final_output or output holds an object (structured output), that it must become text.
 // Rule 3's own text stays first and whole; this only adds where the text is.
 func probeHint(data []byte, maxDepth int, name string) shapeHint {
 	f, ok := readFacts(data, maxDepth)
@@ -266,8 +271,21 @@ func probeHint(data []byte, maxDepth int, name string) shapeHint {
 			what = `. This one looks like an Ollama /api/chat response (` + modelsResponse + ` rather than the handler's result): its "message" is a chat message, not text; `
 		}
 		return shapeHint{what + fix, fix}
+	case (name == "final_output" || name == "output") && isObject(f.probed(name)):
+		// Structured output (an OpenAI Agents SDK output_type, a Pydantic AI output type): through
+		// build_response it would become final_response, an object, which rule 5 rejects as well.
+		fix := `send {"final_response": <the answer as text>}, e.g. json.dumps(` + name + `) or a sentence built from it`
+		return shapeHint{`. Its "` + name + `" is an object (structured output), not text, and final_response must be a string; ` + fix, fix}
 	}
 	return shapeHint{}
+}
+
+// probed is the value of the probe key name, final_output or output.
+func (f *objectFacts) probed(name string) []byte {
+	if name == "final_output" {
+		return f.finalOutput
+	}
+	return f.output
 }
 
 // answerKey is a key that other frameworks, or handlers written by hand, put the answer
