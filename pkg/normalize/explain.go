@@ -75,6 +75,7 @@ type messageFacts struct {
 	hasContent     bool        // content present and not null
 	parts          bool        // "parts" is an array (Gemini's Content)
 	partKinds      partKinds
+	blocks         bool // "blocks" is an array (LlamaIndex's ChatMessage)
 }
 
 // otherArgs is a call whose arguments are under args, input or parameters, not arguments.
@@ -452,6 +453,9 @@ func (w *messageWalk) read(s *jsonscan.Scanner) {
 			w.readCalls(s)
 		case "parts":
 			m.parts, m.partKinds = w.readParts(s)
+		case "blocks":
+			m.blocks = s.Peek() == jsonscan.Array
+			s.SkipValue()
 		default:
 			s.SkipValue()
 		}

@@ -322,11 +322,19 @@ func geminiMessage(found, role string, kinds partKinds, dropped string) string {
 const geminiResponses = `send each function_response part as a message of its own: {"role": "tool", "tool_call_id": <id>, "content": json.dumps(<response>)} ` +
 	`(its response is an object, and a tool message's content is text)`
 
-// noteParts notes kept message i, just read, when it has "parts" and no "content": the record
-// keeps it, but the trace shows it without its text.
+// noteParts notes kept message i, just read, when it has "parts" (Gemini's Content) or "blocks"
+// (LlamaIndex's ChatMessage: {"role", "additional_kwargs", "blocks": [{"block_type": "text",
+// "text"}]}) and no "content": the record keeps it, but the trace shows it without its text.
 func (w *messageWalk) noteParts(n *noteList, i int) {
 	m := &w.msg
-	if !m.parts || m.hasContent || !n.take() {
+	if m.hasContent || !m.parts && !m.blocks || !n.take() {
+		return
+	}
+	if !m.parts {
+		n.add(w.base+m.start, messageAt(i).Warn(softwarn.MessageTextInParts, softwarn.Kept,
+			`found "blocks" (LlamaIndex's ChatMessage, as model_dump writes it) and no "content", expected the message's text in "content": `+
+				`the platform reads a message's text only from "content", not "blocks"; the message was kept, but the trace shows it without its text; `+
+				`send {"role": message.role, "content": message.content} (ChatMessage.content is the text of its text blocks)`))
 		return
 	}
 	var fixes []string

@@ -86,6 +86,12 @@ func TestExplainOtherFrameworks(t *testing.T) {
 				`the platform reads a message's text only from "content", not "parts"; the message was kept, but the trace shows it without its text; move the text of its text parts to "content": <the text>`}}},
 		{"parts and content null", fr + `{"role":"assistant","content":null,"parts":[{"text":"x"}]}]}`,
 			[]note{{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, "no \"content\""}}},
+		{"LlamaIndex ChatMessage", fr + `{"role":"user","additional_kwargs":{},"blocks":[{"block_type":"text","text":"Refund #4521"}]}]}`,
+			[]note{{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, `found "blocks" (LlamaIndex's ChatMessage, as model_dump writes it) and no "content", expected the message's text in "content": ` +
+				`the platform reads a message's text only from "content", not "blocks"; the message was kept, but the trace shows it without its text; ` +
+				`send {"role": message.role, "content": message.content} (ChatMessage.content is the text of its text blocks)`}}},
+		{"blocks beside content", fr + `{"role":"user","content":"Refund #4521","blocks":[{"block_type":"text","text":"Refund #4521"}]}]}`, nil},
+		{"blocks that are not an array", fr + `{"role":"user","blocks":{}}]}`, nil},
 		{"parts beside content", fr + `{"role":"user","content":"Refund #4521","parts":[{"text":"Refund #4521"}]}]}`, nil},
 		{"parts that are not an array", fr + `{"role":"user","parts":"x"}]}`, nil},
 		{"the note comes before the message's other notes", fr + `{"role":"tool","parts":[{"text":"x"}]}]}`,
