@@ -57,8 +57,9 @@ const (
 
 // usageKeys are the keys SDKs keep their token counts under (OpenAI's, Anthropic's and Pydantic
 // AI's usage, LangChain's usage_metadata and token_usage, Gemini's usage_metadata or
-// usageMetadata), as foldsTo wants them.
-var usageKeys = [...]string{"usage", "usagemetadata", "tokenusage"}
+// usageMetadata, Strands' accumulated_usage in an AgentResult's metrics: {"inputTokens",
+// "outputTokens", "totalTokens"}), as foldsTo wants them.
+var usageKeys = [...]string{"usage", "usagemetadata", "tokenusage", "accumulatedusage"}
 
 // cacheKeys are Anthropic's prompt-cache counts (cache_creation_input_tokens,
 // cache_read_input_tokens), as foldsTo wants them. Its input_tokens leaves out the input written

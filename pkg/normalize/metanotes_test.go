@@ -59,6 +59,8 @@ func TestExplainMetadataKeyVariants(t *testing.T) {
 			`found "prompt_tokens" under "usage", expected "total_input_tokens" in metadata itself (the platform reads no counts inside "usage"); ` +
 				`"usage" was kept as an ordinary key, stored as sent, so the run is shown without an input token count; ` +
 				`copy the run's total to metadata's own key: "prompt_tokens" to "total_input_tokens"`}}},
+		{name: "Strands accumulated_usage", metadata: `{"accumulated_usage":{"inputTokens":900,"outputTokens":120,"totalTokens":1020}}`, notes: []note{{"metadata.accumulated_usage",
+			`found "inputTokens" and "outputTokens" under "accumulated_usage", expected "total_input_tokens" and "total_output_tokens" in metadata itself`}}},
 		{name: "LangChain usage_metadata", metadata: `{"usage_metadata":{"input_tokens":12,"output_tokens":3,"total_tokens":15}}`, notes: []note{{"metadata.usage_metadata", `under "usage_metadata"`}}},
 		{name: "usage with a repeated count, the last a number", metadata: `{"usage":{"prompt_tokens":"x","prompt_tokens":12}}`, notes: []note{{"metadata.usage", `found "prompt_tokens" under "usage"`}}},
 		// Ollama's, Pydantic AI's and Gemini's names, at metadata's top or under a usage object.
