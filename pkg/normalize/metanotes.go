@@ -27,7 +27,7 @@ type otherName struct {
 
 var metaKeys = [...]metaKey{
 	{name: "model", folded: "model", kind: jsonscan.String, lacks: "a model",
-		others: []otherName{{"model_name", "modelname", "LangChain's name for the model, in response_metadata"}}},
+		others: []otherName{{"model_name", "modelname", "LangChain's name for the model, in response_metadata, and Pydantic AI's, in a ModelResponse"}}},
 	{name: "system_prompt_id", folded: "systempromptid", kind: jsonscan.String, lacks: "a system prompt id"},
 	{name: "total_input_tokens", folded: "totalinputtokens", kind: jsonscan.Number, lacks: "an input token count",
 		others: []otherName{

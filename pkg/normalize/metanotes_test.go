@@ -40,7 +40,7 @@ func TestExplainMetadataKeyVariants(t *testing.T) {
 				`its value would then be dropped: found -1, expected a whole, non-negative number of tokens`}}},
 		{name: "completion_tokens", metadata: `{"completion_tokens":3}`, notes: []note{{"metadata.completion_tokens", `expected "total_output_tokens" (OpenAI Chat Completions' name`}}},
 		{name: "model_name", metadata: `{"model_name":"gpt-4o"}`, notes: []note{{"metadata.model_name",
-			`found the key "model_name" holding a string, expected "model" (LangChain's name for the model, in response_metadata); ` +
+			`found the key "model_name" holding a string, expected "model" (LangChain's name for the model, in response_metadata, and Pydantic AI's, in a ModelResponse); ` +
 				`it was kept as an ordinary key, stored as sent and not checked, so the run is shown without a model; rename it "model"`}}},
 		{name: "promptTokens", metadata: `{"promptTokens":12}`, notes: []note{{"metadata.promptTokens",
 			`expected "total_input_tokens" (a spelling of prompt_tokens, OpenAI Chat Completions' name for the count)`}}},
