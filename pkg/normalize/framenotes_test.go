@@ -137,21 +137,15 @@ func TestExplainOtherFrameworks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			plain, err := normalize.Normalize([]byte(tt.input))
-			require.NoError(t, err)
-			record := string(plain.AppendJSON(nil))
-			res, err := normalize.Normalize([]byte(tt.input), normalize.WithExplain())
-			require.NoError(t, err)
-			require.Len(t, res.Notes(), len(tt.notes), "notes: %+v", res.Notes())
+			notes := explainNotes(t, tt.input)
+			require.Len(t, notes, len(tt.notes), "notes: %+v", notes)
 			for i, want := range tt.notes {
-				got := res.Notes()[i]
+				got := notes[i]
 				assert.Equal(t, want.path, got.Path)
 				assert.Equal(t, want.code, got.Code)
 				assert.Equal(t, want.action, got.Action)
 				assert.Contains(t, got.Message, want.contains)
 			}
-			explained := string(res.AppendJSON(nil))
-			assert.Equal(t, record[:len(record)-1], explained[:len(record)-1], "explain changed the record or its warnings")
 		})
 	}
 }
