@@ -23,7 +23,10 @@ import (
 //     tool-call, thinking), tool calls as {"tool_name", "args", "tool_call_id"};
 //   - smolagents: MessageRole's "tool-call" and "tool-response", and ActionStep.dict() (memory
 //     steps: "step_number", "model_output", "tool_calls" in OpenAI's nested shape, "observations");
-//   - Gemini Content: {"role": "user" | "model", "parts": [{"text"}, {"function_call"}, ...]}.
+//   - Gemini Content: {"role": "user" | "model", "parts": [{"text"}, {"function_call"}, ...]};
+//   - LangChain's messages_to_dict (langchain_core.messages): {"type": message.type, "data":
+//     message.model_dump()}, type one of human, ai, system, tool, data holding "content" and, by
+//     type, "tool_calls" ([{"name", "args", "id"}]) or "tool_call_id".
 
 // partKinds is the set of kinds found among a message's "parts".
 type partKinds uint16
@@ -96,6 +99,7 @@ type foreignFacts struct {
 	kind    jsonscan.Span // "kind", a string token
 	parts   bool          // "parts" is an array
 	kinds   partKinds
+	data    bool // "data" is an object (LangChain's messages_to_dict)
 	step    bool // "step_number" is a number
 	stepOut bool // "model_output", "observations" or "tool_calls" beside it (readDropped reads the last)
 }
@@ -126,6 +130,8 @@ func (w *messageWalk) readForeign(s *jsonscan.Scanner, key []byte, f *foreignFac
 		f.source = w.stringAt(v)
 	case "kind":
 		f.kind = w.stringAt(v)
+	case "data":
+		f.data = k == jsonscan.Object
 	case "step_number":
 		f.step = k == jsonscan.Number
 	case "model_output", "observations":
@@ -157,6 +163,7 @@ const (
 	geminiUser                    // a Gemini Content without a role
 	autoGenMessage                // an AutoGen AgentChat message or event
 	smolStep                      // a smolagents memory step
+	langChainDict                 // a LangChain message as messages_to_dict writes it
 )
 
 // foreignShapeOf says which shape f is in; notForeign when none, or when the message's own
@@ -182,6 +189,8 @@ func (w *messageWalk) foreignShapeOf(f *foreignFacts) foreignShape {
 		return autoGenMessage
 	case f.step && f.stepOut:
 		return smolStep
+	case f.data && langChainRole(w.shortText(f.typ)) != "":
+		return langChainDict
 	}
 	return notForeign
 }
@@ -205,6 +214,8 @@ func (w *messageWalk) foreignMessage(f *foreignFacts, shape foreignShape) string
 		return geminiMessage(`found a Gemini Content ("parts" and no "role", which Gemini reads as "user")`, "user", f.kinds, dropped)
 	case autoGenMessage:
 		return w.autoGenNote(f, dropped)
+	case langChainDict:
+		return langChainNote(w.text(f.typ), dropped)
 	case smolStep:
 		return `found a smolagents memory step (ActionStep.dict(), with "step_number" and no "role"), expected chat messages` + dropped +
 			`send the step as messages: {"role": "assistant", "content": <model_output>, "tool_calls": <tool_calls>}, ` +
@@ -247,6 +258,35 @@ func (w *messageWalk) autoGenNote(f *foreignFacts, dropped string) string {
 		return msg + `it holds the model's reasoning: leave it out, or put it in the thinking of the assistant message that follows it: "thinking": [{"type": "thinking", "thinking": <its content>}]`
 	}
 	return msg + `it is an event, not a chat message: leave it out, or send what it shows as {"role": "assistant", "content": <its text>}`
+}
+
+// langChainRole is the platform's role for a LangChain message type, "" for another type.
+func langChainRole(typ []byte) string {
+	switch string(typ) {
+	case "human":
+		return "user"
+	case "ai":
+		return "assistant"
+	case "system", "tool":
+		return string(typ)
+	}
+	return ""
+}
+
+// langChainNote is the note on a message as LangChain's messages_to_dict writes it, of type typ
+// (human, ai, system or tool): the message its data converts to, or the list converted whole.
+func langChainNote(typ, dropped string) string {
+	var send string
+	switch typ {
+	case "ai":
+		send = `{"role": "assistant", "content": <data.content>, "tool_calls": [{"id": <id>, "name": <name>, "arguments": <args>}, ...] from data.tool_calls}`
+	case "tool":
+		send = `{"role": "tool", "tool_call_id": <data.tool_call_id>, "content": <data.content>}`
+	default:
+		send = `{"role": "` + langChainRole([]byte(typ)) + `", "content": <data.content>}`
+	}
+	return `found a LangChain message as messages_to_dict writes it ({"type": "` + typ + `", "data": {...}}, no "role"), expected a chat message {"role", "content", ...}` + dropped +
+		`send it as ` + send + `, or send the list as messages_from_dict(<the list>) converted by convert_to_openai_messages (langchain_core.messages)`
 }
 
 // pydanticNote is the note on a Pydantic AI ModelRequest or ModelResponse: the messages its

@@ -99,6 +99,17 @@ func TestExplainOtherFrameworks(t *testing.T) {
 				{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, `found "parts"`},
 				{"messages[0]", softwarn.ToolResultUnmatched, softwarn.Kept, "without tool_call_id"},
 			}},
+		{"LangChain messages_to_dict human", fr + `{"type":"human","data":{"content":"Refund #4521","additional_kwargs":{},"response_metadata":{},"type":"human","name":null,"id":null,"example":false}}]}`,
+			[]note{dropped("0", `found a LangChain message as messages_to_dict writes it ({"type": "human", "data": {...}}, no "role"), expected a chat message {"role", "content", ...}; the message was dropped; `+
+				`send it as {"role": "user", "content": <data.content>}, or send the list as messages_from_dict(<the list>) converted by convert_to_openai_messages (langchain_core.messages)`)}},
+		{"LangChain messages_to_dict ai with tool calls", fr + `{"type":"ai","data":{"content":"","tool_calls":[{"name":"get_order","args":{"order_id":"4521"},"id":"call_1","type":"tool_call"}],"type":"ai"}}]}`,
+			[]note{dropped("0", `send it as {"role": "assistant", "content": <data.content>, "tool_calls": [{"id": <id>, "name": <name>, "arguments": <args>}, ...] from data.tool_calls}`)}},
+		{"LangChain messages_to_dict tool", fr + `{"type":"tool","data":{"content":"shipped","tool_call_id":"call_1","type":"tool"}}]}`,
+			[]note{dropped("0", `send it as {"role": "tool", "tool_call_id": <data.tool_call_id>, "content": <data.content>}`)}},
+		{"LangChain messages_to_dict system", fr + `{"type":"system","data":{"content":"Be brief."}}]}`,
+			[]note{dropped("0", `send it as {"role": "system", "content": <data.content>}`)}},
+		{"a type of no LangChain message beside data", fr + `{"type":"chat","data":{"content":"x"}}]}`, nil},
+		{"LangChain type with data that is no object", fr + `{"type":"human","data":"x"}]}`, nil},
 		{"a dropped message of no known shape", fr + `{"speaker":"bot","text":"hi"}]}`, nil},
 		{"in input order among the kept", fr + `{"source":"user","type":"TextMessage","content":"x"},{"role":"assistant","tool_calls":[{"id":"c1","name":"f"}]},{"role":"model","parts":[]}]}`,
 			[]note{
@@ -179,6 +190,7 @@ func TestExplainOtherFrameworksCountedNotBuilt(t *testing.T) {
 		`{"source":"a","type":"TextMessage"}`,
 		`{"role":"tool-call"}`,
 		`{"step_number":1,"observations":"x"}`,
+		`{"type":"human","data":{}}`,
 	} {
 		doc := []byte(`{"final_response":"a","messages":[` + strings.TrimSuffix(strings.Repeat(msg+",", count), ",") + `]}`)
 		plain := normalize.New(normalize.WithMaxWarnings(5))
