@@ -27,6 +27,8 @@ type objectFacts struct {
 	answerData        []byte
 	crewKey           string // the first of CrewOutput's keys besides raw
 	done              bool   // Ollama's "done"
+	agentRole         bool   // CrewAI LiteAgentOutput's "agent_role"
+	stopReason        bool   // AutoGen AgentChat TaskResult's "stop_reason"
 
 	choices, candidates, content, raw, messages, output, message, outputText, finalOutput []byte
 }
@@ -95,6 +97,10 @@ func (f *objectFacts) slot(name []byte) (*string, *[]byte) {
 		}
 	case "done":
 		f.done = true
+	case "agent_role":
+		f.agentRole = true
+	case "stop_reason":
+		f.stopReason = true
 	}
 	return nil, nil
 }
@@ -112,8 +118,9 @@ func shortString(v []byte, max int) string {
 // likely meant. The probes go from the surest sign to the weakest: final_response spelled
 // another way; a model API's response or message sent instead of the handler's result (an
 // OpenAI chat completion, an Anthropic message, a Gemini response, a LangChain AIMessage, a lone
-// assistant message) or a framework's result object (a CrewAI CrewOutput); a key the answer is
-// often sent under; a transcript without its answer (a LangGraph state); else which keys there are.
+// assistant message) or a framework's result object (a CrewAI CrewOutput or LiteAgentOutput); a
+// key the answer is often sent under; a transcript without its answer (a LangGraph state, an
+// AutoGen AgentChat TaskResult); else which keys there are.
 func missingFinalHint(data []byte, maxDepth int) shapeHint {
 	f, ok := readFacts(data, maxDepth)
 	if !ok {
@@ -160,7 +167,9 @@ func (f *objectFacts) modelHint() shapeHint {
 }
 
 // frameworkHint recognises a message or result object of a framework sent whole where its text
-// belongs: a LangChain AIMessage, a lone assistant message, a CrewAI CrewOutput. Each only when
+// belongs: a LangChain AIMessage, a lone assistant message, a CrewAI LiteAgentOutput (what
+// Agent.kickoff returns: "raw", "pydantic", "agent_role", "usage_metrics", "messages") or
+// CrewOutput (Crew.kickoff's: "raw" beside "tasks_output", ...). Each only when
 // the value it names holds text: a hint that names an empty value would be rejected in turn
 // (rule 5).
 func (f *objectFacts) frameworkHint() shapeHint {
@@ -172,6 +181,8 @@ func (f *objectFacts) frameworkHint() shapeHint {
 	case content && f.role == "assistant" && f.typ == "":
 		return sentInstead(`"role": "assistant" and "content"`, "a chat message", "the model's message",
 			"<"+textOf(f.content, `the message's "content"`)+">")
+	case f.agentRole && textKind(f.raw) == jsonscan.String:
+		return sentInstead(`"raw" and "agent_role"`, "a CrewAI LiteAgentOutput", "the agent's whole output", `<the LiteAgentOutput's "raw">`)
 	case f.crewKey != "" && textKind(f.raw) == jsonscan.String:
 		return sentInstead(`"raw" and `+strconv.Quote(f.crewKey), "a CrewAI CrewOutput", "the crew's whole output", `<the CrewOutput's "raw">`)
 	}
@@ -214,11 +225,14 @@ func (f *objectFacts) answerHint() shapeHint {
 }
 
 // transcriptHint recognises a transcript sent without its answer, as a LangGraph state
-// ({"messages": [...]}) holds it: the answer is the last message's content when that is an
-// assistant's text.
+// ({"messages": [...]}) or an AutoGen AgentChat TaskResult ({"messages": [...], "stop_reason"})
+// holds it: the answer is the last message's content when that is an assistant's text.
 func (f *objectFacts) transcriptHint() shapeHint {
 	if textKind(f.messages) != jsonscan.Array {
 		return shapeHint{}
+	}
+	if f.stopReason {
+		return f.taskResultHint()
 	}
 	answer := `"<the agent's answer>"`
 	if last := lastElement(f.messages, f.maxDepth); isAssistantText(last, f.maxDepth) {
@@ -229,6 +243,20 @@ func (f *objectFacts) transcriptHint() shapeHint {
 		fix = `send {"final_response": ` + answer + `, "messages": <the list as OpenAI messages>} (langchain_core.messages.convert_to_openai_messages converts it)`
 	}
 	return shapeHint{`. It has "messages" but no answer: it looks like a transcript (as a LangGraph state holds it) sent without the agent's answer; ` + fix, fix}
+}
+
+// taskResultHint is transcriptHint's for an AutoGen AgentChat TaskResult: its messages are
+// AutoGen's ({"source", "type": "TextMessage", "content"}), which the platform does not read as
+// chat messages; the answer is the content of the last when that is a TextMessage's text.
+func (f *objectFacts) taskResultHint() shapeHint {
+	answer := `"<the agent's answer>"`
+	if last := lastElement(f.messages, f.maxDepth); shortString(member(last, "type", f.maxDepth), 32) == "TextMessage" &&
+		textKind(member(last, "content", f.maxDepth)) == jsonscan.String {
+		answer = `result.messages[-1].content`
+	}
+	fix := `send {"final_response": ` + answer + `, "messages": <each of its messages as a chat message>} ` +
+		`(a TextMessage as {"role": "user" or "assistant", "content": <content>}, by its source)`
+	return shapeHint{`. It has "messages" and "stop_reason" but no answer: it looks like an AutoGen AgentChat TaskResult (what run() returns) sent without the agent's answer; ` + fix, fix}
 }
 
 // isAssistantText reports whether msg is an assistant's message with text: role "assistant"
