@@ -6,8 +6,8 @@ import (
 
 // finalValueHint looks again at a final_response that is neither a string nor null, on the
 // error path only, and says where the text is when the value is recognisably something that
-// holds it: a chat message or a LangChain AIMessage (its content), a list of content parts (the
-// text of its text parts), or a number or boolean (its text, if that really is the answer).
+// holds it: a chat message or a LangChain AIMessage (its content), one content part or a list of
+// them (the text of its text parts), or a number or boolean (its text, if that really is the answer).
 // data is the result object; the last final_response counts (rule 12).
 func finalValueHint(data []byte, maxDepth int) shapeHint {
 	v := member(data, "final_response", maxDepth)
@@ -34,8 +34,12 @@ func finalValueHint(data []byte, maxDepth int) shapeHint {
 }
 
 // messageValueHint recognises a chat message ("role" and "content") or a LangChain AIMessage
-// ("type": "ai" and "content") sent as final_response, when its content holds text.
+// ("type": "ai" and "content") sent as final_response, when its content holds text, or one
+// content part (partValueHint).
 func messageValueHint(obj []byte, maxDepth int) shapeHint {
+	if h := partValueHint(obj, maxDepth); h.text != "" {
+		return h
+	}
 	content := member(obj, "content", maxDepth)
 	switch {
 	case textKind(content) == jsonscan.None:
@@ -60,4 +64,16 @@ func partsValueHint(list []byte, maxDepth int) shapeHint {
 	}
 	fix := `send {"final_response": <the "text" of final_response's ` + typ + ` parts, joined>}`
 	return shapeHint{`. Its first element has "type": "` + typ + `" and "text": it looks like a list of content parts rather than their text; ` + fix, fix}
+}
+
+// partValueHint recognises one content part sent as final_response: "type" "text" (OpenAI,
+// Anthropic) or "output_text" (OpenAI Responses) and a non-empty string "text", as
+// content[0] of a message or response is.
+func partValueHint(obj []byte, maxDepth int) shapeHint {
+	typ := shortString(member(obj, "type", maxDepth), 16)
+	if (typ != "text" && typ != "output_text") || textKind(member(obj, "text", maxDepth)) != jsonscan.String {
+		return shapeHint{}
+	}
+	const fix = `send {"final_response": <its "text">}`
+	return shapeHint{`. It has "type": "` + typ + `" and "text": it looks like one content part rather than its text; ` + fix, fix}
 }
