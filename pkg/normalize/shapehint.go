@@ -153,17 +153,58 @@ func (f *objectFacts) variantHint() shapeHint {
 
 // modelHint recognises a model API's response: an OpenAI chat completion (not a chunk of a
 // stream: its choices hold message), an Anthropic Messages API response, a Gemini
-// generateContent response (its first candidate holds content).
+// generateContent response (its first candidate holds content). One that holds tool calls and
+// no text stopped at a tool call: its text, which the hint would point at, is not there.
 func (f *objectFacts) modelHint() shapeHint {
 	switch {
 	case isList(f.choices) && (f.object == "chat.completion" || member(firstElement(f.choices, f.maxDepth), "message", f.maxDepth) != nil):
 		return sentInstead(`"choices"`, "an OpenAI chat completion", modelsResponse, "choices[0].message.content")
 	case f.content != nil && f.typ == "message":
-		return sentInstead(`"type": "message" and "content"`, "an Anthropic Messages API response", modelsResponse, "<the text of its text blocks>")
+		const has, what = `"type": "message" and "content"`, "an Anthropic Messages API response"
+		if text, calls := partsHold(f.content, f.maxDepth); calls && !text {
+			return stoppedAtCall(has, what, "tool_use blocks")
+		}
+		return sentInstead(has, what, modelsResponse, "<the text of its text blocks>")
 	case isList(f.candidates) && member(firstElement(f.candidates, f.maxDepth), "content", f.maxDepth) != nil:
-		return sentInstead(`"candidates"`, "a Gemini generateContent response", modelsResponse, "<candidates[0].content.parts[*].text, joined>")
+		const has, what = `"candidates"`, "a Gemini generateContent response"
+		parts := member(member(firstElement(f.candidates, f.maxDepth), "content", f.maxDepth), "parts", f.maxDepth)
+		if text, calls := partsHold(parts, f.maxDepth); calls && !text {
+			return stoppedAtCall(has, what, "function_call parts")
+		}
+		return sentInstead(has, what, modelsResponse, "<candidates[0].content.parts[*].text, joined>")
 	}
 	return shapeHint{}
+}
+
+// stoppedAtCall is the hint for a model's response, with the keys has, that looks like what and
+// holds calls (Anthropic's tool_use blocks, Gemini's function_call parts) and no text: the agent
+// stopped at a tool call, and its answer is what it says after the tool round.
+func stoppedAtCall(has, what, calls string) shapeHint {
+	const fix = `send {"final_response": <the agent's answer after the tool round>}, or a sentence saying what the agent did`
+	return shapeHint{". It has " + has + ": it looks like " + what + ", " + modelsResponse + " rather than the handler's result, " +
+		"and it has no text, only " + calls + ": the agent stopped at a tool call; " + fix, fix}
+}
+
+// partsHold says whether the list of Anthropic content blocks or Gemini parts holds text (a
+// non-empty "text", in a block of type "text" or a part without a type) and tool calls (a
+// "tool_use" block, a part with "function_call" or "functionCall").
+func partsHold(list []byte, maxDepth int) (text, calls bool) {
+	var s jsonscan.Scanner
+	s.Reset(list, maxDepth)
+	if s.Peek() != jsonscan.Array {
+		return false, false
+	}
+	for ok := s.ArrayStart(); ok && s.Err() == nil; ok = s.ArrayNext() {
+		v := s.SkipValue()
+		if !v.Present() || list[v.Start] != '{' {
+			continue
+		}
+		part := list[v.Start:v.End]
+		typ := shortString(member(part, "type", maxDepth), 16)
+		text = text || (typ == "" || typ == "text") && textKind(member(part, "text", maxDepth)) == jsonscan.String
+		calls = calls || typ == "tool_use" || isObject(member(part, "function_call", maxDepth)) || isObject(member(part, "functionCall", maxDepth))
+	}
+	return text, calls
 }
 
 // frameworkHint recognises a message or result object of a framework sent whole where its text
