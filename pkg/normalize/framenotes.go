@@ -344,7 +344,7 @@ func geminiMessage(found, role string, kinds partKinds, dropped string) string {
 		fields = append(fields, `"content": <the text of its text parts>`)
 	}
 	if kinds&pkFunctionCall != 0 {
-		fields = append(fields, `"tool_calls": [{"id": <id>, "name": <name>, "arguments": <args>}, ...] from its function_call parts`)
+		fields = append(fields, `"tool_calls": [{"id": `+geminiCallID+`, "name": <name>, "arguments": <args>}, ...] from its function_call parts`)
 	}
 	if len(fields) > 0 {
 		also = append(also, `send it as {"role": "`+role+`", `+strings.Join(fields, ", ")+"}")
@@ -356,10 +356,17 @@ func geminiMessage(found, role string, kinds partKinds, dropped string) string {
 		dropped + strings.Join(also, ", and ")
 }
 
+// geminiCallID is the id of a tool call made of a Gemini function_call part. Gemini's
+// FunctionCall.id is optional and often absent, so the
+// porter may have to make one, which the function_response that answers it then carries.
+const geminiCallID = `<its id when present, else one you generate, e.g. "call_1">`
+
 // geminiResponses is what a Gemini Content's function_response parts convert to.
 // Its response is an object, which a tool message's content cannot be (rule 8): the fix sends it as
-// JSON text, as the warning on a tool message's object content says.
-const geminiResponses = `send each function_response part as a message of its own: {"role": "tool", "tool_call_id": <id>, "content": json.dumps(<response>)} ` +
+// JSON text, as the warning on a tool message's object content says. Its id, like its call's, is
+// often absent: it is paired with its call by order and name, as Gemini pairs them.
+const geminiResponses = `send each function_response part as a message of its own: ` +
+	`{"role": "tool", "tool_call_id": <its id when present, else the id you generated for the function_call it answers (the next of the same name, in order)>, "content": json.dumps(<response>)} ` +
 	`(its response is an object, and a tool message's content is text)`
 
 // noteParts notes kept message i, just read, when it has "parts" (Gemini's Content) or "blocks"
@@ -382,7 +389,7 @@ func (w *messageWalk) noteParts(n *noteList, i int) {
 		fixes = append(fixes, `move the text of its text parts to "content": <the text>`)
 	}
 	if m.partKinds&pkFunctionCall != 0 {
-		fixes = append(fixes, `move its function_call parts to "tool_calls": [{"id": <id>, "name": <name>, "arguments": <args>}, ...]`)
+		fixes = append(fixes, `move its function_call parts to "tool_calls": [{"id": `+geminiCallID+`, "name": <name>, "arguments": <args>}, ...]`)
 	}
 	if m.partKinds&pkFunctionResponse != 0 {
 		fixes = append(fixes, geminiResponses)

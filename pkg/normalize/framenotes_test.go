@@ -72,12 +72,14 @@ func TestExplainOtherFrameworks(t *testing.T) {
 			[]note{dropped("0", `found a smolagents memory step (ActionStep.dict(), with "step_number" and no "role"), expected chat messages`)}},
 		{"Gemini model Content", fr + `{"role":"model","parts":[{"text":"Let me check."},{"function_call":{"id":"f1","name":"get_order","args":{"order_id":"4521"}}}]}]}`,
 			[]note{dropped("0", `found a Gemini Content ("role": "model" with "parts"), expected a chat message {"role", "content", ...}: the platform reads a message's text from "content", not "parts"; `+
-				`the message was dropped; send it as {"role": "assistant", "content": <the text of its text parts>, "tool_calls": [{"id": <id>, "name": <name>, "arguments": <args>}, ...] from its function_call parts}`)}},
+				`the message was dropped; send it as {"role": "assistant", "content": <the text of its text parts>, "tool_calls": [{"id": <its id when present, else one you generate, e.g. "call_1">, "name": <name>, "arguments": <args>}, ...] from its function_call parts}`)}},
 		{"Gemini model Content of calls only", fr + `{"role":"model","parts":[{"functionCall":{"name":"get_order","args":{}}}]}]}`,
-			[]note{dropped("0", `the message was dropped; send it as {"role": "assistant", "tool_calls": [{"id": <id>, "name": <name>, "arguments": <args>}, ...] from its function_call parts}`)}},
+			[]note{dropped("0", `the message was dropped; send it as {"role": "assistant", "tool_calls": [{"id": <its id when present, else one you generate, e.g. "call_1">, "name": <name>, "arguments": <args>}, ...] from its function_call parts}`)}},
 		{"Gemini Content in REST's camelCase", fr + `{"role":"user","parts":[{"functionResponse":{"name":"get_order","response":{"status":"shipped"}}}]}]}`,
-			[]note{{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, `the trace shows it without its text; send each function_response part as a message of its own: {"role": "tool", "tool_call_id": <id>, "content": json.dumps(<response>)} ` +
+			[]note{{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, `the trace shows it without its text; send each function_response part as a message of its own: {"role": "tool", "tool_call_id": <its id when present, else the id you generated for the function_call it answers (the next of the same name, in order)>, "content": json.dumps(<response>)} ` +
 				`(its response is an object, and a tool message's content is text)`}}},
+		{"parts kept, function_call parts", fr + `{"role":"assistant","parts":[{"function_call":{"name":"get_order","args":{}}}]}]}`,
+			[]note{{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, `move its function_call parts to "tool_calls": [{"id": <its id when present, else one you generate, e.g. "call_1">, "name": <name>, "arguments": <args>}, ...]`}}},
 		{"Gemini Content without a role", fr + `{"parts":[{"text":"hi"}]}]}`,
 			[]note{dropped("0", `("parts" and no "role", which Gemini reads as "user")`)}},
 		{"Gemini role model without parts", fr + `{"role":"model","content":"hi"}]}`, nil},
