@@ -485,8 +485,20 @@ func (t *transcriptKey) note() softwarn.Warning {
 	if t.from != "" {
 		from = `, and "` + t.name + `" is ` + t.from
 	}
+	send := `if it holds the run's transcript, send it as "messages", each entry a chat message {"role": "system", "user", "assistant" or "tool", "content": ...}`
+	if t.name == "new_items" {
+		send = newItemsFix
+	}
 	return softwarn.At(t.name).Warn(softwarn.TopLevelTranscriptKey, softwarn.Dropped,
 		`found the key "`+t.name+`" holding an array of objects, expected "messages" (the platform reads a transcript only from "messages"`+from+
-			`); it was dropped with the other unknown keys, so the record has no messages and rich mode is off; `+
-			`if it holds the run's transcript, send it as "messages", each entry a chat message {"role": "system", "user", "assistant" or "tool", "content": ...}`)
+			`); it was dropped with the other unknown keys, so the record has no messages and rich mode is off; `+send)
 }
+
+// newItemsFix is how a run's items (the OpenAI Agents SDK's RunResult.new_items, RunItems that
+// wrap a raw_item) become messages: result.to_input_list() gives the run's input items (the
+// Responses API's: messages, function_call and function_call_output items), each of which
+// converts to a chat message.
+const newItemsFix = `send "messages" built from result.to_input_list(), the run's input items (not its RunItems): ` +
+	`a message item as {"role": <role>, "content": <content>}, ` +
+	`a function_call item as {"role": "assistant", "tool_calls": [{"id": <call_id>, "name": <name>, "arguments": <arguments>}]}, ` +
+	`a function_call_output item as {"role": "tool", "tool_call_id": <call_id>, "content": <output>}`

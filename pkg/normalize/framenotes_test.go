@@ -146,7 +146,10 @@ func TestExplainOtherFrameworks(t *testing.T) {
 		{"LangChain messages_to_dict under chat_history", `{"final_response":"a","chat_history":[{"type":"human","data":{"content":"hi"}}]}`,
 			[]note{{"chat_history", softwarn.TopLevelTranscriptKey, softwarn.Dropped, `"chat_history" is LangChain's usual name for one`}}},
 		{"OpenAI Agents SDK items under new_items", `{"final_response":"a","new_items":[{"agent":"Triage","raw_item":{"role":"assistant"},"type":"message_output_item"}]}`,
-			[]note{{"new_items", softwarn.TopLevelTranscriptKey, softwarn.Dropped, `RunResult.new_items`}}},
+			[]note{{"new_items", softwarn.TopLevelTranscriptKey, softwarn.Dropped, `(RunResult.new_items)); it was dropped with the other unknown keys, so the record has no messages and rich mode is off; ` +
+				`send "messages" built from result.to_input_list(), the run's input items (not its RunItems): a message item as {"role": <role>, "content": <content>}, ` +
+				`a function_call item as {"role": "assistant", "tool_calls": [{"id": <call_id>, "name": <name>, "arguments": <arguments>}]}, ` +
+				`a function_call_output item as {"role": "tool", "tool_call_id": <call_id>, "content": <output>}`}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
