@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"hash/maphash"
+	"strconv"
 	"strings"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
@@ -61,14 +62,24 @@ const (
 // "outputTokens", "totalTokens"}), as foldsTo wants them.
 var usageKeys = [...]string{"usage", "usagemetadata", "tokenusage", "accumulatedusage"}
 
-// cacheKeys are Anthropic's prompt-cache counts (cache_creation_input_tokens,
-// cache_read_input_tokens), as foldsTo wants them. Its input_tokens leaves out the input written
-// to or read from the cache, and total_input_tokens is the run's whole input (docs/contract.md):
-// beside them, input_tokens is a part of the total, not the total.
-var cacheKeys = [...]string{"cachecreationinputtokens", "cachereadinputtokens"}
+// cacheKeys are the prompt-cache counts that an input count leaves out, as foldsTo wants them:
+// Anthropic's cache_creation_input_tokens and cache_read_input_tokens, and Strands' (Bedrock's)
+// cacheReadInputTokens and cacheWriteInputTokens in an AgentResult's accumulated_usage. Their
+// input_tokens and inputTokens leave out the input written to or read from the cache, and
+// total_input_tokens is the run's whole input (docs/contract.md): beside them, the input count is
+// a part of the total, not the total. (Pydantic AI's input_tokens counts its cache_read_tokens
+// and cache_write_tokens already: they are not here.)
+var cacheKeys = [...]string{"cachecreationinputtokens", "cachereadinputtokens", "cachewriteinputtokens"}
 
-// cacheReason says why a sum, after the fix that names it.
-const cacheReason = " (Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)"
+// cacheWrite is Strands' cacheWriteInputTokens, by its index in cacheKeys: Anthropic's name for
+// it is cache_creation_input_tokens.
+const cacheWrite = 2
+
+// Why a sum, after the fix that names it: Anthropic's words, or Strands' when its names say so.
+const (
+	cacheReason        = " (Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)"
+	strandsCacheReason = " (Strands' inputTokens leaves out the cached input, which total_input_tokens counts)"
+)
 
 // ollamaKeys are the other keys of an Ollama response: beside one of them, total_duration is
 // Ollama's, in nanoseconds. Another SDK's total_duration may be in another unit: not noted.
@@ -99,7 +110,9 @@ func (k *metaKey) matches(name []byte) (how string, ok bool) {
 // and the others are data. One note per recognised key, on its first other name in input order
 // (a rename makes the key present: one note per name would have the porter send it twice); a
 // usage object supplies only the counts no other name did (a rename is the simpler fix). Beside
-// Anthropic's cache counts, input_tokens is a part of the total: the note says to send the sum.
+// Anthropic's cache counts (or Strands'), input_tokens is a part of the total: the note says to
+// send the sum, with its value, taking the cache counts from a usage object when an input_tokens
+// at metadata's top has none beside it.
 // It reads the members the record kept (the last metadata, each key's last value, unescaped),
 // so a duplicated or escaped key is judged as the record has it. Metadata sent as a list of
 // one-key objects or of key/value pairs, dropped with a warning, is told to merge them.
@@ -126,6 +139,10 @@ func metadataNotes(r *Result, n *noteList) {
 			covered[k] = covered[k] || string(name) == metaKeys[k].name
 		}
 		sib.see(data, name, m.members.List[i].Value())
+	}
+	if !sib.hasCache() {
+		u := usageCache(m, data, r.s.MaxDepth())
+		sib.cache, sib.counts, sib.under, sib.strands = u.cache, u.counts, u.under, u.strands
 	}
 	var notes []placedNote
 	for i := range m.members.List {
@@ -156,11 +173,14 @@ func metadataNotes(r *Result, n *noteList) {
 	}
 }
 
-// siblings is what the notes on one metadata key need to know of the others: Anthropic's cache
-// counts (their keys, nil when absent) and whether an Ollama response's keys are there.
+// siblings is what the notes on one metadata key need to know of the others: the cache counts
+// (their keys and numbers, nil when absent; under, the usage object that holds them when they
+// are not beside the count) and whether an Ollama response's keys are there.
 type siblings struct {
-	cache  [len(cacheKeys)][]byte
-	ollama bool
+	cache, counts [len(cacheKeys)][]byte
+	under         []byte
+	strands       bool // the counts are Strands': under accumulated_usage, or its cacheWriteInputTokens
+	ollama        bool
 }
 
 // see takes in member name, holding v.
@@ -170,7 +190,8 @@ func (sib *siblings) see(data, name []byte, v jsonscan.Span) {
 	}
 	for j, c := range cacheKeys {
 		if sib.cache[j] == nil && foldsTo(name, c) {
-			sib.cache[j] = shownKey(name)
+			sib.cache[j], sib.counts[j] = shownKey(name), data[v.Start:v.End]
+			sib.strands = sib.strands || j == cacheWrite
 		}
 	}
 	for _, o := range ollamaKeys {
@@ -178,23 +199,86 @@ func (sib *siblings) see(data, name []byte, v jsonscan.Span) {
 	}
 }
 
-// sum is the fix's sum of an input count and the cache counts beside it: "input_tokens" +
-// "cache_read_input_tokens", or "" when name is not Anthropic's input_tokens or no cache count
-// is there (the count is then the total, as OpenAI's and Gemini's are).
-func (sib *siblings) sum(name []byte) string {
-	if !foldsTo(name, "inputtokens") {
-		return ""
-	}
-	sum := ""
+// hasCache reports whether a cache count was seen.
+func (sib *siblings) hasCache() bool {
 	for _, c := range sib.cache {
 		if c != nil {
-			sum += " + " + softwarn.QuoteKey(string(c))
+			return true
 		}
 	}
-	if sum == "" {
-		return ""
+	return false
+}
+
+// sum is the fix's sum of an input count, name holding count, and the cache counts beside it
+// (names: "input_tokens" + "cache_read_input_tokens", and where they are when under another
+// object) with its value when every term is plain digits (value: 12 + 900 = 912, else ""); ""
+// when name is not Anthropic's input_tokens or Strands' inputTokens or no cache count is there
+// (the count is then the total, as OpenAI's and Gemini's are). reason says why.
+func (sib *siblings) sum(name, count []byte) (names, value, reason string) {
+	if !foldsTo(name, "inputtokens") || !sib.hasCache() {
+		return "", "", ""
 	}
-	return softwarn.QuoteKey(string(shownKey(name))) + sum
+	names = softwarn.QuoteKey(string(shownKey(name)))
+	total, exact := smallCount(count)
+	terms := strconv.FormatUint(total, 10)
+	for j, c := range sib.cache {
+		if c == nil {
+			continue
+		}
+		names += " + " + softwarn.QuoteKey(string(c))
+		n, ok := smallCount(sib.counts[j])
+		terms, total, exact = terms+" + "+strconv.FormatUint(n, 10), total+n, exact && ok
+	}
+	if sib.under != nil {
+		what := "the cache counts"
+		if strings.Count(names, " + ") == 1 {
+			what = "the cache count"
+		}
+		names += " (" + what + " under " + softwarn.QuoteKey(string(shownKey(sib.under))) + ")"
+	}
+	if exact {
+		value = terms + " = " + strconv.FormatUint(total, 10)
+	}
+	reason = cacheReason
+	if sib.strands {
+		reason = strandsCacheReason
+	}
+	return names, value, reason
+}
+
+// smallCount reads a count written as plain digits, short enough that a few of them add up
+// without overflow; ok false for any other number (1E+3, 12.0, a long one), which a sum
+// names without adding.
+func smallCount(tok []byte) (uint64, bool) {
+	if len(tok) == 0 || len(tok) > 18 || !plainDigits(tok) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(tok), 10, 64)
+	return n, err == nil
+}
+
+// usageCache is the cache counts in the first usage object of metadata, for a count at
+// metadata's top when none are beside it: {"input_tokens": 42, "usage": {"input_tokens": 42,
+// "cache_read_input_tokens": 1800}} is Anthropic's usage with its input count copied out.
+func usageCache(m *metadata, data []byte, depth int) siblings {
+	var all [len(metaKeys)]bool // no count wanted, only the cache counts
+	for k := range all {
+		all[k] = true
+	}
+	for i := range m.members.List {
+		v, name := m.members.List[i].Value(), m.members.Name(data, i)
+		if !v.Present() || data[v.Start] != '{' || !isUsageKey(name) {
+			continue
+		}
+		_, _, sib := usageCounts(data[v.Start:v.End], depth, &all)
+		if !sib.hasCache() {
+			continue
+		}
+		sib.under = name
+		sib.strands = sib.strands || foldsTo(name, "accumulatedusage")
+		return sib
+	}
+	return siblings{}
 }
 
 // otherNameNote is the note on metadata member i when it is another name for a recognised key
@@ -213,8 +297,11 @@ func otherNameNote(m *metadata, data []byte, i int, covered *[len(metaKeys)]bool
 		if how, ok := key.matches(name); ok {
 			covered[k] = true
 			fix := `rename it "` + key.name + `"` + failsCheck(data, key, v)
-			if sum := sib.sum(name); k == metaInputTokens && sum != "" {
-				fix = `set "` + key.name + `" to the sum ` + sum + cacheReason
+			if names, value, reason := sib.sum(name, data[v.Start:v.End]); k == metaInputTokens && names != "" {
+				if value != "" {
+					value = ", " + value
+				}
+				fix = `set "` + key.name + `" to the sum ` + names + value + reason
 			}
 			name = shownKey(name)
 			return softwarn.At("metadata").Key(string(name)).Warn(softwarn.MetadataKeyVariant, softwarn.Kept,
@@ -292,7 +379,8 @@ func usageNote(m *metadata, data []byte, i, depth int, covered *[len(metaKeys)]b
 	if !v.Present() || data[v.Start] != '{' || !isUsageKey(name) {
 		return softwarn.Warning{}, false
 	}
-	counts, sib := usageCounts(data[v.Start:v.End], depth, covered)
+	counts, values, sib := usageCounts(data[v.Start:v.End], depth, covered)
+	sib.strands = sib.strands || foldsTo(name, "accumulatedusage")
 	var found, want, copies, lacks, reason string
 	n := 0
 	for k, count := range counts {
@@ -305,8 +393,11 @@ func usageNote(m *metadata, data []byte, i, depth int, covered *[len(metaKeys)]b
 			found, want, copies = found+" and ", want+" and ", copies+", "
 		}
 		from := q
-		if sum := sib.sum(count); k == metaInputTokens && sum != "" {
-			from, reason = sum, cacheReason
+		if names, value, why := sib.sum(count, values[k]); k == metaInputTokens && names != "" {
+			if value != "" {
+				names += " (" + value + ")"
+			}
+			from, reason = names, why
 		}
 		found, want, copies, lacks = found+q, want+w, copies+from+" to "+w, metaKeys[k].lacks
 		n++
@@ -337,12 +428,9 @@ func isUsageKey(name []byte) bool {
 
 // usageCounts reads a usage object and returns, for each recognised token count not covered,
 // the key of the first member that holds it as a number, unescaped (nil when none does), and
-// Anthropic's cache counts beside them. As in Python, a repeated key's last value counts.
-func usageCounts(obj []byte, depth int, covered *[len(metaKeys)]bool) ([len(metaKeys)][]byte, siblings) {
-	var keys [len(metaKeys)][]byte
-	var isNumber [len(metaKeys)]bool
-	var sib siblings
-	var cacheNumber [len(cacheKeys)]bool
+// that number's text, and the cache counts beside them. As in Python, a repeated key's last
+// value counts.
+func usageCounts(obj []byte, depth int, covered *[len(metaKeys)]bool) (keys, values [len(metaKeys)][]byte, sib siblings) {
 	var s jsonscan.Scanner
 	s.Reset(obj, depth)
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
@@ -356,39 +444,42 @@ func usageCounts(obj []byte, depth int, covered *[len(metaKeys)]bool) ([len(meta
 			}
 			name = s.KeyName()
 		}
-		number := s.Peek() == jsonscan.Number
-		s.SkipValue()
+		var number []byte // the value's text when it is a number
+		if v := s.SkipValue(); v.Present() && kindOf(obj[v.Start:v.End]) == jsonscan.Number {
+			number = obj[v.Start:v.End]
+		}
 		for _, k := range [...]int{metaInputTokens, metaOutputTokens} {
 			switch {
 			case covered[k]:
 			case keys[k] != nil && string(keys[k]) == string(name):
-				isNumber[k] = number
-			case keys[k] == nil && number:
+				values[k] = number
+			case keys[k] == nil && number != nil:
 				if _, ok := metaKeys[k].matches(name); ok {
-					keys[k], isNumber[k] = name, true
+					keys[k], values[k] = name, number
 				}
 			}
 		}
 		for j, c := range cacheKeys {
 			switch {
 			case sib.cache[j] != nil && string(sib.cache[j]) == string(name):
-				cacheNumber[j] = number
-			case sib.cache[j] == nil && number && foldsTo(name, c):
-				sib.cache[j], cacheNumber[j] = name, true
+				sib.counts[j] = number
+			case sib.cache[j] == nil && number != nil && foldsTo(name, c):
+				sib.cache[j], sib.counts[j] = name, number
 			}
 		}
 	}
 	for k := range keys {
-		if !isNumber[k] || s.Err() != nil {
-			keys[k] = nil
+		if values[k] == nil || s.Err() != nil {
+			keys[k], values[k] = nil, nil
 		}
 	}
 	for j := range sib.cache {
-		if !cacheNumber[j] || s.Err() != nil {
-			sib.cache[j] = nil
+		if sib.counts[j] == nil || s.Err() != nil {
+			sib.cache[j], sib.counts[j] = nil, nil
 		}
+		sib.strands = sib.strands || (j == cacheWrite && sib.cache[j] != nil)
 	}
-	return keys, sib
+	return keys, values, sib
 }
 
 // listShown is how many of a list's keys the merged object in a note shows.

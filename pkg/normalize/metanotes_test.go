@@ -98,17 +98,48 @@ func TestExplainMetadataKeyVariants(t *testing.T) {
 		{name: "Anthropic usage with cache", metadata: `{"usage":{"input_tokens":12,"cache_creation_input_tokens":1500,"cache_read_input_tokens":0,"output_tokens":3}}`, notes: []note{{"metadata.usage",
 			`found "input_tokens" and "output_tokens" under "usage", expected "total_input_tokens" and "total_output_tokens" in metadata itself (the platform reads no counts inside "usage"); ` +
 				`"usage" was kept as an ordinary key, stored as sent, so the run is shown without token counts; copy the run's totals to metadata's own keys: ` +
-				`"input_tokens" + "cache_creation_input_tokens" + "cache_read_input_tokens" to "total_input_tokens", "output_tokens" to "total_output_tokens" ` +
+				`"input_tokens" + "cache_creation_input_tokens" + "cache_read_input_tokens" (12 + 1500 + 0 = 1512) to "total_input_tokens", "output_tokens" to "total_output_tokens" ` +
 				`(Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)`}}},
 		{name: "Anthropic usage with one cache count, output sent", metadata: `{"usage":{"input_tokens":12,"cache_read_input_tokens":900,"output_tokens":3},"total_output_tokens":3}`, notes: []note{{"metadata.usage",
-			`copy the run's total to metadata's own key: "input_tokens" + "cache_read_input_tokens" to "total_input_tokens" (Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)`}}},
+			`copy the run's total to metadata's own key: "input_tokens" + "cache_read_input_tokens" (12 + 900 = 912) to "total_input_tokens" (Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)`}}},
 		{name: "Anthropic counts at the top", metadata: `{"input_tokens":12,"cache_read_input_tokens":900,"output_tokens":3}`, notes: []note{
 			{"metadata.input_tokens", `found the key "input_tokens" holding a number, expected "total_input_tokens" (Anthropic's, OpenAI Responses' and Pydantic AI's name for the count); ` +
 				`it was kept as an ordinary key, stored as sent and not checked, so the run is shown without an input token count; ` +
-				`set "total_input_tokens" to the sum "input_tokens" + "cache_read_input_tokens" (Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)`},
+				`set "total_input_tokens" to the sum "input_tokens" + "cache_read_input_tokens", 12 + 900 = 912 (Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)`},
 			{"metadata.output_tokens", `rename it "total_output_tokens"`}}},
 		{name: "Anthropic counts in camelCase", metadata: `{"inputTokens":12,"cacheCreationInputTokens":5}`, notes: []note{{"metadata.inputTokens",
-			`set "total_input_tokens" to the sum "inputTokens" + "cacheCreationInputTokens" (Anthropic's`}}},
+			`set "total_input_tokens" to the sum "inputTokens" + "cacheCreationInputTokens", 12 + 5 = 17 (Anthropic's`}}},
+		// Anthropic's input_tokens copied to metadata's top, its cache counts left in usage: the
+		// sum names them where they are.
+		{name: "Anthropic input_tokens at the top, cache counts in usage", metadata: `{"input_tokens":42,"output_tokens":217,"usage":{"input_tokens":42,"cache_creation_input_tokens":0,"cache_read_input_tokens":1800,"output_tokens":217}}`,
+			notes: []note{
+				{"metadata.input_tokens", `found the key "input_tokens" holding a number, expected "total_input_tokens" (Anthropic's, OpenAI Responses' and Pydantic AI's name for the count); ` +
+					`it was kept as an ordinary key, stored as sent and not checked, so the run is shown without an input token count; ` +
+					`set "total_input_tokens" to the sum "input_tokens" + "cache_creation_input_tokens" + "cache_read_input_tokens" (the cache counts under "usage"), 42 + 0 + 1800 = 1842 ` +
+					`(Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)`},
+				{"metadata.output_tokens", `rename it "total_output_tokens"`}}},
+		{name: "one cache count in usage_metadata", metadata: `{"usage_metadata":{"cache_read_input_tokens":900},"input_tokens":12}`, notes: []note{{"metadata.input_tokens",
+			`set "total_input_tokens" to the sum "input_tokens" + "cache_read_input_tokens" (the cache count under "usage_metadata"), 12 + 900 = 912 (Anthropic's`}}},
+		{name: "cache counts beside the count win", metadata: `{"input_tokens":12,"usage":{"cache_read_input_tokens":900},"cache_creation_input_tokens":5}`, notes: []note{{"metadata.input_tokens",
+			`set "total_input_tokens" to the sum "input_tokens" + "cache_creation_input_tokens", 12 + 5 = 17 (Anthropic's`}}},
+		{name: "a count not in plain digits is named, not added", metadata: `{"input_tokens":12,"usage":{"cache_read_input_tokens":9E+2}}`, notes: []note{{"metadata.input_tokens",
+			`set "total_input_tokens" to the sum "input_tokens" + "cache_read_input_tokens" (the cache count under "usage") (Anthropic's`}}},
+		{name: "a count too long to add", metadata: `{"input_tokens":1234567890123456789,"cache_read_input_tokens":1}`, notes: []note{{"metadata.input_tokens",
+			`set "total_input_tokens" to the sum "input_tokens" + "cache_read_input_tokens" (Anthropic's`}}},
+		{name: "a repeated usage cache count, the last not a number", metadata: `{"input_tokens":12,"usage":{"cache_read_input_tokens":9,"cache_read_input_tokens":null}}`, notes: []note{{"metadata.input_tokens", inputTokens}}},
+		// Strands' accumulated_usage (Bedrock's names): inputTokens leaves out cacheReadInputTokens
+		// and cacheWriteInputTokens, as Anthropic's input_tokens does.
+		{name: "Strands accumulated_usage with cache", metadata: `{"accumulated_usage":{"inputTokens":900,"outputTokens":120,"totalTokens":1020,"cacheReadInputTokens":300,"cacheWriteInputTokens":1500}}`, notes: []note{{"metadata.accumulated_usage",
+			`copy the run's totals to metadata's own keys: "inputTokens" + "cacheReadInputTokens" + "cacheWriteInputTokens" (900 + 300 + 1500 = 2700) to "total_input_tokens", "outputTokens" to "total_output_tokens" ` +
+				`(Strands' inputTokens leaves out the cached input, which total_input_tokens counts)`}}},
+		{name: "Strands accumulated_usage with a cache write only", metadata: `{"accumulated_usage":{"inputTokens":900,"outputTokens":120,"cacheWriteInputTokens":1500},"total_output_tokens":120}`, notes: []note{{"metadata.accumulated_usage",
+			`copy the run's total to metadata's own key: "inputTokens" + "cacheWriteInputTokens" (900 + 1500 = 2400) to "total_input_tokens" (Strands' inputTokens`}}},
+		{name: "Strands accumulated_usage with a cache read only", metadata: `{"accumulated_usage":{"inputTokens":900,"cacheReadInputTokens":300}}`, notes: []note{{"metadata.accumulated_usage",
+			`"inputTokens" + "cacheReadInputTokens" (900 + 300 = 1200) to "total_input_tokens" (Strands' inputTokens`}}},
+		{name: "Strands counts at the top", metadata: `{"inputTokens":900,"cacheWriteInputTokens":1500}`, notes: []note{{"metadata.inputTokens",
+			`set "total_input_tokens" to the sum "inputTokens" + "cacheWriteInputTokens", 900 + 1500 = 2400 (Strands' inputTokens`}}},
+		{name: "Strands inputTokens at the top, cache counts in accumulated_usage", metadata: `{"inputTokens":900,"accumulated_usage":{"inputTokens":900,"cacheReadInputTokens":300}}`, notes: []note{{"metadata.inputTokens",
+			`set "total_input_tokens" to the sum "inputTokens" + "cacheReadInputTokens" (the cache count under "accumulated_usage"), 900 + 300 = 1200 (Strands' inputTokens`}}},
 		{name: "a cache count not a number", metadata: `{"input_tokens":12,"cache_read_input_tokens":null}`, notes: []note{{"metadata.input_tokens", inputTokens}}},
 		{name: "a repeated cache count, the last not a number", metadata: `{"usage":{"input_tokens":12,"cache_read_input_tokens":9,"cache_read_input_tokens":"x"}}`, notes: []note{{"metadata.usage",
 			`copy the run's total to metadata's own key: "input_tokens" to "total_input_tokens"`}}},
