@@ -414,34 +414,74 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 // objectContent is the message that drops a message whose content is the object at sp. An
 // object with a string "type" looks like a content part sent bare: wrap it in an array. One
 // without is no content part, and wrapping it would not make it one: for a tool message it is
-// most likely the tool's structured output, sent as the object instead of as JSON text.
+// most likely the tool's structured output, sent as the object instead of as JSON text. So is a
+// tool message's object whose "type" names no content part ({"type": "json", ...}, a tool's
+// typed result): wrapped, it would pass, but as a content part of a type no renderer knows.
 func (r *Reader) objectContent(sp jsonscan.Span) string {
 	const expected = ", expected a string, an array of content parts, or null" + dropped
+	const wrap = "found a bare object" + expected + "; a bare content part must be wrapped in an array: [{...}]"
+	const asJSON = `; send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`
 	data := r.s.Data()
-	if typedObject(data[sp.Start:sp.End], r.s.MaxDepth()) {
-		return "found a bare object" + expected + "; a bare content part must be wrapped in an array: [{...}]"
+	tool := false
+	if i := r.members.Find(data, "role"); i >= 0 {
+		tool = string(jsonscan.StringText(data, r.members.List[i].Value())) == "tool"
+	}
+	typ, token, typed := objectType(data[sp.Start:sp.End], r.s.MaxDepth())
+	switch {
+	case typed && (!tool || contentPartType(typ)):
+		return wrap
+	case typed:
+		return `found a bare object that is not a content part (its "type" ` + shownType(token) + ` is no content part's type)` + expected + asJSON
 	}
 	const found = `found a bare object that is not a content part (it has no string "type")` + expected
-	if i := r.members.Find(data, "role"); i >= 0 && string(jsonscan.StringText(data, r.members.List[i].Value())) == "tool" {
-		return found + `; send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`
+	if tool {
+		return found + asJSON
 	}
 	return found + `; send the text as a string: "content": <the text>`
 }
 
-// typedObject reports whether the JSON object obj has a member "type" whose (last) value is a
-// string, as a content part has.
-func typedObject(obj []byte, depth int) bool {
+// objectType returns the (last) value of the JSON object obj's member "type", unescaped and as
+// its token, and whether it is a string, as a content part's is.
+func objectType(obj []byte, depth int) (typ, token []byte, typed bool) {
 	var s jsonscan.Scanner
 	s.Reset(obj, depth)
-	typed := false
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		isType := string(s.KeyName()) == "type"
-		if k := s.Peek(); isType {
-			typed = k == jsonscan.String
+		k := s.Peek()
+		v := s.SkipValue()
+		if isType {
+			typ, token, typed = nil, nil, k == jsonscan.String
+			if typed {
+				typ, token = jsonscan.StringText(obj, v), obj[v.Start:v.End]
+			}
 		}
-		s.SkipValue()
 	}
-	return typed
+	return typ, token, typed
+}
+
+// contentPartType reports whether typ is the type of a content part of a known API: OpenAI Chat
+// Completions' (text, image_url, input_audio, file, refusal), OpenAI Responses' (input_text,
+// output_text, input_image, input_file), Anthropic's content blocks (text, image, document,
+// search_result, tool_use, tool_result, thinking, redacted_thinking) and MCP's tool result
+// content (text, image, audio, resource, resource_link).
+func contentPartType(typ []byte) bool {
+	switch string(typ) {
+	case "text", "image_url", "input_audio", "file", "refusal",
+		"input_text", "output_text", "input_image", "input_file",
+		"image", "document", "search_result", "tool_use", "tool_result", "thinking", "redacted_thinking",
+		"audio", "resource", "resource_link":
+		return true
+	}
+	return false
+}
+
+// shownType shows the string token of a content object's "type" as the sender wrote it, cut
+// (before it is copied: it can be megabytes long).
+func shownType(token []byte) string {
+	if len(token) > 80 { // still longer than ShortToken's cut
+		token = token[:80]
+	}
+	return jsonscan.ShortToken(string(token))
 }
 
 // thinkingBlock is the shape of a thinking entry that messages suggest: Anthropic's thinking

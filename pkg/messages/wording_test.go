@@ -79,6 +79,29 @@ func TestDropWarningWording(t *testing.T) {
 		{"a nested type is not the object's", `{"role":"assistant","content":{"part":{"type":"text"}}}`, "messages[0].content", softwarn.MessageContentInvalid,
 			`found a bare object that is not a content part (it has no string "type"), expected a string, an array of content parts, or null` + dropped +
 				`send the text as a string: "content": <the text>`},
+		// A tool message's object whose "type" names no content part is the tool's typed output:
+		// JSON text, not an array, is the fix. A known part's type, or another role, keeps the
+		// content-part advice.
+		{"a tool's typed output", `{"role":"tool","tool_call_id":"c","content":{"type":"json","json":{"temperature_c":21}}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object that is not a content part (its "type" "json" is no content part's type), expected a string, an array of content parts, or null` + dropped +
+				`send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`},
+		{"a tool's domain object with a type", `{"role":"tool","tool_call_id":"c","content":{"type":"weather_report","city":"Oslo"}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object that is not a content part (its "type" "weather_report" is no content part's type)` + `, expected a string, an array of content parts, or null` + dropped +
+				`send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`},
+		{"a long type is shortened", `{"role":"tool","content":{"type":"` + strings.Repeat("t", 200) + `"}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object that is not a content part (its "type" "` + strings.Repeat("t", 63) + `…" is no content part's type), expected a string, an array of content parts, or null` + dropped +
+				`send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`},
+		{"the type as the sender wrote it", `{"role":"tool","content":{"type":"j\u0073on"}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object that is not a content part (its "type" "j\u0073on" is no content part's type), expected a string, an array of content parts, or null` + dropped +
+				`send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`},
+		{"a tool's escaped content part type", `{"role":"tool","content":{"type":"te\u0078t","text":"18C"}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object, expected a string, an array of content parts, or null` + dropped + `a bare content part must be wrapped in an array: [{...}]`},
+		{"a tool's MCP image content", `{"role":"tool","content":{"type":"image","data":"iVBOR","mimeType":"image/png"}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object, expected a string, an array of content parts, or null` + dropped + `a bare content part must be wrapped in an array: [{...}]`},
+		{"a tool's type repeated, the last a content part's", `{"role":"tool","content":{"type":"json","type":"text","text":"x"}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object, expected a string, an array of content parts, or null` + dropped + `a bare content part must be wrapped in an array: [{...}]`},
+		{"a user's object of an unknown type", `{"role":"user","content":{"type":"json","json":{}}}`, "messages[0].content", softwarn.MessageContentInvalid,
+			`found a bare object, expected a string, an array of content parts, or null` + dropped + `a bare content part must be wrapped in an array: [{...}]`},
 		{"an assistant's text as an object", `{"role":"assistant","content":{"text":"hi"}}`, "messages[0].content", softwarn.MessageContentInvalid,
 			`found a bare object that is not a content part (it has no string "type"), expected a string, an array of content parts, or null` + dropped +
 				`send the text as a string: "content": <the text>`},
@@ -107,6 +130,7 @@ func TestDoneBeforeFix(t *testing.T) {
 	for _, msg := range []string{
 		`null`, `"hi"`, `"{\"role\":\"user\"}"`, `{"content":"x"}`, `{"role":null}`, `{"role":"developer"}`, `{"role":"User"}`,
 		`{"role":"user","content":5}`, `{"role":"user","content":{"type":"text"}}`, `{"role":"user","content":{}}`, `{"role":"tool","content":{"a":1}}`,
+		`{"role":"tool","content":{"type":"json"}}`,
 		`{"role":"tool","tool_call_id":7}`, `{"role":"tool","tool_call_id":[]}`,
 		`{"role":"assistant","tool_calls":{}}`, `{"role":"assistant","tool_calls":"x"}`,
 		`{"role":"assistant","tool_calls":[1]}`, `{"role":"assistant","tool_calls":[{}]}`,
