@@ -452,7 +452,10 @@ func objectType(obj []byte, depth int) (typ, token []byte, typed bool) {
 		if isType {
 			typ, token, typed = nil, nil, k == jsonscan.String
 			if typed {
-				typ, token = jsonscan.StringText(obj, v), obj[v.Start:v.End]
+				token = obj[v.Start:v.End]
+			}
+			if typed && len(token) <= 64 { // a longer one is no part's type: not decoded
+				typ = jsonscan.StringText(obj, v)
 			}
 		}
 	}
