@@ -266,14 +266,17 @@ func (f *objectFacts) answerHint() shapeHint {
 }
 
 // transcriptHint recognises a transcript sent without its answer, as a LangGraph state
-// ({"messages": [...]}) or an AutoGen AgentChat TaskResult ({"messages": [...], "stop_reason"})
-// holds it: the answer is the last message's content when that is an assistant's text.
+// ({"messages": [...]}), an AutoGen AgentChat TaskResult ({"messages": [...], "stop_reason"}) or
+// a CrewAI LiteAgentOutput with an empty "raw" holds it: the answer is the last message's content when that is an assistant's text.
 func (f *objectFacts) transcriptHint() shapeHint {
 	if textKind(f.messages) != jsonscan.Array {
 		return shapeHint{}
 	}
-	if f.stopReason {
+	switch {
+	case f.stopReason:
 		return f.taskResultHint()
+	case f.agentRole: // its "raw" holds no text, else frameworkHint named it
+		return f.liteAgentHint()
 	}
 	answer := `"<the agent's answer>"`
 	if last := lastElement(f.messages, f.maxDepth); isAssistantText(last, f.maxDepth) {
@@ -298,6 +301,35 @@ func (f *objectFacts) taskResultHint() shapeHint {
 	fix := `send {"final_response": ` + answer + `, "messages": <each of its messages as a chat message>} ` +
 		`(a TextMessage as {"role": "user" or "assistant", "content": <content>}, by its source)`
 	return shapeHint{`. It has "messages" and "stop_reason" but no answer: it looks like an AutoGen AgentChat TaskResult (what run() returns) sent without the agent's answer; ` + fix, fix}
+}
+
+// liteAgentHint is transcriptHint's for a CrewAI LiteAgentOutput whose "raw" holds no text:
+// its messages are chat messages ({"role", "content"}), and the answer, which "raw" would hold,
+// is the content of the last assistant message when that holds text.
+func (f *objectFacts) liteAgentHint() shapeHint {
+	answer := `"<the agent's answer>"`
+	if isAssistantText(lastAssistant(f.messages, f.maxDepth), f.maxDepth) {
+		answer = `<the content of the last assistant message in its "messages">`
+	}
+	fix := `send {"final_response": ` + answer + `, "messages": <its "messages">}`
+	return shapeHint{`. It has "agent_role" and "messages" and its "raw" holds no text: it looks like a CrewAI LiteAgentOutput, ` +
+		`the agent's whole output rather than the handler's result; ` + fix, fix}
+}
+
+// lastAssistant is the last element of the array arr with "role": "assistant", or nil.
+func lastAssistant(arr []byte, maxDepth int) []byte {
+	var s jsonscan.Scanner
+	s.Reset(arr, maxDepth)
+	if s.Peek() != jsonscan.Array {
+		return nil
+	}
+	var last []byte
+	for ok := s.ArrayStart(); ok && s.Err() == nil; ok = s.ArrayNext() {
+		if v := s.SkipValue(); v.Present() && shortString(member(arr[v.Start:v.End], "role", maxDepth), 16) == "assistant" {
+			last = arr[v.Start:v.End]
+		}
+	}
+	return last
 }
 
 // isAssistantText reports whether msg is an assistant's message with text: role "assistant"
