@@ -35,9 +35,12 @@ func finalValueHint(data []byte, maxDepth int) shapeHint {
 
 // messageValueHint recognises a chat message ("role" and "content") or a LangChain AIMessage
 // ("type": "ai" and "content") sent as final_response, when its content holds text, or one
-// content part (partValueHint).
+// content part (partValueHint) or Gemini Part (geminiPartHint).
 func messageValueHint(obj []byte, maxDepth int) shapeHint {
 	if h := partValueHint(obj, maxDepth); h.text != "" {
+		return h
+	}
+	if h := geminiPartHint(obj, maxDepth); h.text != "" {
 		return h
 	}
 	content := member(obj, "content", maxDepth)
@@ -76,4 +79,46 @@ func partValueHint(obj []byte, maxDepth int) shapeHint {
 	}
 	const fix = `send {"final_response": <its "text">}`
 	return shapeHint{`. It has "type": "` + typ + `" and "text": it looks like one content part rather than its text; ` + fix, fix}
+}
+
+// geminiPartHint recognises one Gemini Part sent as final_response, as a part of
+// candidates[0].content.parts is dumped: a non-empty string "text", no "type", and no key that
+// is not a Part's field (to_json_dict() writes {"text"}, model_dump() adds the other fields as
+// null, the REST API writes them in camelCase). A part with "thought": true holds the model's
+// thoughts, not its answer: the answer is in the parts without it. Another object with "text"
+// keeps the general fix.
+func geminiPartHint(obj []byte, maxDepth int) shapeHint {
+	var s jsonscan.Scanner
+	s.Reset(obj, maxDepth)
+	if s.Peek() != jsonscan.Object {
+		return shapeHint{}
+	}
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		if !isPartField(s.KeyName()) {
+			return shapeHint{}
+		}
+		s.SkipValue()
+	}
+	if s.Err() != nil || textKind(member(obj, "text", maxDepth)) != jsonscan.String {
+		return shapeHint{}
+	}
+	if string(member(obj, "thought", maxDepth)) == "true" {
+		const fix = `send {"final_response": <the "text" of the response's parts without "thought": true, joined>}`
+		return shapeHint{`. It has "text" and "thought": true: it looks like a Gemini Part that holds the model's thoughts, not its answer; ` + fix, fix}
+	}
+	const fix = `send {"final_response": <its "text">}`
+	return shapeHint{`. It has "text" and no "type": it looks like a Gemini Part (one of candidates[0].content.parts) rather than its text; ` + fix, fix}
+}
+
+// isPartField reports whether name is a field of Gemini's Part, as the Python SDK (snake_case)
+// or the REST API and the JavaScript SDK (camelCase) write it.
+func isPartField(name []byte) bool {
+	switch string(name) {
+	case "text", "thought", "thought_signature", "thoughtSignature", "video_metadata", "videoMetadata",
+		"inline_data", "inlineData", "file_data", "fileData", "function_call", "functionCall",
+		"function_response", "functionResponse", "executable_code", "executableCode",
+		"code_execution_result", "codeExecutionResult":
+		return true
+	}
+	return false
 }
