@@ -112,7 +112,8 @@ func (k *metaKey) matches(name []byte) (how string, ok bool) {
 // usage object supplies only the counts no other name did (a rename is the simpler fix). Beside
 // Anthropic's cache counts (or Strands'), input_tokens is a part of the total: the note says to
 // send the sum, with its value, taking the cache counts from a usage object when an input_tokens
-// at metadata's top has none beside it.
+// at metadata's top has none beside it, or from metadata's top when an input_tokens in a usage
+// object has none beside it.
 // It reads the members the record kept (the last metadata, each key's last value, unescaped),
 // so a duplicated or escaped key is judged as the record has it. Metadata sent as a list of
 // one-key objects or of key/value pairs, dropped with a warning, is told to merge them.
@@ -156,7 +157,7 @@ func metadataNotes(r *Result, n *noteList) {
 		}
 	}
 	for i := range m.members.List {
-		if w, ok := usageNote(m, data, i, r.s.MaxDepth(), &covered); ok {
+		if w, ok := usageNote(m, data, i, r.s.MaxDepth(), &covered, &sib); ok {
 			notes = append(notes, placedNote{at: m.members.List[i].Key().Start, w: w})
 		}
 	}
@@ -175,10 +176,12 @@ func metadataNotes(r *Result, n *noteList) {
 
 // siblings is what the notes on one metadata key need to know of the others: the cache counts
 // (their keys and numbers, nil when absent; under, the usage object that holds them when they
-// are not beside the count) and whether an Ollama response's keys are there.
+// are not beside the count; atTop, when they are in metadata itself and the count under a usage
+// object) and whether an Ollama response's keys are there.
 type siblings struct {
 	cache, counts [len(cacheKeys)][]byte
 	under         []byte
+	atTop         bool
 	strands       bool // the counts are Strands': under accumulated_usage, or its cacheWriteInputTokens
 	ollama        bool
 }
@@ -229,12 +232,15 @@ func (sib *siblings) sum(name, count []byte) (names, value, reason string) {
 		n, ok := smallCount(sib.counts[j])
 		terms, total, exact = terms+" + "+strconv.FormatUint(n, 10), total+n, exact && ok
 	}
-	if sib.under != nil {
-		what := "the cache counts"
-		if strings.Count(names, " + ") == 1 {
-			what = "the cache count"
-		}
+	what := "the cache counts"
+	if strings.Count(names, " + ") == 1 {
+		what = "the cache count"
+	}
+	switch {
+	case sib.under != nil:
 		names += " (" + what + " under " + softwarn.QuoteKey(string(shownKey(sib.under))) + ")"
+	case sib.atTop:
+		names += " (" + what + " in metadata itself)"
 	}
 	if exact {
 		value = terms + " = " + strconv.FormatUint(total, 10)
@@ -372,14 +378,18 @@ func shownKey(name []byte) []byte {
 }
 
 // usageNote is the note on metadata member i when it is a usage object holding token counts for
-// recognised keys not yet covered: the platform reads no counts inside it.
-func usageNote(m *metadata, data []byte, i, depth int, covered *[len(metaKeys)]bool) (softwarn.Warning, bool) {
+// recognised keys not yet covered: the platform reads no counts inside it. top is what metadata
+// itself holds: cache counts there, when the usage object has none, go into the sum.
+func usageNote(m *metadata, data []byte, i, depth int, covered *[len(metaKeys)]bool, top *siblings) (softwarn.Warning, bool) {
 	v := m.members.List[i].Value()
 	name := m.members.Name(data, i)
 	if !v.Present() || data[v.Start] != '{' || !isUsageKey(name) {
 		return softwarn.Warning{}, false
 	}
 	counts, values, sib := usageCounts(data[v.Start:v.End], depth, covered)
+	if !sib.hasCache() && top.under == nil && top.hasCache() {
+		sib.cache, sib.counts, sib.strands, sib.atTop = top.cache, top.counts, top.strands, true
+	}
 	sib.strands = sib.strands || foldsTo(name, "accumulatedusage")
 	var found, want, copies, lacks, reason string
 	n := 0
@@ -394,7 +404,10 @@ func usageNote(m *metadata, data []byte, i, depth int, covered *[len(metaKeys)]b
 		}
 		from := q
 		if names, value, why := sib.sum(count, values[k]); k == metaInputTokens && names != "" {
-			if value != "" {
+			switch {
+			case value != "" && strings.HasSuffix(names, ")"): // (the cache counts in metadata itself, 42 + 900 = 942)
+				names = names[:len(names)-1] + ", " + value + ")"
+			case value != "":
 				names += " (" + value + ")"
 			}
 			from, reason = names, why

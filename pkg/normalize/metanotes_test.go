@@ -118,6 +118,16 @@ func TestExplainMetadataKeyVariants(t *testing.T) {
 					`set "total_input_tokens" to the sum "input_tokens" + "cache_creation_input_tokens" + "cache_read_input_tokens" (the cache counts under "usage"), 42 + 0 + 1800 = 1842 ` +
 					`(Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)`},
 				{"metadata.output_tokens", `rename it "total_output_tokens"`}}},
+		// The reverse: the cache counts copied to metadata's top, input_tokens left in usage.
+		{name: "Anthropic cache counts at the top, input_tokens in usage", metadata: `{"cache_creation_input_tokens":0,"cache_read_input_tokens":1800,"usage":{"input_tokens":42,"output_tokens":217}}`,
+			notes: []note{{"metadata.usage", `found "input_tokens" and "output_tokens" under "usage", expected "total_input_tokens" and "total_output_tokens" in metadata itself (the platform reads no counts inside "usage"); ` +
+				`"usage" was kept as an ordinary key, stored as sent, so the run is shown without token counts; ` +
+				`copy the run's totals to metadata's own keys: "input_tokens" + "cache_creation_input_tokens" + "cache_read_input_tokens" (the cache counts in metadata itself, 42 + 0 + 1800 = 1842) to "total_input_tokens", "output_tokens" to "total_output_tokens" ` +
+				`(Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)`}}},
+		{name: "one cache count at the top, input_tokens in usage", metadata: `{"cache_read_input_tokens":900,"usage":{"input_tokens":12},"total_output_tokens":3}`,
+			notes: []note{{"metadata.usage", `copy the run's total to metadata's own key: "input_tokens" + "cache_read_input_tokens" (the cache count in metadata itself, 12 + 900 = 912) to "total_input_tokens" (Anthropic's`}}},
+		{name: "cache counts in usage win over those at the top", metadata: `{"cache_read_input_tokens":900,"usage":{"input_tokens":12,"cache_creation_input_tokens":5}}`,
+			notes: []note{{"metadata.usage", `"input_tokens" + "cache_creation_input_tokens" (12 + 5 = 17) to "total_input_tokens"`}}},
 		{name: "one cache count in usage_metadata", metadata: `{"usage_metadata":{"cache_read_input_tokens":900},"input_tokens":12}`, notes: []note{{"metadata.input_tokens",
 			`set "total_input_tokens" to the sum "input_tokens" + "cache_read_input_tokens" (the cache count under "usage_metadata"), 12 + 900 = 912 (Anthropic's`}}},
 		{name: "cache counts beside the count win", metadata: `{"input_tokens":12,"usage":{"cache_read_input_tokens":900},"cache_creation_input_tokens":5}`, notes: []note{{"metadata.input_tokens",
