@@ -3,6 +3,7 @@ package normalize
 import (
 	"bytes"
 	"hash/maphash"
+	"strings"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
@@ -30,9 +31,11 @@ type droppedLink struct {
 // its tool calls; and for another framework's shape, which it notes.
 func (w *messageWalk) readDropped(s *jsonscan.Scanner, n *noteList, i int) {
 	f := foreignFacts{start: s.Pos(), noRole: true}
-	var callID, useID jsonscan.Span
+	var callID, useID, content jsonscan.Span
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		switch key := s.KeyName(); string(key) {
+		case "content":
+			content = s.SkipValue() // the last one counts, as in the record
 		case "tool_call_id":
 			callID = w.stringAt(s.SkipValue())
 		case "tool_use_id":
@@ -51,6 +54,50 @@ func (w *messageWalk) readDropped(s *jsonscan.Scanner, n *noteList, i int) {
 		w.linkDropped(callID, func(l *droppedLink) { l.answer = int32(i) })
 	}
 	w.noteForeign(n, i, &f)
+	w.noteToolOutput(n, i, &f, content)
+}
+
+// noteToolOutput notes dropped tool message i, whose facts are f, when its content, at sp, is
+// the AI SDK's tool output (a ToolResultOutput: {"type": "text" | "json" | "error-text" |
+// "error-json" | "content", "value"}) sent whole. Its warning says to send JSON.stringify(output)
+// (or, for "text", a content part's type, to wrap it in an array), which would keep the wrapper;
+// the tool's output is output.value. The note is built
+// only when it is listed.
+func (w *messageWalk) noteToolOutput(n *noteList, i int, f *foreignFacts, sp jsonscan.Span) {
+	if !sp.Present() || w.data[sp.Start] != '{' || string(w.shortText(f.role)) != "tool" {
+		return
+	}
+	obj, depth := w.data[sp.Start:sp.End], w.r.s.MaxDepth()
+	typ := member(obj, "type", depth)
+	value := member(obj, "value", depth)
+	if len(typ) < 2 || typ[0] != '"' || len(typ) > 16 || value == nil {
+		return
+	}
+	tb := jsonscan.StringText(typ, jsonscan.Span{Start: 0, End: len(typ)})
+	var send string
+	switch {
+	case (string(tb) == "text" || string(tb) == "error-text") && value[0] == '"':
+		send = `"content": output.value, the tool's text as it is`
+	case string(tb) == "json" || string(tb) == "error-json":
+		send = `"content": JSON.stringify(output.value), the tool's output as JSON text`
+	case string(tb) == "content" && value[0] == '[':
+		send = `"content": output.value, its list of parts (a text part is {"type": "text", "text"}, as OpenAI's)`
+	default:
+		return
+	}
+	if !n.take() {
+		return
+	}
+	t, instead := string(tb), "JSON.stringify(output)" // what the warning says to send
+	if strings.HasPrefix(t, "error-") {
+		send += " (the tool's error)"
+	}
+	if t == "text" { // a content part's type: the warning says to wrap it
+		instead = "[output]"
+	}
+	n.add(w.base+sp.Start, messageAt(i).Key("content").Warn(softwarn.MessageOtherFramework, softwarn.Dropped,
+		`found the AI SDK's tool output, {"type": "`+t+`", "value": ...} (a ToolResultOutput), expected the tool's output itself; `+
+			`the message was dropped; send `+send+`, not `+instead+`, which would keep the wrapper`))
 }
 
 // readDroppedCalls reads the tool_calls value of dropped message i at the scanner: the calls'

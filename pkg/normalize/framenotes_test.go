@@ -137,6 +137,23 @@ func TestExplainOtherFrameworks(t *testing.T) {
 		// The application's own records under a transcript's name are no transcript: no note.
 		{"steps of the application's own", `{"final_response":"Booked AF123.","steps":[{"name":"search_flights","status":"ok","duration_ms":120},{"name":"book","status":"ok"}]}`, nil},
 		{"DSPy's LM history", `{"final_response":"Paris.","history":[{"prompt":null,"messages":[{"role":"user","content":"q"}],"kwargs":{},"outputs":["Paris."],"usage":{},"model":"openai/gpt-4o-mini"}]}`, nil},
+		// The AI SDK's tool output (a ToolResultOutput) sent as a tool message's content: its
+		// warning says JSON.stringify(output), which keeps the wrapper; the note says output.value.
+		{"AI SDK json tool output", fr + `{"role":"tool","tool_call_id":"call_1","content":{"type":"json","value":{"temperature_c":21}}}]}`,
+			[]note{{"messages[0].content", softwarn.MessageOtherFramework, softwarn.Dropped, `found the AI SDK's tool output, {"type": "json", "value": ...} (a ToolResultOutput), expected the tool's output itself; ` +
+				`the message was dropped; send "content": JSON.stringify(output.value), the tool's output as JSON text, not JSON.stringify(output), which would keep the wrapper`}}},
+		{"AI SDK text tool output", fr + `{"role":"tool","tool_call_id":"call_1","content":{"type":"text","value":"21°C"}}]}`,
+			[]note{{"messages[0].content", softwarn.MessageOtherFramework, softwarn.Dropped, `{"type": "text", "value": ...} (a ToolResultOutput), expected the tool's output itself; ` +
+				`the message was dropped; send "content": output.value, the tool's text as it is, not [output], which would keep the wrapper`}}},
+		{"AI SDK error-text tool output", fr + `{"role":"tool","tool_call_id":"call_1","content":{"type":"error-text","value":"city not found"}}]}`,
+			[]note{{"messages[0].content", softwarn.MessageOtherFramework, softwarn.Dropped, `send "content": output.value, the tool's text as it is (the tool's error), not`}}},
+		{"AI SDK error-json tool output", fr + `{"role":"tool","tool_call_id":"call_1","content":{"type":"error-json","value":{"code":404}}}]}`,
+			[]note{{"messages[0].content", softwarn.MessageOtherFramework, softwarn.Dropped, `send "content": JSON.stringify(output.value), the tool's output as JSON text (the tool's error), not`}}},
+		{"AI SDK content tool output", fr + `{"role":"tool","tool_call_id":"call_1","content":{"type":"content","value":[{"type":"text","text":"21°C"}]}}]}`,
+			[]note{{"messages[0].content", softwarn.MessageOtherFramework, softwarn.Dropped, `send "content": output.value, its list of parts (a text part is {"type": "text", "text"}, as OpenAI's), not`}}},
+		{"a text type whose value is no string", fr + `{"role":"tool","content":{"type":"text","value":{"a":1}}}]}`, nil},
+		{"a json type without a value", fr + `{"role":"tool","content":{"type":"json","json":{}}}]}`, nil},
+		{"a json output in a user message", fr + `{"role":"user","content":{"type":"json","value":{}}}]}`, nil},
 		{"a transcript key holding empty objects", `{"final_response":"a","chat_history":[{},{}]}`, nil},
 		{"a transcript key holding a type that is no message's", `{"final_response":"a","history":[{"type":"deploy","data":{}}]}`, nil},
 		// A message shape in one of the first entries is enough: smolagents' memory starts with a
@@ -196,6 +213,7 @@ func TestExplainOtherFrameworksCountedNotBuilt(t *testing.T) {
 		`{"role":"tool-call"}`,
 		`{"step_number":1,"observations":"x"}`,
 		`{"type":"human","data":{}}`,
+		`{"role":"tool","content":{"type":"json","value":1}}`,
 	} {
 		doc := []byte(`{"final_response":"a","messages":[` + strings.TrimSuffix(strings.Repeat(msg+",", count), ",") + `]}`)
 		plain := normalize.New(normalize.WithMaxWarnings(5))
