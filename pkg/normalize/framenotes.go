@@ -143,12 +143,13 @@ func (w *messageWalk) readForeign(s *jsonscan.Scanner, key []byte, f *foreignFac
 // the notes look for (a hostile value of megabytes is not copied for them).
 func (w *messageWalk) text(sp jsonscan.Span) string { return string(w.shortText(sp)) }
 
-// shortText is text without the copy, for comparing.
+// shortText is text without the copy, for comparing: shortToken's, for tokens of at most 66
+// bytes.
 func (w *messageWalk) shortText(sp jsonscan.Span) []byte {
-	if !sp.Present() || sp.End-sp.Start > 66 {
+	if !sp.Present() {
 		return nil
 	}
-	return jsonscan.StringText(w.data, sp)
+	return shortToken(w.data[sp.Start:sp.End], 67)
 }
 
 // foreignShape is the other framework's shape a dropped message is in, which its note names.

@@ -154,6 +154,11 @@ func TestExplainOtherFrameworks(t *testing.T) {
 		{"a text type whose value is no string", fr + `{"role":"tool","content":{"type":"text","value":{"a":1}}}]}`, nil},
 		{"a json type without a value", fr + `{"role":"tool","content":{"type":"json","json":{}}}]}`, nil},
 		{"a json output in a user message", fr + `{"role":"user","content":{"type":"json","value":{}}}]}`, nil},
+		// A type is read up to 64 characters (66 bytes with its quotes), no further: a hostile
+		// value is not copied for a note.
+		{"an AutoGen type of 64 characters", fr + `{"source":"assistant","content":"x","type":"` + strings.Repeat("A", 57) + `Message"}]}`,
+			[]note{dropped("0", `found an AutoGen AgentChat `+strings.Repeat("A", 57)+`Message ("source" and "type", no "role")`)}},
+		{"an AutoGen type of 65 characters", fr + `{"source":"assistant","content":"x","type":"` + strings.Repeat("A", 58) + `Message"}]}`, nil},
 		{"a transcript key holding empty objects", `{"final_response":"a","chat_history":[{},{}]}`, nil},
 		{"a transcript key holding a type that is no message's", `{"final_response":"a","history":[{"type":"deploy","data":{}}]}`, nil},
 		// A message shape in one of the first entries is enough: smolagents' memory starts with a

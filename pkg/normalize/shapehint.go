@@ -106,11 +106,15 @@ func (f *objectFacts) slot(name []byte) (*string, *[]byte) {
 }
 
 // shortString is the text of v when v is a string token shorter than max bytes, else "".
-func shortString(v []byte, max int) string {
+func shortString(v []byte, max int) string { return string(shortToken(v, max)) }
+
+// shortToken is shortString without the copy, for comparing: nil when v is no string token
+// shorter than max bytes. A hostile value of megabytes is not decoded for a hint or a note.
+func shortToken(v []byte, max int) []byte {
 	if len(v) < 2 || v[0] != '"' || len(v) >= max {
-		return ""
+		return nil
 	}
-	return string(jsonscan.StringText(v, jsonscan.Span{Start: 0, End: len(v)}))
+	return jsonscan.StringText(v, jsonscan.Span{Start: 0, End: len(v)})
 }
 
 // missingFinalHint looks again at a result object without final_response and without the SDK's
