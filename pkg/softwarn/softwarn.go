@@ -67,7 +67,7 @@ const (
 	FinalResponsePlaceholder Code = "final_response_placeholder" // whitespace, or "None": nothing to grade
 	FinalResponseRepr        Code = "final_response_repr"        // Python's repr of a result object, not its text
 	NotesLimited             Code = "notes_limited"              // more notes than a record lists
-	MessageOtherFramework    Code = "message_other_framework"    // AutoGen, Pydantic AI, smolagents, Gemini: dropped
+	MessageOtherFramework    Code = "message_other_framework"    // AutoGen, Pydantic AI, smolagents, Gemini, the AI SDK's tool output: dropped
 	MessageTextInParts       Code = "message_text_in_parts"      // Gemini's "parts" and no "content": kept, text unread
 	TopLevelTranscriptKey    Code = "top_level_transcript_key"   // a transcript under "history", "steps": ignored as unknown
 )
