@@ -194,12 +194,19 @@ func (sib *siblings) see(data, name []byte, v jsonscan.Span) {
 	for j, c := range cacheKeys {
 		if sib.cache[j] == nil && foldsTo(name, c) {
 			sib.cache[j], sib.counts[j] = shownKey(name), data[v.Start:v.End]
-			sib.strands = sib.strands || j == cacheWrite
+			sib.strands = sib.strands || bedrockCache(j, name)
 		}
 	}
 	for _, o := range ollamaKeys {
 		sib.ollama = sib.ollama || string(name) == o
 	}
+}
+
+// bedrockCache reports whether cache count j, named name, is Strands' (Bedrock's): its
+// cacheWriteInputTokens (Anthropic's name is cache_creation_input_tokens), or its
+// cacheReadInputTokens spelled as Bedrock spells it.
+func bedrockCache(j int, name []byte) bool {
+	return j == cacheWrite || string(name) == "cacheReadInputTokens"
 }
 
 // hasCache reports whether a cache count was seen.
@@ -490,7 +497,7 @@ func usageCounts(obj []byte, depth int, covered *[len(metaKeys)]bool) (keys, val
 		if sib.counts[j] == nil || s.Err() != nil {
 			sib.cache[j], sib.counts[j] = nil, nil
 		}
-		sib.strands = sib.strands || (j == cacheWrite && sib.cache[j] != nil)
+		sib.strands = sib.strands || (sib.cache[j] != nil && bedrockCache(j, sib.cache[j]))
 	}
 	return keys, values, sib
 }

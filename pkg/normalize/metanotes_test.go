@@ -146,6 +146,8 @@ func TestExplainMetadataKeyVariants(t *testing.T) {
 			`copy the run's total to metadata's own key: "inputTokens" + "cacheWriteInputTokens" (900 + 1500 = 2400) to "total_input_tokens" (Strands' inputTokens`}}},
 		{name: "Strands accumulated_usage with a cache read only", metadata: `{"accumulated_usage":{"inputTokens":900,"cacheReadInputTokens":300}}`, notes: []note{{"metadata.accumulated_usage",
 			`"inputTokens" + "cacheReadInputTokens" (900 + 300 = 1200) to "total_input_tokens" (Strands' inputTokens`}}},
+		{name: "Strands read count at the top", metadata: `{"inputTokens":900,"cacheReadInputTokens":300}`, notes: []note{{"metadata.inputTokens",
+			`set "total_input_tokens" to the sum "inputTokens" + "cacheReadInputTokens", 900 + 300 = 1200 (Strands' inputTokens`}}},
 		{name: "Strands counts at the top", metadata: `{"inputTokens":900,"cacheWriteInputTokens":1500}`, notes: []note{{"metadata.inputTokens",
 			`set "total_input_tokens" to the sum "inputTokens" + "cacheWriteInputTokens", 900 + 1500 = 2400 (Strands' inputTokens`}}},
 		{name: "Strands inputTokens at the top, cache counts in accumulated_usage", metadata: `{"inputTokens":900,"accumulated_usage":{"inputTokens":900,"cacheReadInputTokens":300}}`, notes: []note{{"metadata.inputTokens",
