@@ -93,10 +93,12 @@ func geminiPartHint(obj []byte, maxDepth int) shapeHint {
 	if s.Peek() != jsonscan.Object {
 		return shapeHint{}
 	}
+	keys := 0
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		if !isPartField(s.KeyName()) {
 			return shapeHint{}
 		}
+		keys++
 		s.SkipValue()
 	}
 	if s.Err() != nil || textKind(member(obj, "text", maxDepth)) != jsonscan.String {
@@ -107,6 +109,9 @@ func geminiPartHint(obj []byte, maxDepth int) shapeHint {
 		return shapeHint{`. It has "text" and "thought": true: it looks like a Gemini Part that holds the model's thoughts, not its answer; ` + fix, fix}
 	}
 	const fix = `send {"final_response": <its "text">}`
+	if keys == 1 { // a lone {"text"} is a Gemini Part's shape, but other frameworks' too
+		return shapeHint{`. It has only "text": it looks like a message part (as a Gemini Part of candidates[0].content.parts is written) rather than its text; ` + fix, fix}
+	}
 	return shapeHint{`. It has "text" and no "type": it looks like a Gemini Part (one of candidates[0].content.parts) rather than its text; ` + fix, fix}
 }
 
