@@ -103,9 +103,11 @@ func BenchmarkAccessLine(b *testing.B) {
 	for _, status := range []int{http.StatusOK, http.StatusCreated} {
 		b.Run(strconv.Itoa(status), func(b *testing.B) {
 			x := &exchange{id: "0e1a68213e92-1", route: routeNormalize, status: status, bytesIn: 2055, bytesOut: 2091}
+			r := httptest.NewRequest(http.MethodPost, routeNormalize, nil)
+			r.RemoteAddr = "192.0.2.1:51234"
 			b.ReportAllocs()
 			for b.Loop() {
-				s.logRequest(x, http.MethodPost, "192.0.2.1:51234", 4*time.Microsecond)
+				s.logRequest(x, r, 4*time.Microsecond)
 			}
 		})
 	}

@@ -291,6 +291,7 @@ type logLine struct {
 	Warnings   *int    `json:"warnings"`
 	RequestID  string  `json:"request_id"`
 	RemoteAddr string  `json:"remote_addr"`
+	Path       string  `json:"path"`
 	ErrorClass string  `json:"error_class"`
 	WriteError string  `json:"write_error"`
 	Message    string  `json:"message"`
@@ -318,7 +319,7 @@ func TestAccessLog(t *testing.T) {
 	do(t, s, call{method: "POST", target: "/v1/normalize?explain=true", body: strings.NewReader(result), header: map[string]string{"X-Request-ID": "rid-1"}})
 	do(t, s, call{method: "POST", target: "/v1/normalize", body: strings.NewReader(`{"final_response": 1, "x": "SECRET-IN-REJECTED"}`), header: map[string]string{"X-Request-ID": "rid-2"}})
 	forwarded["X-Request-ID"] = "rid-3"
-	do(t, s, call{method: "GET", target: "/no/SECRET-PATH", header: forwarded})
+	do(t, s, call{method: "GET", target: "/no/such%20path", header: forwarded})
 
 	all := logs.String()
 	assert.NotContains(t, all, "SECRET", "logs must never carry the result's text")
@@ -340,6 +341,8 @@ func TestAccessLog(t *testing.T) {
 	assert.Equal(t, "rid-2", rej.RequestID)
 	assert.Equal(t, "unmatched", nf.Route)
 	assert.Equal(t, "NotFound", nf.ErrorClass)
+	assert.Equal(t, "/no/such%20path", nf.Path, "a 404's line says what was asked for, as sent")
+	assert.Empty(t, ok.Path, "no path where the route says it")
 	for _, l := range lines {
 		assert.Equal(t, "192.0.2.1:1234", l.RemoteAddr, "r.RemoteAddr, as net/http (here httptest) sets it")
 	}
@@ -362,6 +365,25 @@ func TestAccessLog(t *testing.T) {
 	fields := []string{"level", "component", "method", "route", "status", "duration_ms", "bytes_in", "bytes_out", "warnings", "request_id", "remote_addr"}
 	assert.Equal(t, append(fields, "message"), keysOf(t, okLine))
 	assert.Equal(t, append(fields, "error_class", "message"), keysOf(t, rejLine))
+}
+
+// TestAccessLogPath: the line names the path where the route does not (a schema's name, what
+// a 404 asked for), as sent and cut, after remote_addr; where the route is the path, no path.
+func TestAccessLogPath(t *testing.T) {
+	s, logs := newTestServer(t, Config{})
+	long := "/" + strings.Repeat("a", 1000)
+	do(t, s, call{method: "GET", target: "/v1/schemas/result.schema.json"})
+	do(t, s, call{method: "GET", target: "/healthz"})
+	do(t, s, call{method: "GET", target: long})
+	lines := accessLines(t, logs.String())
+	require.Len(t, lines, 3)
+	assert.Equal(t, "/v1/schemas/:name", lines[0].Route)
+	assert.Equal(t, "/v1/schemas/result.schema.json", lines[0].Path)
+	assert.Empty(t, lines[1].Path)
+	assert.Equal(t, long[:256]+"...", lines[2].Path)
+	raw := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	keys := keysOf(t, raw[len(raw)-1])
+	assert.Equal(t, []string{"remote_addr", "path", "error_class", "message"}, keys[len(keys)-4:])
 }
 
 // keysOf is the keys of a JSON object, in the order they are written.

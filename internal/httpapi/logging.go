@@ -99,7 +99,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	*x = exchange{ResponseWriter: w, start: start}
 	setRequestID(x, r, w.Header())
 	s.dispatch(x, r)
-	s.logRequest(x, r.Method, r.RemoteAddr, monotonic()-start)
+	s.logRequest(x, r, monotonic()-start)
 	*x = exchange{} // drop the references to this request's writer and strings
 	exchangePool.Put(x)
 }
@@ -183,9 +183,10 @@ func validRequestID(id string) bool {
 }
 
 // logRequest writes the request's line and records its metrics. Errors went through the
-// HTTPErrorHandler first, so the status logged is the one sent. remoteAddr is the request's
+// HTTPErrorHandler first, so the status logged is the one sent. remote_addr is the request's
 // RemoteAddr, as net/http sets it from the connection (no header a client sends).
-func (s *Server) logRequest(x *exchange, method, remoteAddr string, d time.Duration) {
+func (s *Server) logRequest(x *exchange, r *http.Request, d time.Duration) {
+	method := r.Method
 	route := x.route
 	if !knownRoute(route) {
 		route = routeUnmatched
@@ -222,7 +223,12 @@ func (s *Server) logRequest(x *exchange, method, remoteAddr string, d time.Durat
 		Int64("bytes_out", bytesOut).
 		Int("warnings", x.warnings).
 		Str("request_id", x.id).
-		Str("remote_addr", remoteAddr)
+		Str("remote_addr", r.RemoteAddr)
+	// The path itself, when the route does not say it: a schema's name, or what a 404 asked
+	// for. Cut, so that a long made-up path cannot make a long line.
+	if r.URL.Path != route {
+		ev = ev.Str("path", loggedPath(r.URL.EscapedPath()))
+	}
 	if x.bytesWire != 0 {
 		ev = ev.Int64("bytes_wire", x.bytesWire)
 	}
@@ -262,6 +268,15 @@ func loggedMethod(m string) string {
 		return m[:most] + "..."
 	}
 	return m
+}
+
+// loggedPath is a path as the log line shows it: as sent (escaped), cut at 256 bytes.
+func loggedPath(p string) string {
+	const most = 256
+	if len(p) > most {
+		return p[:most] + "..."
+	}
+	return p
 }
 
 // appendMillis appends d in milliseconds with three decimals (microseconds), as a JSON number:
