@@ -322,18 +322,9 @@ func (f *objectFacts) liteAgentHint() shapeHint {
 
 // lastAssistant is the last element of the array arr with "role": "assistant", or nil.
 func lastAssistant(arr []byte, maxDepth int) []byte {
-	var s jsonscan.Scanner
-	s.Reset(arr, maxDepth)
-	if s.Peek() != jsonscan.Array {
-		return nil
-	}
-	var last []byte
-	for ok := s.ArrayStart(); ok && s.Err() == nil; ok = s.ArrayNext() {
-		if v := s.SkipValue(); v.Present() && shortString(member(arr[v.Start:v.End], "role", maxDepth), 16) == "assistant" {
-			last = arr[v.Start:v.End]
-		}
-	}
-	return last
+	return lastWhere(arr, maxDepth, func(v []byte) bool {
+		return shortString(member(v, "role", maxDepth), 16) == "assistant"
+	})
 }
 
 // isAssistantText reports whether msg is an assistant's message with text: role "assistant"
@@ -524,6 +515,11 @@ func firstElement(arr []byte, maxDepth int) []byte {
 
 // lastElement is the last element of the array arr, or nil.
 func lastElement(arr []byte, maxDepth int) []byte {
+	return lastWhere(arr, maxDepth, func([]byte) bool { return true })
+}
+
+// lastWhere is the last element of the array arr that keep accepts, or nil.
+func lastWhere(arr []byte, maxDepth int, keep func([]byte) bool) []byte {
 	var s jsonscan.Scanner
 	s.Reset(arr, maxDepth)
 	if s.Peek() != jsonscan.Array {
@@ -531,7 +527,7 @@ func lastElement(arr []byte, maxDepth int) []byte {
 	}
 	var last []byte
 	for ok := s.ArrayStart(); ok && s.Err() == nil; ok = s.ArrayNext() {
-		if v := s.SkipValue(); v.Present() {
+		if v := s.SkipValue(); v.Present() && keep(arr[v.Start:v.End]) {
 			last = arr[v.Start:v.End]
 		}
 	}
