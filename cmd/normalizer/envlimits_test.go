@@ -19,14 +19,10 @@ import (
 // (TestServeFlagsAndEnv checks the parsed values; this checks they are the ones enforced).
 func TestServeLimitsFromEnvironment(t *testing.T) {
 	t.Run("sizes-depth-in-flight", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		logs, done := startServe(ctx, map[string]string{
-			"NORMALIZER_ADDR": "127.0.0.1:0", "NORMALIZER_DRAIN_DELAY": "0s", "NORMALIZER_SHUTDOWN_GRACE": "5s",
+		addr, stop := serveWithEnv(t, map[string]string{
 			"NORMALIZER_BODY_LIMIT": "1KiB", "NORMALIZER_MAX_DEPTH": "3", "NORMALIZER_MAX_HEADER_BYTES": "4KiB",
 			"NORMALIZER_MAX_IN_FLIGHT": "1", "NORMALIZER_RETRY_AFTER": "7s", "NORMALIZER_MEMORY_BUDGET": "off",
 		})
-		addr := listeningAddr(t, logs, done)
 		exchange := func(req string) (*http.Response, string) {
 			t.Helper()
 			conn, err := net.Dial("tcp", addr)
@@ -75,18 +71,13 @@ func TestServeLimitsFromEnvironment(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, 200, res.StatusCode, string(heldBody))
 
-		cancel()
-		require.NoError(t, <-done, logs.String())
+		stop()
 	})
 
 	t.Run("read-timeout", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		logs, done := startServe(ctx, map[string]string{
-			"NORMALIZER_ADDR": "127.0.0.1:0", "NORMALIZER_DRAIN_DELAY": "0s", "NORMALIZER_SHUTDOWN_GRACE": "5s",
+		addr, stop := serveWithEnv(t, map[string]string{
 			"NORMALIZER_READ_TIMEOUT": "400ms",
 		})
-		addr := listeningAddr(t, logs, done)
 
 		// A body that stops arriving: 408 once the read timeout has passed.
 		conn, err := net.Dial("tcp", addr)
@@ -100,19 +91,14 @@ func TestServeLimitsFromEnvironment(t *testing.T) {
 		assert.Equal(t, 408, res.StatusCode, string(b))
 		assert.Less(t, time.Since(start), 5*time.Second)
 
-		cancel()
-		require.NoError(t, <-done, logs.String())
+		stop()
 	})
 
 	// Alone: without an idle timeout, net/http falls back to the read timeout.
 	t.Run("idle-timeout", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		logs, done := startServe(ctx, map[string]string{
-			"NORMALIZER_ADDR": "127.0.0.1:0", "NORMALIZER_DRAIN_DELAY": "0s", "NORMALIZER_SHUTDOWN_GRACE": "5s",
+		addr, stop := serveWithEnv(t, map[string]string{
 			"NORMALIZER_IDLE_TIMEOUT": "300ms",
 		})
-		addr := listeningAddr(t, logs, done)
 
 		// A keep-alive connection left idle is closed by the server after the idle timeout.
 		idle, err := net.Dial("tcp", addr)
@@ -130,7 +116,26 @@ func TestServeLimitsFromEnvironment(t *testing.T) {
 		assert.ErrorIs(t, err, io.EOF, "the server closes the idle connection")
 		assert.Less(t, time.Since(start), 5*time.Second, "closed by the idle timeout, not the test's deadline")
 
+		stop()
+	})
+}
+
+// serveWithEnv starts the real serve on 127.0.0.1:0 with env, the limits under test, as its
+// only settings (no drain delay, a short grace), and returns its address and a stop that
+// cancels it and requires a clean exit.
+func serveWithEnv(t *testing.T, env map[string]string) (addr string, stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	all := map[string]string{"NORMALIZER_ADDR": "127.0.0.1:0", "NORMALIZER_DRAIN_DELAY": "0s", "NORMALIZER_SHUTDOWN_GRACE": "5s"}
+	for k, v := range env {
+		all[k] = v
+	}
+	logs, done := startServe(ctx, all)
+	addr = listeningAddr(t, logs, done)
+	return addr, func() {
+		t.Helper()
 		cancel()
 		require.NoError(t, <-done, logs.String())
-	})
+	}
 }
