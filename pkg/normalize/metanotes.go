@@ -143,7 +143,7 @@ func metadataNotes(r *Result, n *noteList) {
 	}
 	if !sib.hasCache() {
 		u := usageCache(m, data, r.s.MaxDepth())
-		sib.cache, sib.counts, sib.under, sib.strands = u.cache, u.counts, u.under, u.strands
+		sib.takeCache(&u)
 	}
 	var notes []placedNote
 	for i := range m.members.List {
@@ -207,6 +207,12 @@ func (sib *siblings) see(data, name []byte, v jsonscan.Span) {
 // cacheReadInputTokens spelled as Bedrock spells it.
 func bedrockCache(j int, name []byte) bool {
 	return j == cacheWrite || string(name) == "cacheReadInputTokens"
+}
+
+// takeCache takes o's cache counts, where they are and whose they are, for a count that has
+// none beside it.
+func (sib *siblings) takeCache(o *siblings) {
+	sib.cache, sib.counts, sib.under, sib.strands = o.cache, o.counts, o.under, o.strands
 }
 
 // hasCache reports whether a cache count was seen.
@@ -395,7 +401,8 @@ func usageNote(m *metadata, data []byte, i, depth int, covered *[len(metaKeys)]b
 	}
 	counts, values, sib := usageCounts(data[v.Start:v.End], depth, covered)
 	if !sib.hasCache() && top.under == nil && top.hasCache() {
-		sib.cache, sib.counts, sib.strands, sib.atTop = top.cache, top.counts, top.strands, true
+		sib.takeCache(top)
+		sib.atTop = true
 	}
 	sib.strands = sib.strands || foldsTo(name, "accumulatedusage")
 	var found, want, copies, lacks, reason string
