@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -42,9 +44,14 @@ func TestJSONLMatchesSingleMode(t *testing.T) {
 	lines := mixedLines(t)
 	var want strings.Builder
 	tooLarge, invalid := 0, 0
+	// Each line alone in a file: single mode reads a pipe no further than the limit plus one
+	// byte, so from a pipe a line over the limit is "more than 8000 bytes", where the file's
+	// size is known, as --jsonl knows the line's.
+	one := filepath.Join(t.TempDir(), "line.json")
 	for _, l := range lines {
 		l = strings.TrimSuffix(l, "\r")
-		r := runCmd(t, l, nil, "normalize", "--max-bytes", "8000", "--explain")
+		require.NoError(t, os.WriteFile(one, []byte(l), 0o644))
+		r := runCmd(t, "", nil, "normalize", "--max-bytes", "8000", "--explain", one)
 		require.Contains(t, []int{0, 1}, r.code, r.stderr)
 		tooLarge += strings.Count(r.stdout, `"class":"PayloadTooLarge"`)
 		invalid += strings.Count(r.stdout, `"class":"InvalidJSON"`)

@@ -138,7 +138,7 @@ func runNormalize(ctx context.Context, args []string, getenv func(string) string
 	if cfg.jsonl {
 		return runJSONL(ctx, cfg, in, size, stdout, stderr)
 	}
-	return normalizeOne(cfg, in, name, stdout)
+	return normalizeOne(cfg, in, name, size, stdout)
 }
 
 // openInput opens FILE, or standard input for "" and "-". size is the file's size when it is
@@ -171,21 +171,16 @@ func statSize(r io.Reader) int64 {
 	return -1
 }
 
-// normalizeOne is single mode: one result in, one record or error object out.
-func normalizeOne(cfg normalizeConfig, in io.Reader, name string, stdout io.Writer) error {
-	raw, size, err := readLimited(in, cfg.maxBytes)
+// normalizeOne is single mode: one result in, one record or error object out. size is the
+// input's size when it is a regular file, else -1.
+func normalizeOne(cfg normalizeConfig, in io.Reader, name string, size int64, stdout io.Writer) error {
+	raw, nerr, err := readLimited(in, size, cfg.maxBytes)
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("read %s: %w", name, err)}
 	}
-	n := cfg.normalizer()
-	var (
-		res  *normalize.Result
-		nerr error
-	)
-	if raw == nil {
-		nerr = &normalize.PayloadTooLargeError{Size: size, Limit: cfg.maxBytes}
-	} else {
-		res, nerr = n.Normalize(raw)
+	var res *normalize.Result
+	if nerr == nil {
+		res, nerr = cfg.normalizer().Normalize(raw)
 	}
 	var out []byte
 	switch {
@@ -230,19 +225,24 @@ func rejectionReason(name string, err error) error {
 	return fmt.Errorf("%s rejected: %s: %s", name, class, msg)
 }
 
-// readLimited reads all of r. Past limit bytes (limit > 0) it stops keeping the input, counts
-// the rest so that the PayloadTooLarge error gives the exact size, and returns a nil slice.
-func readLimited(r io.Reader, limit int64) (raw []byte, size int64, err error) {
+// readLimited reads all of r, or, with a limit (limit > 0), at most limit+1 bytes: an input
+// past the limit is rejected with a PayloadTooLargeError and not read further, since it may
+// never end (/dev/zero, `yes`, a pipe whose writer never closes it). Its size is then known
+// only to be more than the limit (AtLeast). size is r's size when it is a regular file, else
+// -1: a file known to be over the limit is rejected with its exact size, unread.
+func readLimited(r io.Reader, size, limit int64) (raw []byte, tooLarge, err error) {
 	if limit <= 0 {
 		raw, err = io.ReadAll(r)
-		return nonNil(raw), int64(len(raw)), err
+		return nonNil(raw), nil, err
+	}
+	if size > limit {
+		return nil, &normalize.PayloadTooLargeError{Size: size, Limit: limit}, nil
 	}
 	raw, err = io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil || int64(len(raw)) <= limit {
-		return nonNil(raw), int64(len(raw)), err
+		return nonNil(raw), nil, err
 	}
-	rest, err := io.Copy(io.Discard, r)
-	return nil, int64(len(raw)) + rest, err
+	return nil, &normalize.PayloadTooLargeError{Size: int64(len(raw)), Limit: limit, AtLeast: true}, nil
 }
 
 func nonNil(b []byte) []byte {

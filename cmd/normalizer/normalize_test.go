@@ -47,6 +47,10 @@ func TestNormalize(t *testing.T) {
 		{name: "max-bytes", args: []string{"normalize", "--max-bytes", "50", big}, code: 1,
 			stdout:    `{"error":{"class":"PayloadTooLarge","message":"payload of 102 bytes is over the limit of 50 bytes; send a smaller result or raise the limit","limit":50}}` + "\n",
 			stderrHas: []string{big + " rejected: PayloadTooLarge: payload of 102 bytes"}},
+		// A pipe is read no further than the limit plus one byte: its size is then a lower bound.
+		{name: "max-bytes on a pipe", args: []string{"normalize", "--max-bytes", "50"}, stdin: `"` + strings.Repeat("a", 100) + `"`, code: 1,
+			stdout:    `{"error":{"class":"PayloadTooLarge","message":"payload of more than 50 bytes is over the limit of 50 bytes; send a smaller result or raise the limit","limit":50}}` + "\n",
+			stderrHas: []string{"standard input rejected: PayloadTooLarge: payload of more than 50 bytes"}},
 		{name: "max-bytes with unit", args: []string{"normalize", "--max-bytes=1KiB", big}, code: 0},
 		{name: "max-bytes 0 is no limit", args: []string{"normalize", "--max-bytes", "0", big}, env: map[string]string{"NORMALIZER_MAX_BYTES": "10"}, code: 0},
 		{name: "env gives the default", args: []string{"normalize", big}, env: map[string]string{"NORMALIZER_MAX_BYTES": "50"}, code: 1,
