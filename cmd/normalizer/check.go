@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/dystopic/normalizer/internal/batch"
+	"github.com/dystopic/normalizer/internal/ctxio"
 	"github.com/dystopic/normalizer/internal/golden"
 	"github.com/dystopic/normalizer/internal/report"
 	"github.com/dystopic/normalizer/pkg/normalize"
@@ -44,7 +45,7 @@ cases, golden files of the other format, and "K files ignored (...): PATH, ...".
 
 Exit codes: 0 all passed; 1 any failure (or a DIR with no NAME.input.json under it);
 2 usage or I/O error (an operand that is neither a directory nor a NAME.input.json file,
-or the report could not be written).
+or the report could not be written); 130 or 143 interrupted by SIGINT or SIGTERM.
 
 Examples:
   normalizer check testdata/golden
@@ -100,7 +101,7 @@ func runCheck(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	mode := checkMode{explain: *explain || *format == "text", text: *format == "text"}
 	opts := golden.Options{
-		Render: mode.render, Update: *update, Verbose: *verbose, Out: stdout,
+		Render: mode.render, Update: *update, Verbose: *verbose, Out: ctxio.NewWriter(ctx, stdout),
 		UpdateHint: func(in string) string { return "run 'normalizer check" + mode.flags() + " --update " + in + "'" },
 		OtherHint:  otherHint,
 		ListHint:   "-v lists them all",
@@ -114,8 +115,8 @@ func runCheck(ctx context.Context, args []string, stdout io.Writer) error {
 	rep, err := golden.Check(ctx, operands, opts)
 	var werr *golden.WriteError
 	switch {
-	case errors.Is(err, context.Canceled):
-		return &exitError{code: exitUsage, err: fmt.Errorf("check interrupted after %s", checkedSoFar(rep))}
+	case stoppedBy(ctx, err):
+		return interrupted(ctx, "check ", "after "+checkedSoFar(rep))
 	case errors.As(err, &werr):
 		return &exitError{code: exitUsage, err: werr}
 	case err != nil:

@@ -38,7 +38,11 @@ func runHealthcheck(ctx context.Context, args []string, getenv func(string) stri
 	if done || err != nil {
 		return err
 	}
-	if err := probe(ctx, cfg.url, cfg.timeout); err != nil {
+	err = probe(ctx, cfg.url, cfg.timeout)
+	if stoppedBy(ctx, err) {
+		return interrupted(ctx, "healthcheck ", "while waiting for "+cfg.url)
+	}
+	if err != nil {
 		return &exitError{code: exitRejected, err: fmt.Errorf("healthcheck: %w", err)}
 	}
 	fmt.Fprintf(stdout, "ok: %s\n", cfg.url)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,8 +24,9 @@ var isTerminal = func(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// runJSONL is `normalize --jsonl`: the batch path. size is the input's size, or -1.
-func runJSONL(ctx context.Context, cfg normalizeConfig, in io.Reader, size int64, stdout, stderr io.Writer) error {
+// runJSONL is `normalize --jsonl`: the batch path. name is the input's, for messages; size is
+// its size, or -1.
+func runJSONL(ctx context.Context, cfg normalizeConfig, in io.Reader, name string, size int64, stdout, stderr io.Writer) error {
 	opts := batch.Options{Workers: cfg.jobs, MaxLineBytes: cfg.maxBytes}
 	var bar *progress
 	if isTerminal(stderr) {
@@ -43,13 +43,21 @@ func runJSONL(ctx context.Context, cfg normalizeConfig, in io.Reader, size int64
 	if stats.NotUTF8 != nil {
 		writeNotUTF8(stderr, cfg.file, stats.NotUTF8)
 	}
+	if stoppedBy(ctx, err) {
+		return interrupted(ctx, "", fmt.Sprintf("after %s of %s", plural(stats.Lines, "line"), name))
+	}
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			err = fmt.Errorf("interrupted after %d lines", stats.Lines)
-		}
 		return &exitError{code: exitUsage, err: err}
 	}
 	return nil
+}
+
+// plural is "1 line", "2 lines".
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // writeSummary writes the totals of a run, two lines, on standard error.

@@ -21,7 +21,8 @@ import (
 	"syscall"
 )
 
-// Exit codes of the contract.
+// Exit codes of the contract. A command stopped by SIGINT or SIGTERM exits 128 + the
+// signal's number: interrupt.code.
 const (
 	exitOK       = 0
 	exitRejected = 1 // a rejected input, or a golden mismatch
@@ -52,11 +53,58 @@ func usageErrorf(format string, args ...any) error {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(context.Background())
 	defer stop()
-	// The first signal asks for a clean stop; a second one, say while a read blocks, kills.
-	context.AfterFunc(ctx, stop)
 	os.Exit(exitCode(run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr), os.Stderr))
+}
+
+// interrupt is the cause of main's context once SIGINT or SIGTERM arrived.
+type interrupt struct{ sig syscall.Signal }
+
+func (i *interrupt) Error() string { return "interrupted (" + signalName(i.sig) + ")" }
+
+// code is the exit status of a command the signal stopped, as a shell reports a process the
+// signal killed: 128 + the signal's number (130 for SIGINT, 143 for SIGTERM).
+func (i *interrupt) code() int { return 128 + int(i.sig) }
+
+func signalName(sig syscall.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
+
+// interruptContext is cancelled, with an *interrupt as its cause, by the first SIGINT or
+// SIGTERM. Every command then stops what it waits for (serve drains); the signal's handler is
+// gone by then, so a second signal kills the process as it would without one.
+func interruptContext(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-sigs:
+			signal.Stop(sigs)
+			cancel(&interrupt{sig: s.(syscall.Signal)})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(sigs); cancel(nil) }
+}
+
+// interrupted is the error of a command that ctx stopped, with what it was doing: "interrupted
+// (SIGTERM) while reading standard input". The exit code is the signal's (interrupt.code), or
+// 2 when ctx ended for another reason.
+func interrupted(ctx context.Context, command, doing string) error {
+	code, what := exitUsage, "interrupted"
+	var in *interrupt
+	if errors.As(context.Cause(ctx), &in) {
+		code, what = in.code(), in.Error()
+	}
+	return &exitError{code: code, err: errors.New(command + what + " " + doing)}
 }
 
 // exitCode reports err on stderr, when it has something to say, and maps it to an exit code.

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/dystopic/normalizer/internal/batch"
+	"github.com/dystopic/normalizer/internal/ctxio"
 	"github.com/dystopic/normalizer/internal/report"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
@@ -24,7 +25,8 @@ absent or "-", and prints the record (or, for a rejected result, the error objec
 standard output, followed by a newline.
 
 Exit codes: 0 record printed; 1 result rejected (the error object is on standard output,
-a one-line reason on standard error); 2 usage or I/O error.
+a one-line reason on standard error); 2 usage or I/O error; 130 or 143 interrupted by
+SIGINT (Ctrl-C) or SIGTERM, which end any read or write that waits.
 
 With --jsonl, FILE holds one raw result per line; every line gives one output line, in
 input order, and rejected lines are data: exit 0 once everything was read, 2 on an I/O
@@ -130,24 +132,38 @@ func runNormalize(ctx context.Context, args []string, getenv func(string) string
 	if err != nil {
 		return err
 	}
-	in, name, size, closeIn, err := openInput(cfg.file, stdin)
-	if err != nil {
+	in, name, size, closeIn, err := openInput(ctx, cfg.file, stdin)
+	switch {
+	case stoppedBy(ctx, err):
+		return interrupted(ctx, "", "while opening "+cfg.file)
+	case err != nil:
 		return &exitError{code: exitUsage, err: err}
 	}
 	defer closeIn()
+	out := ctxio.NewWriter(ctx, stdout)
 	if cfg.jsonl {
-		return runJSONL(ctx, cfg, in, size, stdout, stderr)
+		return runJSONL(ctx, cfg, in, name, size, out, stderr)
 	}
-	return normalizeOne(cfg, in, name, size, stdout)
+	return normalizeOne(ctx, cfg, in, name, size, out)
 }
 
-// openInput opens FILE, or standard input for "" and "-". size is the file's size when it is
-// a regular file, else -1.
-func openInput(file string, stdin io.Reader) (r io.Reader, name string, size int64, closeFn func(), err error) {
+// stoppedBy reports whether err is ctx's error or its cause: ctx ended the call (a signal,
+// from main; net/http reports the cause).
+func stoppedBy(ctx context.Context, err error) bool {
+	return err != nil && ctx.Err() != nil && (errors.Is(err, ctx.Err()) || errors.Is(err, context.Cause(ctx)))
+}
+
+// openInput opens FILE, or standard input for "" and "-", as a reader that ends when ctx is
+// done, even while the open or a read waits (a FIFO's open waits for a writer; a terminal or
+// a pipe, for its next bytes). size is the input's size when it is a regular file, else -1.
+func openInput(ctx context.Context, file string, stdin io.Reader) (r io.Reader, name string, size int64, closeFn func(), err error) {
 	if file == "" || file == "-" {
-		return stdin, "standard input", statSize(stdin), func() {}, nil
+		return ctxio.NewReader(ctx, stdin), "standard input", statSize(stdin), func() {}, nil
 	}
-	f, err := os.Open(file)
+	f, err := ctxio.Open(ctx, file)
+	if stoppedBy(ctx, err) {
+		return nil, "", 0, nil, err
+	}
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -159,7 +175,7 @@ func openInput(file string, stdin io.Reader) (r io.Reader, name string, size int
 		f.Close()
 		return nil, "", 0, nil, fmt.Errorf("read input %s: is a directory, expected a file", file)
 	}
-	return f, file, statSize(f), func() { f.Close() }, nil
+	return ctxio.NewReader(ctx, f), file, statSize(f), func() { f.Close() }, nil
 }
 
 func statSize(r io.Reader) int64 {
@@ -173,8 +189,11 @@ func statSize(r io.Reader) int64 {
 
 // normalizeOne is single mode: one result in, one record or error object out. size is the
 // input's size when it is a regular file, else -1.
-func normalizeOne(cfg normalizeConfig, in io.Reader, name string, size int64, stdout io.Writer) error {
+func normalizeOne(ctx context.Context, cfg normalizeConfig, in io.Reader, name string, size int64, stdout io.Writer) error {
 	raw, nerr, err := readLimited(in, size, cfg.maxBytes)
+	if stoppedBy(ctx, err) {
+		return interrupted(ctx, "", "while reading "+name)
+	}
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("read %s: %w", name, err)}
 	}
@@ -197,7 +216,11 @@ func normalizeOne(cfg normalizeConfig, in io.Reader, name string, size int64, st
 	default:
 		out = append(res.AppendJSON(make([]byte, 0, res.SizeHint()+1)), '\n')
 	}
-	if _, err := stdout.Write(out); err != nil {
+	_, err = stdout.Write(out)
+	if stoppedBy(ctx, err) {
+		return interrupted(ctx, "", "while writing to standard output")
+	}
+	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("write output: %w", err)}
 	}
 	if nerr != nil {

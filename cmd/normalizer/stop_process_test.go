@@ -7,11 +7,17 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -177,4 +183,269 @@ func TestProcessNormalizeEndlessPipe(t *testing.T) {
 	t.Logf("wrote %d bytes into a pipe of %d before it broke", written, holds)
 	assert.LessOrEqual(t, written, int64(defaultLimit+1)+holds, "the program read past the limit plus one byte")
 	assert.Greater(t, written, int64(defaultLimit), "the program stopped before the limit")
+}
+
+// signals are the two that stop a command, with the exit code and the name it reports.
+var signals = []struct {
+	sig  syscall.Signal
+	name string
+	code int
+}{
+	{syscall.SIGTERM, "SIGTERM", 143},
+	{syscall.SIGINT, "SIGINT", 130},
+}
+
+// openWriter opens fifo's write end, which returns once the process has opened the read
+// end (its signal handler is set up long before).
+func openWriter(t *testing.T, p *stopProcess, fifo string) *os.File {
+	t.Helper()
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		done <- opened{f, err}
+	}()
+	select {
+	case o := <-done:
+		require.NoError(t, o.err)
+		t.Cleanup(func() { o.f.Close() })
+		return o.f
+	case <-p.exited:
+		// Unblock the open with a reader of our own, so that its goroutine ends.
+		if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			defer r.Close()
+		}
+		t.Fatalf("%v exited %d before opening %s; stderr:\n%s", p.cmd.Args[1:], p.cmd.ProcessState.ExitCode(), fifo, p.stderr.String())
+	case <-time.After(stopWait):
+		t.Fatalf("%v did not open %s within %s", p.cmd.Args[1:], fifo, stopWait)
+	}
+	return nil
+}
+
+func mkfifo(t *testing.T) string {
+	t.Helper()
+	fifo := filepath.Join(t.TempDir(), "in.fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	return fifo
+}
+
+// TestProcessNormalizeFIFOSignals: a FIFO whose writer never closes it, and has sent part of
+// a result. One SIGTERM or SIGINT ends the read: the exit code is the signal's, and stderr is
+// one line that says what was interrupted.
+func TestProcessNormalizeFIFOSignals(t *testing.T) {
+	for _, s := range signals {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			fifo := mkfifo(t)
+			p := startStop(t, nil, nil, "normalize", fifo)
+			w := openWriter(t, p, fifo)
+			// The open returned in the kernel; the program may not have seen it yet. Once it
+			// has taken bytes from the FIFO, it is in its read.
+			fill(t, w, ' ')
+			_, err := w.WriteString(`{"final_response":"never ends`)
+			require.NoError(t, err)
+			require.NoError(t, p.cmd.Process.Signal(s.sig))
+			assert.Equal(t, s.code, p.wait(t), "stderr:\n%s", p.stderr.String())
+			assert.Equal(t, "normalizer: interrupted ("+s.name+") while reading "+fifo+"\n", p.stderr.String())
+			assert.Empty(t, p.stdout.String())
+		})
+	}
+}
+
+// waitWchan waits until a thread of the process sleeps in the kernel function fn (its
+// /proc/PID/task/TID/wchan), polling: there is no event to wait on for a blocked open.
+func waitWchan(t *testing.T, p *stopProcess, fn string) {
+	t.Helper()
+	deadline := time.Now().Add(stopWait)
+	tasks := "/proc/" + strconv.Itoa(p.cmd.Process.Pid) + "/task"
+	for {
+		ents, _ := os.ReadDir(tasks)
+		for _, e := range ents {
+			b, err := os.ReadFile(filepath.Join(tasks, e.Name(), "wchan"))
+			if err == nil && strings.Contains(string(b), fn) {
+				return
+			}
+		}
+		select {
+		case <-p.exited:
+			t.Fatalf("%v exited %d; stderr:\n%s", p.cmd.Args[1:], p.cmd.ProcessState.ExitCode(), p.stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no thread of %v slept in %s within %s", p.cmd.Args[1:], fn, stopWait)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// TestProcessNormalizeFIFOOpenSignal: a FIFO that no writer opens; the open itself waits
+// (the kernel's wait_for_partner). SIGTERM ends it.
+func TestProcessNormalizeFIFOOpenSignal(t *testing.T) {
+	fifo := mkfifo(t)
+	p := startStop(t, nil, nil, "normalize", fifo)
+	waitWchan(t, p, "wait_for_partner")
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, 143, p.wait(t), "stderr:\n%s", p.stderr.String())
+	assert.Equal(t, "normalizer: interrupted (SIGTERM) while opening "+fifo+"\n", p.stderr.String())
+}
+
+// fill writes more than the pipe holds: the write returns only once the reader has taken
+// some of it, so the process is reading.
+func fill(t *testing.T, w *os.File, b byte) {
+	t.Helper()
+	_, err := w.Write(bytes.Repeat([]byte{b}, pipeSize(t, w)+1))
+	require.NoError(t, err)
+}
+
+// TestProcessNormalizeStdinSignal: standard input that never ends, in a pipe.
+func TestProcessNormalizeStdinSignal(t *testing.T) {
+	for _, s := range signals {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			r, w := pipe(t)
+			p := startStop(t, r, nil, "normalize")
+			r.Close()
+			fill(t, w, ' ') // whitespace: the start of a result
+			require.NoError(t, p.cmd.Process.Signal(s.sig))
+			assert.Equal(t, s.code, p.wait(t), "stderr:\n%s", p.stderr.String())
+			assert.Equal(t, "normalizer: interrupted ("+s.name+") while reading standard input\n", p.stderr.String())
+		})
+	}
+}
+
+// waitFull waits until the pipe holds all it can: the process writing into it is blocked.
+// It polls, there being no event for a pipe that turns full.
+func waitFull(t *testing.T, p *stopProcess, r *os.File) {
+	t.Helper()
+	size := pipeSize(t, r)
+	deadline := time.Now().Add(stopWait)
+	for {
+		n, err := unix.IoctlGetInt(int(r.Fd()), unix.TIOCINQ)
+		require.NoError(t, err)
+		if n >= size {
+			return
+		}
+		select {
+		case <-p.exited:
+			t.Fatalf("%v exited %d with %d bytes in the pipe; stderr:\n%s", p.cmd.Args[1:], p.cmd.ProcessState.ExitCode(), n, p.stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the pipe held %d of %d bytes after %s", n, size, stopWait)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// smallPipe is a pipe that holds one page, so that a few KB of output fill it.
+func smallPipe(t *testing.T) (r, w *os.File) {
+	t.Helper()
+	r, w = pipe(t)
+	_, err := unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, 4096)
+	require.NoError(t, err)
+	return r, w
+}
+
+// TestProcessNormalizeWriteSignal: standard output into a pipe that nobody reads; the write
+// of the record blocks. SIGTERM ends it.
+func TestProcessNormalizeWriteSignal(t *testing.T) {
+	in := writeFile(t, "big.json", `{"final_response":"`+strings.Repeat("x", 20_000)+`"}`)
+	r, w := smallPipe(t)
+	p := startStop(t, nil, w, "normalize", in)
+	w.Close()
+	waitFull(t, p, r)
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, 143, p.wait(t), "stderr:\n%s", p.stderr.String())
+	assert.Equal(t, "normalizer: interrupted (SIGTERM) while writing to standard output\n", p.stderr.String())
+}
+
+// TestProcessJSONLSignals: `normalize --jsonl` on a pipe that never ends. The answer to the
+// first line comes out (so the pipeline waits for the next); then the signal ends the read,
+// the summary is written, and the last line says how far it got.
+func TestProcessJSONLSignals(t *testing.T) {
+	for _, s := range signals {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			inR, inW := pipe(t)
+			outR, outW := pipe(t)
+			p := startStop(t, inR, outW, "normalize", "--jsonl")
+			inR.Close()
+			outW.Close()
+			_, err := inW.WriteString(`{"final_response":"first"}` + "\n")
+			require.NoError(t, err)
+			line := make(chan string, 1)
+			go func() {
+				l, _ := bufio.NewReader(outR).ReadString('\n')
+				line <- l
+			}()
+			select {
+			case l := <-line:
+				assert.Equal(t, `{"final_response":"first","messages":null,"metadata":null,"soft_warnings":[],"rich_mode":false}`+"\n", l)
+			case <-time.After(stopWait):
+				t.Fatalf("no answer to the first line within %s", stopWait)
+			}
+			require.NoError(t, p.cmd.Process.Signal(s.sig))
+			assert.Equal(t, s.code, p.wait(t), "stderr:\n%s", p.stderr.String())
+			stderr := p.stderr.String()
+			assert.Contains(t, stderr, "normalizer: 1 lines, ")
+			assert.True(t, strings.HasSuffix(stderr, "\nnormalizer: interrupted ("+s.name+") after 1 line of standard input\n"), stderr)
+			assert.Equal(t, 3, strings.Count(stderr, "\n"), "the summary's two lines and the reason: %s", stderr)
+		})
+	}
+}
+
+// TestProcessCheckSignal: `check` writing its report into a pipe that nobody reads. Once the
+// write blocks, SIGTERM ends the blocked write, and the reason says how far the check got.
+func TestProcessCheckSignal(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 40 { // 40 mismatches, a diff each: far more than the pipe holds
+		name := filepath.Join(dir, fmt.Sprintf("case%02d", i))
+		require.NoError(t, os.WriteFile(name+".input.json", []byte(`{"final_response":"new"}`), 0o644))
+		require.NoError(t, os.WriteFile(name+".golden.json", []byte(`{"final_response":"old"}`+"\n"), 0o644))
+	}
+	_, w := smallPipe(t)
+	p := startStop(t, nil, w, "check", dir)
+	w.Close()
+	// The report is many small writes, and one that does not fit in what is left of the
+	// pipe's page waits with the pipe not quite full: look at where the writer sleeps instead
+	// (pipe_write; anon_pipe_write in newer kernels).
+	waitWchan(t, p, "pipe_write")
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, 143, p.wait(t), "stderr:\n%s", p.stderr.String())
+	assert.Regexp(t, `^normalizer: check interrupted \(SIGTERM\) after \d+ cases? \(0 passed, \d+ failed\)\n$`, p.stderr.String())
+}
+
+// TestProcessHealthcheckSignal: healthcheck waiting for an answer that does not come (a
+// listener of the test's that reads the request and never answers); SIGTERM ends the wait.
+func TestProcessHealthcheckSignal(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	asked := make(chan struct{})
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		if l, err := bufio.NewReader(c).ReadString('\n'); err == nil && strings.HasPrefix(l, "GET /healthz ") {
+			close(asked)
+		}
+		_, _ = io.Copy(io.Discard, c) // until the process is gone
+	}()
+	url := "http://" + ln.Addr().String() + "/healthz"
+	p := startStop(t, nil, nil, "healthcheck", "--url", url, "--timeout", "1h")
+	select {
+	case <-asked:
+	case <-p.exited:
+		t.Fatalf("healthcheck exited %d; stderr:\n%s", p.cmd.ProcessState.ExitCode(), p.stderr.String())
+	case <-time.After(stopWait):
+		t.Fatalf("no request within %s", stopWait)
+	}
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, 143, p.wait(t), "stderr:\n%s", p.stderr.String())
+	assert.Equal(t, "normalizer: healthcheck interrupted (SIGTERM) while waiting for "+url+"\n", p.stderr.String())
 }
