@@ -27,7 +27,9 @@ prints for it with the default limits: the record or the error object, then a ne
 With --explain, NAME.golden.json holds what 'normalizer normalize --explain' prints (the
 record with "diagnostics"); with --format text, NAME.golden.txt holds the text report.
 Each mismatch is shown as a unified diff (of the indented JSON, so the differing key
-stands out); a missing golden file, or a golden file without its input, is a failure.
+stands out); a missing golden file, or a golden file without its input, is a failure. So is a
+case file that cannot be read (a link to nothing or in a loop, a named pipe, an input over
+20 MiB), with its reason: the check goes on with the other cases.
 
 The mode is never guessed: a NAME.golden.json of the other kind (an explain view in a
 plain check, a plain record with --explain) fails with the flag that checks it, and
@@ -45,7 +47,7 @@ cases, golden files of the other format, and "K files ignored (...): PATH, ...".
 
 Exit codes: 0 all passed; 1 any failure (or a DIR with no NAME.input.json under it);
 2 usage or I/O error (an operand that is neither a directory nor a NAME.input.json file,
-or the report could not be written); 130 or 143 interrupted by SIGINT or SIGTERM.
+a golden file or the report could not be written); 130 or 143 interrupted by SIGINT or SIGTERM.
 
 Examples:
   normalizer check testdata/golden
@@ -106,6 +108,7 @@ func runCheck(ctx context.Context, args []string, stdout io.Writer) error {
 		OtherHint:  otherHint,
 		ListHint:   "-v lists them all",
 		Command:    "normalize" + mode.flags(),
+		MaxBytes:   normalize.DefaultMaxBytes, // a larger input is rejected unread: no case
 	}
 	if mode.text {
 		opts.Suffix = golden.TextSuffix

@@ -449,3 +449,41 @@ func TestProcessHealthcheckSignal(t *testing.T) {
 	assert.Equal(t, 143, p.wait(t), "stderr:\n%s", p.stderr.String())
 	assert.Equal(t, "normalizer: healthcheck interrupted (SIGTERM) while waiting for "+url+"\n", p.stderr.String())
 }
+
+// TestProcessCheckUnreadable: `check` on a directory whose cases include a link to nothing, a
+// link loop, a named pipe, an input of 1 GiB and a golden file of 1 GiB (sparse files: their
+// size is known before they are read). Each is one failed case with its reason; the cases
+// that pass still pass; exit 1, and the huge files are not read (the kernel's count of bytes
+// read stays far below the 20 MiB limit).
+func TestProcessCheckUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a", "b"} {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path+".input.json", []byte(okInput), 0o644))
+		require.NoError(t, os.WriteFile(path+".golden.json", []byte(okRecord), 0o644))
+	}
+	in := func(name string) string { return filepath.Join(dir, name+".input.json") }
+	require.NoError(t, os.Symlink("gone.json", in("broken")))
+	require.NoError(t, os.Symlink("loop.input.json", in("loop")))
+	require.NoError(t, syscall.Mkfifo(in("pipe"), 0o644))
+	require.NoError(t, os.WriteFile(in("huge"), nil, 0o644))
+	require.NoError(t, os.Truncate(in("huge"), 1<<30))
+	require.NoError(t, os.WriteFile(in("huge-golden"), []byte(okInput), 0o644))
+	hugeGolden := filepath.Join(dir, "huge-golden.golden.json")
+	require.NoError(t, os.WriteFile(hugeGolden, nil, 0o644))
+	require.NoError(t, os.Truncate(hugeGolden, 1<<30))
+
+	p := startStop(t, nil, nil, "check", dir)
+	require.Equal(t, 1, p.wait(t), "stdout:\n%s\nstderr:\n%s", p.stdout.String(), p.stderr.String())
+	want := "FAIL " + in("broken") + ": not checked: found a symbolic link to gone.json, which does not exist\n" +
+		"FAIL " + in("huge-golden") + ": output differs from huge-golden.golden.json, which holds more than 20971520 bytes, the output " +
+		strconv.Itoa(len(okRecord)) + "; if the new output is right, run 'normalizer check --update " + in("huge-golden") + "'\n" +
+		"FAIL " + in("huge") + ": not checked: more than 20971520 bytes, over the limit of 20971520 bytes for a case file\n" +
+		"FAIL " + in("loop") + ": not checked: found a symbolic link loop (too many levels of symbolic links)\n" +
+		"FAIL " + in("pipe") + ": not checked: found a named pipe; expected a regular file\n" +
+		"2 passed, 5 failed\n"
+	assert.Equal(t, want, p.stdout.String())
+	assert.Empty(t, p.stderr.String())
+	t.Logf("check read %d bytes", p.rchar)
+	assert.Less(t, p.rchar, int64(1<<20), "check read the huge files")
+}

@@ -3,7 +3,6 @@ package golden
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -16,26 +15,37 @@ type dirFiles struct {
 	orphans  []string // NAME.golden.json or NAME.golden.txt without its input, sorted
 	misnamed []string // a case suffix in another letter case: a failure
 	ignored  []string // every other file (links to directories too: WalkDir does not follow them)
+	unlisted []unlisted
 }
 
-// scanDir walks dir and sorts out its files. A case file that is not a regular file is an
-// error (a named pipe would block the read), found before any case is checked.
+// unlisted is a directory under the operand that could not be listed: a failure.
+type unlisted struct {
+	path string
+	err  error
+}
+
+// scanDir walks dir and sorts out its files by their names alone: what a case file is (a
+// named pipe, a link to nothing) is found when its case is checked, and fails that case only.
+// A directory that cannot be listed is recorded, and the walk goes on; the error is the
+// operand's own, should it not be there.
 func scanDir(dir string) (dirFiles, error) {
 	var f dirFiles
 	goldens := map[string]bool{}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			if d == nil { // the operand itself
+				return err
+			}
+			f.unlisted = append(f.unlisted, unlisted{path: path, err: err})
+			return nil
 		}
 		name := d.Name()
 		switch {
 		case d.IsDir():
 		case strings.HasSuffix(name, InputSuffix):
 			f.inputs = append(f.inputs, path)
-			return regularFile(path, d)
 		case strings.HasSuffix(name, GoldenSuffix), strings.HasSuffix(name, TextSuffix):
 			goldens[path] = true
-			return regularFile(path, d)
 		case misnamedReason(name) != "":
 			f.misnamed = append(f.misnamed, path)
 		default:
@@ -56,27 +66,6 @@ func scanDir(dir string) (dirFiles, error) {
 	}
 	sort.Strings(f.orphans)
 	return f, nil
-}
-
-// regularFile refuses a case file that could block the check or not be read: a named pipe,
-// a socket or a device (a symbolic link counts as what it points to).
-func regularFile(path string, d fs.DirEntry) error {
-	if d.Type().IsRegular() {
-		return nil
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	return notRegular(path, st.Mode())
-}
-
-// notRegular says what a case file of mode is instead of a regular file, or is nil.
-func notRegular(path string, mode fs.FileMode) error {
-	if !mode.IsRegular() {
-		return fmt.Errorf("%s: found %s; expected a regular file", path, fileKind(mode))
-	}
-	return nil
 }
 
 // misnamedReason explains why a name that ends in a case suffix in another letter case

@@ -7,9 +7,9 @@ package golden
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -18,33 +18,29 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestCheckRefusesNamedPipes: a case file that is a named pipe is refused before it is
-// opened (opening it would block until something writes to it), as the case's error, which
-// stops the check like any unreadable file. The directory walk refuses pipes by their names
-// and types (TestScanDirRefuses); these reach the case itself: the golden files of a case
-// named as an operand, which are not walked, and its input. A symbolic link to a regular
-// golden file is read as that file.
+// TestCheckRefusesNamedPipes: a case file that is a named pipe is refused unread (opening it
+// for reading without O_NONBLOCK would block until something writes to it) and fails its case;
+// the check goes on. These reach the case itself: the golden files of a case named as an
+// operand, which are not walked, and the input. A symbolic link to a regular golden file is
+// read as that file.
 func TestCheckRefusesNamedPipes(t *testing.T) {
-	check := func(in string, opts Options) error {
-		_, err := Check(context.Background(), []string{in}, opts)
-		return err
-	}
 	tests := []struct {
 		name   string
 		suffix string // Options.Suffix
 		pipe   string // the case file made a named pipe
-		call   func(in string, opts Options) error
-		prefix bool // the error starts with the operand, as Check's do
+		want   string // the report, IN the case's input, PIPE the pipe
 	}{
-		{name: "golden json of a case operand", suffix: GoldenSuffix, pipe: "a.golden.json", call: check, prefix: true},
-		{name: "golden txt of a case operand", suffix: TextSuffix, pipe: "a.golden.txt", call: check, prefix: true},
+		{name: "golden json of a case operand", suffix: GoldenSuffix, pipe: "a.golden.json",
+			want: "FAIL IN: not checked: a.golden.json: found a named pipe; expected a regular file\n0 passed, 1 failed; 1 NAME.golden.txt file not compared\n"},
+		{name: "golden txt of a case operand", suffix: TextSuffix, pipe: "a.golden.txt",
+			want: "FAIL IN: not checked: a.golden.txt: found a named pipe; expected a regular file\n0 passed, 1 failed; 1 NAME.golden.json file not compared\n"},
 		// The golden file of the other kind is not read, but it is not counted as one either.
-		{name: "other kind's golden txt of a case operand", suffix: GoldenSuffix, pipe: "a.golden.txt", call: check, prefix: true},
-		{name: "other kind's golden json of a case operand", suffix: TextSuffix, pipe: "a.golden.json", call: check, prefix: true},
-		{name: "input", suffix: GoldenSuffix, pipe: "a.input.json", call: func(in string, opts Options) error {
-			var r Report
-			return r.checkCase(in, opts) // Check's operand and walk checks refuse it sooner
-		}},
+		{name: "other kind's golden txt of a case operand", suffix: GoldenSuffix, pipe: "a.golden.txt",
+			want: "FAIL PIPE: not counted: found a named pipe; expected a regular file\n1 passed, 1 failed\n"},
+		{name: "other kind's golden json of a case operand", suffix: TextSuffix, pipe: "a.golden.json",
+			want: "FAIL PIPE: not counted: found a named pipe; expected a regular file\n1 passed, 1 failed\n"},
+		{name: "input under a directory", suffix: GoldenSuffix, pipe: "a.input.json",
+			want: "FAIL IN: not checked: found a named pipe; expected a regular file\n0 passed, 1 failed; 1 NAME.golden.txt file not compared\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,18 +48,19 @@ func TestCheckRefusesNamedPipes(t *testing.T) {
 			in, pipe := filepath.Join(dir, "a.input.json"), filepath.Join(dir, tt.pipe)
 			require.NoError(t, os.Remove(pipe))
 			require.NoError(t, syscall.Mkfifo(pipe, 0o644))
+			operand := in
+			if tt.pipe == "a.input.json" {
+				operand = dir // a named pipe as an operand is a usage error (TestResolveRefuses)
+			}
 			var out bytes.Buffer
 			opts := testOptions(&out)
 			opts.Suffix = tt.suffix
-			err := notBlocked(t, pipe, func() error { return tt.call(in, opts) })
-			want := pipe + ": found a named pipe; expected a regular file"
-			if tt.prefix {
-				var oe *OperandError
-				require.True(t, errors.As(err, &oe), "%v", err)
-				want = in + ": " + want
-			}
-			require.EqualError(t, err, want)
-			assert.Empty(t, out.String(), "a check stopped by an unreadable file has no summary")
+			err := notBlocked(t, pipe, func() error {
+				_, err := Check(context.Background(), []string{operand}, opts)
+				return err
+			})
+			require.NoError(t, err)
+			assert.Equal(t, strings.NewReplacer("IN", in, "PIPE", pipe).Replace(tt.want), out.String())
 		})
 	}
 	t.Run("a link to a regular golden file", func(t *testing.T) {

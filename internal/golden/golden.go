@@ -61,6 +61,10 @@ type Options struct {
 	// ListHint, if set, is shown when the summary line names only some of the ignored files
 	// and Verbose is off: how to list them all.
 	ListHint string
+	// MaxBytes is the most a case's input may hold; 0 is no limit. A larger input is a failed
+	// case, read no further than MaxBytes+1 bytes. A golden file is read up to MaxBytes or
+	// the output's size, whichever is more: one larger than that differs from the output.
+	MaxBytes int64
 	// Command is the command line, without its input file, whose output Render gives: a
 	// mismatch's diff is headed "+++ Command PATH" (PATH the case's input). "normalize" if
 	// empty; a run with mode flags names them ("normalize --explain").
@@ -69,8 +73,10 @@ type Options struct {
 
 // Report is the outcome of a check.
 type Report struct {
-	Passed  int // the golden file matched (with Update: matched, or was written)
-	Failed  int // mismatch, missing golden file, golden file without input, or a misnamed file
+	Passed int // the golden file matched (with Update: matched, or was written)
+	// Failed counts mismatches, missing golden files, golden files without their input,
+	// misnamed files, and case files or directories that could not be read.
+	Failed  int
 	Written int // golden files written (Update only)
 	// Misnamed are the files under a directory whose name ends in a case suffix in another
 	// letter case (notes.input.JSON): not checked, and each one a failure.
@@ -91,8 +97,11 @@ type Report struct {
 // another one covers is checked once. The report goes to opts.Out as the check goes.
 //
 // The error, always an *OperandError, is an operand that is neither a directory nor a regular
-// NAME.input.json file, or a file that cannot be read or written; failed cases are counted
-// in the Report instead.
+// NAME.input.json file, or a golden file that cannot be written. Failed cases are counted in
+// the Report instead, among them every case whose files cannot be read (a symbolic link to
+// nothing or in a loop, a file that cannot be opened or read, a named pipe, a file over
+// MaxBytes) and every directory under an operand that cannot be listed: each is one FAIL line
+// with its reason, and the check goes on.
 //
 // A failed write of the report stops the check with a *WriteError: a report that cannot be
 // read must not end in a passing exit code. When ctx is done the check stops before the next
@@ -160,16 +169,15 @@ func (r *Report) checkTarget(ctx context.Context, t target, opts Options, w *err
 		if err := r.checkCase(t.path, opts); err != nil {
 			return &OperandError{Operand: t.path, Err: err}
 		}
-		n, err := countOthers([]string{t.path}, opts.Suffix)
-		if err != nil {
-			return &OperandError{Operand: t.path, Err: err}
-		}
-		r.Other += n
+		r.countOthers([]string{t.path}, opts)
 		return w.failed()
 	}
 	c, err := scanDir(t.path)
 	if err != nil {
 		return &OperandError{Operand: t.path, Err: err}
+	}
+	for _, u := range c.unlisted {
+		r.fail(opts, u.path, "not checked: cannot list the directory: "+pathless(u.err).Error())
 	}
 	for _, in := range c.inputs {
 		if err := ctx.Err(); err != nil {
@@ -182,11 +190,7 @@ func (r *Report) checkTarget(ctx context.Context, t target, opts Options, w *err
 			return err
 		}
 	}
-	n, err := countOthers(c.inputs, opts.Suffix)
-	if err != nil {
-		return &OperandError{Operand: t.path, Err: err}
-	}
-	r.Other += n
+	r.countOthers(c.inputs, opts)
 	for _, g := range c.orphans {
 		r.Failed++
 		fmt.Fprintf(opts.Out, "FAIL %s: no %s beside it; add the input or delete the stale golden file\n",
@@ -226,51 +230,65 @@ func inputOf(golden string) string {
 }
 
 // countOthers counts the golden files beside inputs whose suffix is not the run's. One that is
-// not a regular file (a symbolic link counts as what it points to) is refused, as the
-// directory walk refuses it: beside a case operand, which is not walked, it would otherwise be
-// counted as a golden file of the other kind.
-func countOthers(inputs []string, suffix string) (int, error) {
-	n := 0
+// not a regular file (a symbolic link counts as what it points to) is a failure, as it would be
+// in the run that compares it; one that is not there, a link to nothing included, is not
+// counted.
+func (r *Report) countOthers(inputs []string, opts Options) {
 	for _, in := range inputs {
 		for _, s := range goldenSuffixes {
-			if s == suffix {
+			if s == opts.Suffix {
 				continue
 			}
 			path := goldenPath(in, s)
 			st, err := os.Stat(path)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+			case err != nil:
+				r.fail(opts, path, "not counted: "+pathless(err).Error())
+			case !st.Mode().IsRegular():
+				r.fail(opts, path, "not counted: found "+fileKind(st.Mode())+"; expected a regular file")
+			default:
+				r.Other++
 			}
-			if err != nil {
-				return n, err
-			}
-			if err := notRegular(path, st.Mode()); err != nil {
-				return n, err
-			}
-			n++
 		}
 	}
-	return n, nil
 }
 
-// checkCase checks the case of one input file, reports it and counts it.
+// fail counts a failure and reports it: "FAIL PATH: REASON".
+func (r *Report) fail(opts Options, path, reason string) {
+	r.Failed++
+	fmt.Fprintf(opts.Out, "FAIL %s: %s\n", path, reason)
+}
+
+// checkCase checks the case of one input file, reports it and counts it. A case file that
+// cannot be read fails the case; the error is a golden file that could not be written.
 func (r *Report) checkCase(inPath string, opts Options) error {
-	input, err := readRegular(inPath)
+	input, err := readCase(inPath, opts.MaxBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = &caseError{why: "it is gone"} // it was there when the directory was listed
+	}
 	if err != nil {
-		return err
+		r.fail(opts, inPath, "not checked: "+err.Error())
+		return nil
 	}
 	got := opts.Render(inPath, input)
 	gPath := goldenPath(inPath, opts.Suffix)
-	want, err := readRegular(gPath)
+	limit := opts.MaxBytes
+	if limit > 0 {
+		limit = max(limit, int64(len(got)))
+	}
+	want, err := readCase(gPath, limit)
 	missing := errors.Is(err, fs.ErrNotExist)
+	var ce *caseError
+	tooLarge := errors.As(err, &ce) && ce.tooLarge
 	wrong := ""
-	if !missing && err == nil && !bytes.Equal(got, want) && opts.WrongMode != nil {
+	if err == nil && !bytes.Equal(got, want) && opts.WrongMode != nil {
 		wrong = opts.WrongMode(inPath, want)
 	}
 	switch {
-	case err != nil && !missing:
-		return err
-	case !missing && bytes.Equal(got, want):
+	case err != nil && !missing && !tooLarge:
+		r.fail(opts, inPath, "not checked: "+filepath.Base(gPath)+": "+err.Error())
+	case err == nil && bytes.Equal(got, want):
 		r.Passed++
 		if opts.Verbose {
 			fmt.Fprintf(opts.Out, "ok   %s\n", inPath)
@@ -290,27 +308,16 @@ func (r *Report) checkCase(inPath string, opts Options) error {
 	case missing:
 		r.Failed++
 		fmt.Fprintf(opts.Out, "FAIL %s: no golden file %s%s\n", inPath, filepath.Base(gPath), updateHint(opts, inPath))
+	case tooLarge:
+		r.Failed++
+		fmt.Fprintf(opts.Out, "FAIL %s: output differs from %s, which holds more than %d bytes, the output %d%s\n",
+			inPath, filepath.Base(gPath), limit, len(got), updateHint(opts, inPath))
 	default:
 		r.Failed++
 		fmt.Fprintf(opts.Out, "FAIL %s: output differs from %s%s\n", inPath, filepath.Base(gPath), updateHint(opts, inPath))
 		fmt.Fprint(opts.Out, Diff(gPath, opts.Command+" "+inPath, want, got))
 	}
 	return nil
-}
-
-// readRegular reads a case file that is a regular file (a symbolic link counts as what it
-// points to). Anything else is refused before it is opened: opening a named pipe blocks
-// until something writes to it, so a pipe beside a case operand would hang the check. The
-// directory walk refuses them too (scanDir), but a case operand's golden file is not walked.
-func readRegular(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := notRegular(path, st.Mode()); err != nil {
-		return nil, err
-	}
-	return os.ReadFile(path)
 }
 
 func updateHint(opts Options, inPath string) string {

@@ -144,19 +144,6 @@ func TestCheckStops(t *testing.T) {
 		require.EqualError(t, err, filepath.Join(dir, "nonexistent")+": no such file or directory; expected a directory or a NAME.input.json file")
 		assert.Empty(t, out.String())
 	})
-	t.Run("a golden file that cannot be read", func(t *testing.T) {
-		dir := corpus(t, nil)
-		require.NoError(t, os.Mkdir(filepath.Join(dir, "stale", "x.golden.json"), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(dir, "stale", "x.input.json"), []byte("x"), 0o644))
-		var out bytes.Buffer
-		opts := testOptions(&out)
-		opts.Verbose = true
-		got, err := Check(context.Background(), []string{dir}, opts)
-		var oe *OperandError
-		require.True(t, errors.As(err, &oe), "%v", err)
-		assert.Equal(t, dir, oe.Operand)
-		assert.EqualError(t, err, dir+": "+filepath.Join(dir, "stale", "x.golden.json")+": found a directory; expected a regular file")
-		assert.Equal(t, 4, got.Passed)
-		assert.Equal(t, strings.ReplaceAll("ok   DIR/ok.input.json\nok   DIR/reject/empty.input.json\nok   DIR/reject/invalid.input.json\nok   DIR/stale/role.input.json\n", "DIR", dir), out.String())
-	})
+	// A case file that cannot be read fails its case alone: TestCheckUnreadableCases; a
+	// golden file that cannot be written stops the check: TestCheckUpdateCannotWrite.
 }
