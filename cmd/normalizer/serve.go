@@ -9,6 +9,7 @@ import (
 	"net"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -227,13 +228,19 @@ func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
 // format is coloured only on a terminal: escape codes in a file or a pipe are noise. The
 // settings were checked by serveFlags.check.
 func newLogger(level zerolog.Level, console bool, stderr io.Writer, terminal bool) zerolog.Logger {
+	setTimeFieldFormat()
 	var w io.Writer = stderr
 	if console {
 		w = zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.RFC3339, NoColor: !terminal}
 	}
-	zerolog.TimeFieldFormat = httpapi.TimeFormat                        // RFC 3339 in milliseconds, which the hook writes without a wall clock read per line
 	return zerolog.New(w).Level(level).Hook(httpapi.NewTimestampHook()) // zerolog's Timestamp, cheaper: a line per request
 }
+
+// setTimeFieldFormat makes zerolog's process-wide time format the hook's, RFC 3339 in
+// milliseconds, for a Time field and for the console writer, which reads the time back with
+// it. It is set once: every serve of a process (the tests start many) builds a logger, and a
+// write on each would race with the other loggers' reads.
+var setTimeFieldFormat = sync.OnceFunc(func() { zerolog.TimeFieldFormat = httpapi.TimeFormat })
 
 // logLevel is the zerolog level of a --log-level value. zerolog knows more (trace, fatal,
 // panic, disabled, numbers); one that hides errors is a trap, so only four are taken.

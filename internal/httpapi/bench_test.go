@@ -59,17 +59,9 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-// logAsServe sets zerolog's time format to serve's for the rest of b.
-func logAsServe(b *testing.B) {
-	saved := zerolog.TimeFieldFormat
-	zerolog.TimeFieldFormat = TimeFormat
-	b.Cleanup(func() { zerolog.TimeFieldFormat = saved })
-}
-
 // benchRouter runs POST /v1/normalize with body through the whole service, with a memory
 // budget of budget bytes (0: none).
 func benchRouter(b *testing.B, body []byte, budget int64) {
-	logAsServe(b)
 	lw := NewLogWriter(discard{}, 100*time.Millisecond)
 	defer lw.Close()
 	s, err := New(Config{Logger: zerolog.New(lw).Hook(NewTimestampHook()), MemoryBudget: budget})
@@ -93,7 +85,6 @@ func benchRouter(b *testing.B, body []byte, budget int64) {
 // 200 of POST /v1/normalize, whose first fields the logger renders once, against a 201 (no
 // route answers it; the same fields, formatted per line) on the same server.
 func BenchmarkAccessLine(b *testing.B) {
-	logAsServe(b)
 	lw := NewLogWriter(discard{}, 100*time.Millisecond)
 	defer lw.Close()
 	s, err := New(Config{Logger: zerolog.New(lw).Hook(NewTimestampHook())})
