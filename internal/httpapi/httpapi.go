@@ -113,6 +113,7 @@ type Server struct {
 	// writeTimeout is the http.Server's, which Serve sets; 0 when the Handler is served
 	// some other way.
 	writeTimeout time.Duration
+	waits        shutdownWaits // the shutdown path's waits, which tests replace
 }
 
 // New builds the server and its routes. It is not ready (GET /readyz answers 503) until Serve

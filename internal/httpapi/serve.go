@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -109,7 +110,7 @@ func (s *Server) shutdown(srv *http.Server, served <-chan error, t Timeouts) err
 	err := srv.Shutdown(ctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		_ = srv.Close()
-		s.awaitHandlers(HandlersExitWait)
+		s.awaitHandlers(cmp.Or(s.waits.handlers, HandlersExitWait))
 		return fmt.Errorf("shutdown: requests still in flight after the grace period of %s were cut off", t.Grace)
 	}
 	if err != nil {
@@ -128,6 +129,12 @@ func (s *Server) shutdown(srv *http.Server, served <-chan error, t Timeouts) err
 // well under a second). Without the wait the process could exit before their log lines and
 // metrics are written.
 const HandlersExitWait = 2 * time.Second
+
+// shutdownWaits are the waits of the shutdown path that tests replace: handlers, when not
+// zero, in place of HandlersExitWait.
+type shutdownWaits struct {
+	handlers time.Duration
+}
 
 // awaitHandlers waits until no request is inside ServeHTTP, or d has passed. net/http gives no
 // way to wait for handlers after Close, so it polls; it runs once, at exit.
