@@ -143,6 +143,9 @@ func needOf(ratio float64, n int) int64 {
 // operator can change; a small result still gets through while the three hold their share;
 // once the held bodies arrive, the three get their exact records and the budget is whole again.
 func TestMemoryBudgetBurst(t *testing.T) {
+	if !heaptest.Alone(t) { // Peak reads the process's heap
+		return
+	}
 	const (
 		size      = 300 << 10
 		clients   = 12
@@ -192,22 +195,37 @@ func TestMemoryBudgetBurst(t *testing.T) {
 		"a client needs less by sending a smaller result (trim its messages); the operator sizes")
 	assert.Equal(t, float64(clients-room), metricValue(t, s, "normalizer_memory_budget_rejections_total"))
 	assert.Contains(t, refusal, "--memory-budget or NORMALIZER_MEMORY_BUDGET")
-	assert.Eventually(t, func() bool { return s.budget.used.Load() == 0 }, 10*time.Second, time.Millisecond,
-		"every reservation is given back")
+	// A 300 KiB record reaches the client while its handler is still returning, so the
+	// reservation comes back a moment after the answer.
+	waitUntil(t, func() bool { return s.budget.used.Load() == 0 }, "every reservation to be given back")
 	assert.Equal(t, float64(room*len(body)+smallSize), metricValue(t, s, "normalizer_request_body_bytes_total"),
 		"only admitted requests' bodies are read, and the small one")
 }
 
-// heldBody is a request body that gives its first half at once and the rest once released.
+// heldBody is a request body that gives its first half bytes at once and the rest once
+// released; waiting, when not nil, is closed when the reader first asks for more than half:
+// it has read those and is waiting.
 type heldBody struct {
 	r       io.Reader
 	half    int
 	read    int
 	release chan struct{}
+	waiting chan struct{}
+}
+
+// newHeldBody is a heldBody of b that gives half bytes at once, and the channel its reader's
+// waiting closes.
+func newHeldBody(b []byte, half int, release chan struct{}) (*heldBody, <-chan struct{}) {
+	waiting := make(chan struct{})
+	return &heldBody{r: bytes.NewReader(b), half: half, release: release, waiting: waiting}, waiting
 }
 
 func (h *heldBody) Read(p []byte) (int, error) {
 	if h.read >= h.half {
+		if h.waiting != nil {
+			close(h.waiting)
+			h.waiting = nil
+		}
 		<-h.release
 	} else if len(p) > h.half-h.read {
 		p = p[:h.half-h.read]
@@ -241,14 +259,16 @@ func TestMemoryBudgetUnknownLength(t *testing.T) {
 			h := s.Handler()
 			release := make(chan struct{})
 			done := make(chan int)
+			body, waiting := newHeldBody(held, len(held)/2, release)
 			go func() {
-				req := httptest.NewRequest("POST", "/v1/normalize", &heldBody{r: bytes.NewReader(held), half: len(held) / 2, release: release})
+				req := httptest.NewRequest("POST", "/v1/normalize", body)
 				req.ContentLength = int64(len(held))
 				w := httptest.NewRecorder()
 				h.ServeHTTP(w, req)
 				done <- w.Code
 			}()
-			require.Eventually(t, func() bool { return s.budget.used.Load() == heldNeed }, 10*time.Second, time.Millisecond)
+			<-waiting // the held request has read half its body, and holds its share
+			require.Equal(t, heldNeed, s.budget.used.Load())
 
 			wire := big
 			if tt.gzip {
@@ -326,7 +346,7 @@ func TestMemoryBudgetTooSmallIsLogged(t *testing.T) {
 	}{{budget: 8 << 20, warned: true}, {budget: 14 << 20, warned: false}} {
 		s, logs := newTestServer(t, Config{BodyLimit: 2 << 20, MemoryBudget: tt.budget})
 		startServer(t, s, Timeouts{})
-		require.Eventually(t, func() bool { return strings.Contains(logs.String(), `"listening"`) }, 10*time.Second, time.Millisecond)
+		waitUntil(t, func() bool { return strings.Contains(logs.String(), `"listening"`) }, "the listening line")
 		warning := `"level":"warn","component":"http","memory_budget":8388608,"largest_reservation":13697024,` +
 			`"message":"the memory budget is smaller than what a request at the body limit with explain reserves`
 		if tt.warned {
@@ -355,6 +375,9 @@ func TestPooledBuffersAreReserved(t *testing.T) {
 	if raceEnabled {
 		t.Skip("measures the heap")
 	}
+	if !heaptest.Alone(t) { // the live heap is the process's
+		return
+	}
 	const clients = 20
 	s, _ := newTestServer(t, Config{MemoryBudget: 64 << 20})
 	h := s.Handler()
@@ -366,15 +389,17 @@ func TestPooledBuffersAreReserved(t *testing.T) {
 		putBuffer(&buffer{b: make([]byte, 0, maxPooled)})
 	}
 	for range clients {
+		body, waiting := newHeldBody(small, len(small)/2, release)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			req := httptest.NewRequest("POST", "/v1/normalize", &heldBody{r: bytes.NewReader(small), half: len(small) / 2, release: release})
+			req := httptest.NewRequest("POST", "/v1/normalize", body)
 			req.ContentLength = int64(len(small))
 			h.ServeHTTP(httptest.NewRecorder(), req)
 		}()
+		<-waiting
 	}
-	require.Eventually(t, func() bool { return s.budget.used.Load() == clients*needOf(4.5, len(small)) }, 10*time.Second, time.Millisecond)
+	require.Equal(t, clients*needOf(4.5, len(small)), s.budget.used.Load(), "every request in flight holds its share")
 	held := int64(liveHeap()) - int64(before)
 	close(release)
 	wg.Wait()
@@ -399,9 +424,10 @@ func TestRefusalIsAnsweredAtOnce(t *testing.T) {
 			return conn
 		}
 		send() // holds its share until its body comes, which it never does
-		require.Eventually(t, func() bool { return s.inFlight.Load() == 1 }, 10*time.Second, time.Millisecond)
+		waitUntil(t, func() bool { return s.inFlight.Load() == 1 && (s.budget == nil || s.budget.used.Load() > 0) },
+			"the first request to be admitted")
 		conn := send()
-		require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+		require.NoError(t, conn.SetReadDeadline(time.Now().Add(hung)))
 		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 		require.NoError(t, err, "no answer while the body is missing")
 		assert.Equal(t, 429, res.StatusCode)
@@ -423,7 +449,7 @@ func TestWarningsAreReserved(t *testing.T) {
 	holder := ceilMul(4.5, 1<<20) + perRequest // a claim of 20 MiB with nothing sent: its first buffer, 1 MiB
 	s, _ := newTestServer(t, Config{MemoryBudget: holder + needOf(4.5, len(heavy)) + excess/2})
 	release := holdClaim(s.Handler(), 20<<20)
-	require.Eventually(t, func() bool { return s.budget.used.Load() == holder }, 5*time.Second, time.Millisecond)
+	require.Equal(t, holder, s.budget.used.Load())
 
 	w := do(t, s, call{method: "POST", target: "/v1/normalize", body: bytes.NewReader(light)})
 	assert.Equal(t, 200, w.Code, w.Body.String())
@@ -443,10 +469,12 @@ func TestRefusedRequestAllocatesNoBuffer(t *testing.T) {
 	if raceEnabled {
 		t.Skip("counts allocations")
 	}
+	if !heaptest.Alone(t) { // allocations are counted process-wide
+		return
+	}
 	s, _ := newTestServer(t, Config{MemoryBudget: 8 << 20})
 	h := s.Handler()
 	release := holdClaim(h, 20<<20) // holds 4.6 MiB of the 8 until released: its body never comes
-	require.Eventually(t, func() bool { return s.budget.used.Load() > 0 }, 5*time.Second, time.Millisecond)
 	for _, tt := range []struct {
 		length int64
 		want   int
@@ -456,12 +484,9 @@ func TestRefusedRequestAllocatesNoBuffer(t *testing.T) {
 		req := httptest.NewRequest("POST", "/v1/normalize", strings.NewReader("{}"))
 		req.ContentLength = tt.length
 		w := httptest.NewRecorder()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		h.ServeHTTP(w, req)
-		runtime.ReadMemStats(&after)
+		allocated := heaptest.Allocated(func() { h.ServeHTTP(w, req) })
 		require.Equal(t, tt.want, w.Code)
-		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<10), "a %d allocated a body buffer", tt.want)
+		assert.Less(t, allocated, uint64(64<<10), "a %d allocated a body buffer", tt.want)
 	}
 	release()
 }
@@ -469,13 +494,16 @@ func TestRefusedRequestAllocatesNoBuffer(t *testing.T) {
 // When the budget has no room for the record's class slack, no class buffer is taken (or
 // allocated and left in the pool) before the exact one.
 func TestRecordSlackCheckedBeforeTheBuffer(t *testing.T) {
+	if !heaptest.Alone(t) { // the buffer pools are the process's: another test's handler could fill one
+		return
+	}
 	const n = 2<<20 + 100<<10 // the record's hint rounds up to the 4 MiB class
 	body := `{"final_response":"ok","messages":[{"role":"user","content":"` + strings.Repeat("x", n-70) + `"}]}`
 	holder := ceilMul(4.5, 1<<20) + perRequest
 	s, _ := newTestServer(t, Config{MemoryBudget: holder + ceilMul(4.5, int64(len(body))) + 1 + perRequest + 100<<10})
 	h := s.Handler()
 	release := holdClaim(h, 20<<20)
-	require.Eventually(t, func() bool { return s.budget.used.Load() == holder }, 5*time.Second, time.Millisecond)
+	require.Equal(t, holder, s.budget.used.Load())
 	runtime.GC()
 	runtime.GC() // empties the pools
 	req := httptest.NewRequest("POST", "/v1/normalize", strings.NewReader(body))
@@ -488,20 +516,26 @@ func TestRecordSlackCheckedBeforeTheBuffer(t *testing.T) {
 	release()
 }
 
-// Claiming 20 MiB and sending 1 MiB must not hold 8x what was sent of the budget.
+// Claiming 20 MiB and sending 1 MiB must not hold 8x what was sent of the budget: once the
+// 1 MiB is read and the handler waits for more, it holds room for at most another MiB.
 func TestClaimedLengthReservesLittleMoreThanSent(t *testing.T) {
 	s, _ := newTestServer(t, Config{MemoryBudget: 1 << 30})
-	addr := startServer(t, s, Timeouts{})
-	conn, err := net.Dial("tcp", addr)
-	require.NoError(t, err)
-	defer conn.Close()
-	fmt.Fprintf(conn, "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n", 20<<20)
-	_, err = conn.Write(bytes.Repeat([]byte{' '}, 1<<20))
-	require.NoError(t, err)
-	require.Eventually(t, func() bool { return s.metrics != nil && s.budget.used.Load() > ceilMul(4.5, 1<<20)+perRequest },
-		5*time.Second, time.Millisecond) // the 1 MiB buffer is full
-	time.Sleep(100 * time.Millisecond)
-	assert.LessOrEqual(t, s.budget.used.Load(), ceilMul(4.5, 2<<20)+perRequest, "reserved for bytes not sent")
+	release := make(chan struct{})
+	body, waiting := newHeldBody(bytes.Repeat([]byte{' '}, 1<<20), 1<<20, release)
+	done := make(chan int)
+	go func() {
+		req := httptest.NewRequest("POST", "/v1/normalize", body)
+		req.ContentLength = 20 << 20
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, req)
+		done <- w.Code
+	}()
+	<-waiting // the 1 MiB is read, and the handler asks for more
+	held := s.budget.used.Load()
+	close(release)
+	assert.Equal(t, http.StatusBadRequest, <-done, "the body ends 19 MiB short of its claim")
+	assert.Greater(t, held, ceilMul(4.5, 1<<20)+perRequest, "the first buffer is full: room for the next chunk is reserved")
+	assert.LessOrEqual(t, held, ceilMul(4.5, 2<<20)+perRequest, "reserved for bytes not sent")
 }
 
 // A client that does not read its record holds only what is live: the record's buffer (and the
@@ -514,16 +548,21 @@ func TestSlowReaderHoldsOnlyItsBuffers(t *testing.T) {
 	conn, err := net.Dial("tcp", addr)
 	require.NoError(t, err)
 	defer conn.Close()
+	require.NoError(t, conn.(*net.TCPConn).SetReadBuffer(4096)) // the record stays in the server's write
 	fmt.Fprintf(conn, "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n", len(body))
 	_, err = conn.Write(body)
 	require.NoError(t, err)
-	time.Sleep(time.Second) // normalized, and blocked writing
-	held := s.budget.used.Load()
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(10*time.Second)))
-	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(hung)))
+	status, err := bufio.NewReaderSize(conn, 16).ReadString('\n') // the record is built and being written
 	require.NoError(t, err)
-	_, _ = io.Copy(io.Discard, res.Body)
+	require.Equal(t, "HTTP/1.1 200 OK\r\n", status)
+	// The record is far larger than what the sockets hold: its write cannot end, nor the
+	// handler give its reservation back, until this client reads it, which it never does.
+	held := s.budget.used.Load()
+	conn.Close()
+	assert.Greater(t, held, int64(len(body)), "the record's buffer is held while it is written")
 	assert.Less(t, held, int64(2*len(body)+perRequest+(1<<20)), "%.1fx the body held while writing", float64(held)/float64(len(body)))
+	waitUntil(t, func() bool { return s.budget.used.Load() == 0 }, "the handler to give its reservation back once the client is gone")
 }
 
 // heldBurst is clients sending the same body at once, each holding back all but its first
@@ -564,8 +603,8 @@ func (b *heldBurst) take(n int) {
 			} else {
 				b.ok = append(b.ok, a.body)
 			}
-		case <-time.After(30 * time.Second):
-			b.t.Fatalf("no answer; so far %v", b.got)
+		case <-time.After(hung):
+			b.t.Fatalf("hung: no answer after %s; so far %v", hung, b.got)
 		}
 	}
 }
@@ -610,16 +649,19 @@ func sendHeld(addr string, body []byte, head int, release <-chan struct{}) heldA
 	return heldAnswer{status: res.StatusCode, retryAfter: res.Header.Get("Retry-After"), body: b, err: err}
 }
 
-// holdClaim starts a request to h that claims a body of length bytes and sends none, so that it
-// holds its first buffer's share of the budget; release ends it and returns once it is done.
+// holdClaim starts a request to h that claims a body of length bytes and sends none, and
+// returns once its handler waits for the body: it holds its first buffer's share of the
+// budget. release ends it and returns once it is done.
 func holdClaim(h http.Handler, length int64) (release func()) {
 	stop, done := make(chan struct{}), make(chan struct{})
+	body, waiting := newHeldBody(nil, 0, stop)
 	go func() {
 		defer close(done)
-		req := httptest.NewRequest("POST", "/v1/normalize", &heldBody{r: strings.NewReader(""), release: stop})
+		req := httptest.NewRequest("POST", "/v1/normalize", body)
 		req.ContentLength = length
 		h.ServeHTTP(httptest.NewRecorder(), req)
 	}()
+	<-waiting
 	return func() {
 		close(stop)
 		<-done

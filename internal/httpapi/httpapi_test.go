@@ -475,7 +475,7 @@ func TestLogWriterFlushes(t *testing.T) {
 	lw := NewLogWriter(&sink, time.Millisecond)
 	_, err := lw.Write([]byte("line 1\n"))
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return sink.String() == "line 1\n" }, 10*time.Second, time.Millisecond, "the ticker flushes")
+	waitUntil(t, func() bool { return sink.String() == "line 1\n" }, "the ticker to flush")
 	_, err = lw.Write([]byte("line 2\n"))
 	require.NoError(t, err)
 	require.NoError(t, lw.Close())

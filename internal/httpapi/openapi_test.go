@@ -404,7 +404,7 @@ func sendRaw(t *testing.T, addr, raw string) reply {
 	conn, err := net.Dial("tcp", addr)
 	require.NoError(t, err)
 	defer conn.Close()
-	require.NoError(t, conn.SetDeadline(time.Now().Add(30*time.Second)))
+	require.NoError(t, conn.SetDeadline(time.Now().Add(hung)))
 	_, err = io.WriteString(conn, raw)
 	require.NoError(t, err)
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
@@ -431,10 +431,13 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	require.NoError(t, reg.Register(failingCollector{}))
 	brokenMetrics, _ := newTestServer(t, Config{Registry: reg})
-	// A real server for what only a connection shows: net/http's own answers, and a read
-	// timeout. Every other raw request is sent at once, well within the second.
+	// Real servers for what only a connection shows: net/http's own answers, and a read
+	// timeout, on a server of its own: on one with a short read timeout every raw request
+	// would have to be read within it.
 	listening, _ := newTestServer(t, Config{})
-	addr := startServer(t, listening, Timeouts{MaxHeaderBytes: 1024, Read: time.Second})
+	addr := startServer(t, listening, Timeouts{MaxHeaderBytes: 1024})
+	timingOut, _ := newTestServer(t, Config{})
+	timingOutAddr := startServer(t, timingOut, Timeouts{MaxHeaderBytes: 1024, Read: time.Second})
 
 	big := `{"final_response":"` + strings.Repeat("a", 2000) + `"}`
 	post := func(target, body string, header ...string) call {
@@ -549,6 +552,8 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 			switch {
 			case tt.netHTTP:
 				r, set = sendRaw(t, addr, tt.raw), otherResponses("netHTTP")
+			case tt.raw != "" && tt.want == http.StatusRequestTimeout:
+				r, set = sendRaw(t, timingOutAddr, tt.raw), doc.responsesFor(t, timingOut, tt.call.method, tt.call.target)
 			case tt.raw != "":
 				r, set = sendRaw(t, addr, tt.raw), doc.responsesFor(t, listening, tt.call.method, tt.call.target)
 			default:

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -71,54 +70,37 @@ func TestWriteTimeoutOverARealConnection(t *testing.T) {
 	require.NoError(t, err)
 	_, err = conn.Write(body)
 	require.NoError(t, err)
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) && !strings.Contains(logs.String(), `"route":"/v1/normalize"`) {
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitUntil(t, func() bool { return strings.Contains(logs.String(), `"route":"/v1/normalize"`) }, "the request's line")
 	require.Len(t, accessLines(t, logs.String()), 1, "the request is logged once it ends")
 	assert.Contains(t, logs.String(), `"write_error":"write timeout"`)
 	assert.Equal(t, 1.0, metricValue(t, s, "normalizer_http_write_failures_total"))
 }
 
+// slowWrite is the write timeout of the tests of slow uploads: an upload pauses past it, and
+// the answer must be written within it once the body is in.
+const slowWrite = 2 * time.Second
+
 // TestSlowUploadKeepsTheWriteTimeout sends half a body, waits past the write timeout, sends
 // the rest: the answer still arrives, since the write deadline starts again once the body is in.
 func TestSlowUploadKeepsTheWriteTimeout(t *testing.T) {
 	if testing.Short() {
-		t.Skip("waits 1.5 s")
+		t.Skip("waits 2 s")
 	}
+	t.Parallel()
 	s, _ := newTestServer(t, Config{})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(ctx, ln, Timeouts{Write: time.Second, Read: 10 * time.Second}) }()
-	t.Cleanup(func() {
-		cancel()
-		<-served
-	})
-
-	conn, err := net.Dial("tcp", ln.Addr().String())
-	require.NoError(t, err)
-	defer conn.Close()
+	addr := startServer(t, s, Timeouts{Write: slowWrite, Read: 2 * hung})
 	body := okResult
-	_, err = io.WriteString(conn, "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "+
-		strconv.Itoa(len(body))+"\r\n\r\n"+body[:len(body)/2])
-	require.NoError(t, err)
-	time.Sleep(1500 * time.Millisecond)
-	_, err = io.WriteString(conn, body[len(body)/2:])
-	require.NoError(t, err)
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(10*time.Second)))
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	require.NoError(t, err, "the answer must arrive")
-	defer resp.Body.Close()
-	got, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
+	resp, got := sendSlowly(t, s, addr, "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "+
+		strconv.Itoa(len(body))+"\r\n\r\n", []byte(body[:len(body)/2]), []byte(body[len(body)/2:]), true)
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Contains(t, string(got), `"final_response":"The refund was issued."`)
 }
 
-// sendSlowly writes head and first, waits, writes second, and reads the answer.
-func sendSlowly(t *testing.T, addr, head string, first, second []byte, wait time.Duration) (*http.Response, []byte) {
+// sendSlowly writes head and first to s, listening on addr; with pause, it waits until the
+// server has read the headers (its handler has begun: net/http set the write deadline before
+// that) and then past the write timeout, so that the deadline net/http set has passed
+// however late the server read them; then it writes second, and reads the answer.
+func sendSlowly(t *testing.T, s *Server, addr, head string, first, second []byte, pause bool) (*http.Response, []byte) {
 	t.Helper()
 	conn, err := net.Dial("tcp", addr)
 	require.NoError(t, err)
@@ -127,12 +109,15 @@ func sendSlowly(t *testing.T, addr, head string, first, second []byte, wait time
 	require.NoError(t, err)
 	_, err = conn.Write(first)
 	require.NoError(t, err)
-	time.Sleep(wait)
+	if pause {
+		waitUntil(t, func() bool { return s.handling.Load() == 1 }, "the handler to begin")
+		time.Sleep(slowWrite + 100*time.Millisecond) // the duration under test, not a synchronisation
+	}
 	if second != nil {
 		_, err = conn.Write(second)
 		require.NoError(t, err)
 	}
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(10*time.Second)))
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(hung)))
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	require.NoError(t, err, "the answer must arrive")
 	b, _ := io.ReadAll(resp.Body)
@@ -144,6 +129,7 @@ func sendSlowly(t *testing.T, addr, head string, first, second []byte, wait time
 // gzip stream) still gets its error answer: the write deadline starts again once the body is
 // read, whatever the outcome.
 func TestSlowUploadErrorAnswerArrives(t *testing.T) {
+	t.Parallel()
 	gz := gzipBytes([]byte(okResult))
 	gz[len(gz)-5] ^= 0xff
 	half := len(gz) / 2
@@ -161,10 +147,11 @@ func TestSlowUploadErrorAnswerArrives(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			s, logs := newTestServer(t, Config{BodyLimit: 2048})
-			addr := startServer(t, s, Timeouts{Write: time.Second, Read: 10 * time.Second})
-			resp, b := sendSlowly(t, addr, "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"+tt.extra+"\r\n",
-				tt.first, tt.second, 1500*time.Millisecond)
+			addr := startServer(t, s, Timeouts{Write: slowWrite, Read: 2 * hung})
+			resp, b := sendSlowly(t, s, addr, "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"+tt.extra+"\r\n",
+				tt.first, tt.second, true)
 			assert.Equal(t, tt.status, resp.StatusCode, "%s", b)
 			assert.NotContains(t, logs.String(), "write_error")
 		})
@@ -174,10 +161,11 @@ func TestSlowUploadErrorAnswerArrives(t *testing.T) {
 // With the read and write timeouts equal (as the defaults are), a stalled body's 408 comes
 // after the write deadline net/http set at the end of the headers: it arrives all the same.
 func TestStalledBody408Arrives(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t, Config{})
-	addr := startServer(t, s, Timeouts{Read: time.Second, Write: time.Second})
-	resp, b := sendSlowly(t, addr, "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n",
-		[]byte(`{"final`), nil, 0)
+	addr := startServer(t, s, Timeouts{Read: slowWrite, Write: slowWrite})
+	resp, b := sendSlowly(t, s, addr, "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n",
+		[]byte(`{"final`), nil, false)
 	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode, "%s", b)
 	assert.Equal(t, ClassRequestTimeout, errorClass(t, b))
 }
