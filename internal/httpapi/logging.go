@@ -98,6 +98,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	x := exchangePool.Get().(*exchange)
 	*x = exchange{ResponseWriter: w, start: start}
 	setRequestID(x, r, w.Header())
+	s.closeWhileDraining(w.Header())
 	s.dispatch(x, r)
 	s.logRequest(x, r, monotonic()-start)
 	*x = exchange{} // drop the references to this request's writer and strings

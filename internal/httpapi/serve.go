@@ -94,6 +94,16 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 	return s.shutdown(srv, served, t)
 }
 
+// shutdown drains and stops srv. From the drain's start every answer says Connection: close
+// (closeWhileDraining), so a busy client's keep-alive connections close one by one, each
+// after an answer, while the server still serves: a client learns of the drain from its own
+// answers, sooner than a load balancer from /readyz, and sends its next request elsewhere.
+// Keep-alives are not turned off with srv.SetKeepAlivesEnabled(false): that also closes the
+// idle connections at once, under clients that may be sending a request on one just then
+// (Go's client does not retry a POST on a reused connection), the loss the drain is there to
+// avoid. srv.Shutdown, once the delay is over, closes the listener and the connections still
+// idle, by then those of clients that stopped sending, and disables keep-alives for the
+// requests still in flight.
 func (s *Server) shutdown(srv *http.Server, served <-chan error, t Timeouts) error {
 	s.SetReady(false)
 	s.stopping.Store(true)
@@ -104,7 +114,7 @@ func (s *Server) shutdown(srv *http.Server, served <-chan error, t Timeouts) err
 	s.log.Info().RawJSON("drain_delay_ms", appendMillis(drain[:0], t.DrainDelay)).
 		RawJSON("grace_ms", appendMillis(grace[:0], t.Grace)).
 		Msg("shutting down: not ready")
-	time.Sleep(t.DrainDelay) // let load balancers see /readyz fail before the listener closes
+	s.waits.drainDelay(t.DrainDelay) // let load balancers see /readyz fail before the listener closes
 	ctx, cancel := context.WithTimeout(context.Background(), t.Grace)
 	defer cancel()
 	err := srv.Shutdown(ctx)
@@ -130,10 +140,28 @@ func (s *Server) shutdown(srv *http.Server, served <-chan error, t Timeouts) err
 // metrics are written.
 const HandlersExitWait = 2 * time.Second
 
-// shutdownWaits are the waits of the shutdown path that tests replace: handlers, when not
-// zero, in place of HandlersExitWait.
+// closeWhileDraining asks net/http to close the connection after this answer, with
+// Connection: close, once the drain has begun (see shutdown).
+func (s *Server) closeWhileDraining(h http.Header) {
+	if s.stopping.Load() {
+		h["Connection"] = connectionClose
+	}
+}
+
+// shutdownWaits are the waits of the shutdown path that tests replace: drain, when not nil,
+// in place of sleeping through the drain delay, and handlers, when not zero, in place of
+// HandlersExitWait.
 type shutdownWaits struct {
+	drain    func(time.Duration)
 	handlers time.Duration
+}
+
+func (w shutdownWaits) drainDelay(d time.Duration) {
+	if w.drain != nil {
+		w.drain(d)
+		return
+	}
+	time.Sleep(d)
 }
 
 // awaitHandlers waits until no request is inside ServeHTTP, or d has passed. net/http gives no
