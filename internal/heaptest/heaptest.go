@@ -78,7 +78,11 @@ func runAlone(t *testing.T, name string, env []string) child {
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	binary, err := os.Executable() // os.Args[0] may be relative to a directory since left
+	if err != nil {
+		binary = os.Args[0]
+	}
+	cmd := exec.CommandContext(ctx, binary, args...)
 	// Under -race the child would sleep a second before it exits, for other goroutines'
 	// races to be reported; it has none left once its test is over.
 	gorace := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
