@@ -96,6 +96,10 @@ type SyntaxError struct {
 	// TooDeep: the value nests deeper than the scanner's limit; an encoder writes such nesting
 	// as readily as any other, so the fix is the structure or the limit, not the writing.
 	TooDeep bool
+	// TooManyDigits: an integer literal has more than MaxIntDigits digits, which the platform's
+	// parser (CPython's json) does not read: valid JSON, so the fix is the value (a string),
+	// not the writing.
+	TooManyDigits bool
 }
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%s (byte offset %d)", e.Reason, e.Offset) }
@@ -441,7 +445,11 @@ func (s *Scanner) scanNumber() bool {
 	case i < len(d) && d[i] == '0':
 		i++
 	case i < len(d) && d[i] >= '1' && d[i] <= '9':
-		i = digits(d, i+1)
+		j := digits(d, i+1)
+		if j-i > MaxIntDigits && !fracOrExp(d, j) { // an integer literal, a Python int
+			return s.failDigits(j - i)
+		}
+		i = j
 	default:
 		if h := wrongText(d, i); h != "" { // -Infinity
 			return s.Fail(i, "%s", h)
@@ -470,7 +478,28 @@ func (s *Scanner) scanNumber() bool {
 	return true
 }
 
-// IsNumber reports whether b is exactly one JSON number.
+// fracOrExp reports whether a fraction or an exponent follows the integer part that ends at
+// d[i]: whether the number is a float to Python.
+func fracOrExp(d []byte, i int) bool {
+	return i < len(d) && (d[i] == '.' || d[i] == 'e' || d[i] == 'E')
+}
+
+// failDigits records the error for the integer literal at s.pos, of n digits, past
+// MaxIntDigits. The platform's parser says only "Exceeds the limit (4300 digits) for integer
+// string conversion", and where it failed not at all. It stays out of line: inlined into
+// scanNumber, this cold code made the scan of number-dense input measurably slower.
+//
+//go:noinline
+func (s *Scanner) failDigits(n int) bool {
+	if s.err == nil {
+		s.Fail(s.pos, "an integer of %d digits; Python's json, the platform's parser, reads at most %d (sys.get_int_max_str_digits()): send a number this long as a string", n, MaxIntDigits)
+		s.err.TooManyDigits = true
+	}
+	return false
+}
+
+// IsNumber reports whether b is exactly one JSON number that the platform's parser reads: an
+// integer literal is at most MaxIntDigits digits.
 func IsNumber(b []byte) bool {
 	if len(b) == 0 || (b[0] != '-' && (b[0] < '0' || b[0] > '9')) {
 		return false

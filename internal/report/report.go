@@ -114,8 +114,12 @@ func Rejection(w io.Writer, name string, err error) {
 	fmt.Fprintf(w, "%s: rejected, %s\n", name, class)
 	fmt.Fprintf(w, "  %s\n", strings.Join(strings.Fields(err.Error()), " "))
 	var syn *normalize.InvalidJSONError
-	if errors.As(err, &syn) && syn.TooDeep {
+	switch {
+	case errors.As(err, &syn) && syn.TooDeep:
 		fmt.Fprintf(w, "  fix: nest the result less deeply (an encoder writes any depth, so the structure itself must change), or raise --max-depth\n")
+		return
+	case syn != nil && syn.TooManyDigits: // valid JSON, from an encoder other than Python's, whose json.dumps refuses such an int too
+		fmt.Fprintf(w, "  fix: send an integer this long as a string; the platform reads the record with Python's json, which reads no integer of more than %d digits\n", normalize.MaxIntDigits)
 		return
 	}
 	if fix := rejectionFix(err, class); fix != "" {

@@ -157,6 +157,17 @@ func TestRejectionFixOfTooDeep(t *testing.T) {
 	assert.NotContains(t, out.String(), "json.dumps")
 }
 
+// An integer past the platform parser's digit limit is valid JSON, which json.dumps would not
+// even write: its fix is the value, not the writing.
+func TestRejectionFixOfTooManyDigits(t *testing.T) {
+	_, err := normalize.Normalize([]byte(`{"final_response":"a","metadata":{"id":` + strings.Repeat("1", normalize.MaxIntDigits+1) + `}}`))
+	require.Error(t, err)
+	var out bytes.Buffer
+	Rejection(&out, "in.json", err)
+	assert.True(t, strings.HasSuffix(out.String(), "\n  fix: send an integer this long as a string; the platform reads the record with Python's json, which reads no integer of more than 4300 digits\n"), out.String())
+	assert.Equal(t, 1, strings.Count(out.String(), "  fix: "), out.String())
+}
+
 // The general fix of InvalidJSON holds whatever the cause: json.dumps writes NaN unless told
 // not to, and a file in UTF-16 came from an encoder too.
 func TestRejectionFixOfInvalidJSON(t *testing.T) {

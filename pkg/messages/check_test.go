@@ -105,6 +105,31 @@ func TestCheckTooDeep(t *testing.T) {
 	}
 }
 
+// TestCheckTooManyDigits: an integer the platform's parser cannot read (normalize.MaxIntDigits)
+// is a *SyntaxError with TooManyDigits, as Normalize rejects the result that holds it, at the
+// same place; one digit fewer is kept by both.
+func TestCheckTooManyDigits(t *testing.T) {
+	const prefix = `{"final_response":"x","messages":[`
+	digits := strings.Repeat("9", normalize.MaxIntDigits)
+	kept, _, err := messages.Check([]byte(`{"role":"tool","tool_call_id":"c","content":[` + digits + `]}`))
+	require.NoError(t, err)
+	assert.True(t, kept)
+
+	raw := `{"role":"tool","tool_call_id":"c","content":[-` + digits + `9]}`
+	_, _, err = messages.Check([]byte(raw))
+	var syn *messages.SyntaxError
+	require.ErrorAs(t, err, &syn)
+	assert.Equal(t, "invalid JSON at line 1, column 46 (byte offset 45): an integer of 4301 digits; Python's json, the platform's parser, reads at most 4300 (sys.get_int_max_str_digits()): send a number this long as a string", err.Error())
+	assert.True(t, syn.TooManyDigits)
+	assert.False(t, syn.TooDeep)
+	_, nerr := normalize.Normalize([]byte(prefix + raw + `]}`))
+	var inv *normalize.InvalidJSONError
+	require.ErrorAs(t, nerr, &inv)
+	assert.True(t, inv.TooManyDigits)
+	assert.Equal(t, syn.Reason, inv.Reason)
+	assert.Equal(t, []int{inv.Line, inv.Column - len(prefix), inv.Offset - len(prefix)}, []int{syn.Line, syn.Column, syn.Offset})
+}
+
 // TestCheckWarningsAreNormalizes: Check gives exactly the warnings Normalize gives for the same
 // message as messages[0], a kept message's duplicate_key warnings included.
 func TestCheckWarningsAreNormalizes(t *testing.T) {

@@ -336,7 +336,8 @@ func (r *Reader) appendCalls(dst []byte, calls [2]int32) []byte {
 //   - err, always a *SyntaxError: raw is not one well-formed JSON value, or (TooDeep) it nests
 //     deeper than a message may inside such a result, where Normalize rejects the whole result
 //     as InvalidJSON: normalize.DefaultMaxDepth counts the result object and the messages
-//     array, so a message may nest two levels fewer.
+//     array, so a message may nest two levels fewer; or (TooManyDigits) it holds an integer
+//     the platform's parser does not read (normalize.MaxIntDigits), which Normalize rejects too.
 //
 // It does not apply Normalize's limit on the size of a result (normalize.DefaultMaxBytes), only
 // the hard one Normalize has too: offsets are kept in 32 bits, so a raw of 2 GiB or more is
@@ -385,6 +386,10 @@ type SyntaxError struct {
 	// rejects the whole result with InvalidJSONError.TooDeep. An encoder writes such nesting
 	// as readily as any other, so the fix is the structure, not the writing.
 	TooDeep bool
+	// TooManyDigits: an integer literal has more digits than the platform's parser reads
+	// (normalize.MaxIntDigits), where Normalize rejects the whole result with
+	// InvalidJSONError.TooManyDigits.
+	TooManyDigits bool
 	// TooLarge: raw is 2 GiB or more and was not read: a size refusal, where Normalize answers
 	// PayloadTooLargeError, not malformed JSON.
 	TooLarge bool
@@ -408,5 +413,5 @@ func syntaxError(data []byte, e *jsonscan.SyntaxError) *SyntaxError {
 	if e.TooDeep { // the scanner's reason names the message's own limit: say where it comes from
 		reason += fmt.Sprintf(" (a message sits %d levels down in a result, which may nest %d)", resultLevels, jsonscan.DefaultMaxDepth)
 	}
-	return &SyntaxError{Offset: e.Offset, Line: line, Column: col, Reason: reason, TooDeep: e.TooDeep}
+	return &SyntaxError{Offset: e.Offset, Line: line, Column: col, Reason: reason, TooDeep: e.TooDeep, TooManyDigits: e.TooManyDigits}
 }

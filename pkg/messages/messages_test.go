@@ -2,6 +2,7 @@ package messages_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/dystopic/normalizer/internal/schemacheck"
 	"github.com/dystopic/normalizer/pkg/messages"
+	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -135,13 +137,17 @@ func TestRulesAgreeWithSchema(t *testing.T) {
 	}
 }
 
-// goldenMessages returns every entry of a messages array in the golden inputs.
+// goldenMessages returns every entry of a messages array in the golden inputs that are JSON
+// the platform reads (Go's json reads an integer of any length, which Normalize rejects).
 func goldenMessages(t testing.TB) []string {
 	inputs, _ := filepath.Glob("../../testdata/golden/*.input.json")
 	var out []string
 	for _, in := range inputs {
 		raw, err := os.ReadFile(in)
 		require.NoError(t, err)
+		if _, err := normalize.Normalize(raw); errors.Is(err, normalize.ErrInvalidJSON) {
+			continue
+		}
 		var doc struct {
 			Messages []json.RawMessage `json:"messages"`
 		}

@@ -59,6 +59,10 @@ type InvalidJSONError struct {
 	// TooDeep: the value nests deeper than the Normalizer's limit (WithMaxDepth); an encoder
 	// writes such nesting too, so a caller's fix is the structure or the limit.
 	TooDeep bool
+	// TooManyDigits: an integer literal has more digits than the platform's parser, CPython's
+	// json, reads (MaxIntDigits); it is valid JSON, so a caller's fix is the value, not the
+	// writing.
+	TooManyDigits bool
 }
 
 func (e *InvalidJSONError) Error() string {

@@ -139,7 +139,8 @@ func nonNegative(number []byte) bool {
 // overflows reports whether the platform's Python reads a validated number as infinity: json.loads
 // makes a number with a point or an exponent a float, an IEEE double, and one past the largest
 // double (1e400) is inf there, which json.dumps can only write back as Infinity, not JSON. An
-// integer literal is an exact int at any length. The checks are otherwise made on the number
+// integer literal is an exact int (the scanner has refused one longer than MaxIntDigits, which
+// Python does not read). The checks are otherwise made on the number
 // exactly, as the published metadata schema states them (1e-400 is not whole, though Python
 // rounds it to 0.0).
 func overflows(number []byte) bool {

@@ -38,6 +38,10 @@ const (
 	// result object itself. It is about where the platform's Python parser gives up.
 	// (messages.Check applies it to one message, two levels down as in a result.)
 	DefaultMaxDepth = jsonscan.DefaultMaxDepth
+	// MaxIntDigits (4300) is the most digits an integer literal may have, its sign not
+	// counted: what the platform's parser, CPython's json, reads (sys.get_int_max_str_digits());
+	// a longer one is InvalidJSON. Numbers with a fraction or an exponent have no limit.
+	MaxIntDigits = jsonscan.MaxIntDigits
 	// DefaultMaxWarnings (1000) is the default number of soft warnings a record lists; past it
 	// one warning counts the rest. No real transcript comes near it; a hostile one can hold
 	// millions of invalid entries, whose warnings would cost far more memory than the input.
@@ -458,7 +462,7 @@ func (r *Result) shapeError(probe probeKeys) error {
 // for tools.
 func invalidJSON(data []byte, e *jsonscan.SyntaxError) error {
 	line, col := e.LineColumn(data)
-	return &InvalidJSONError{Offset: e.Offset, Line: line, Column: col, Reason: e.Reason, JSONLines: e.JSONLines, TooDeep: e.TooDeep}
+	return &InvalidJSONError{Offset: e.Offset, Line: line, Column: col, Reason: e.Reason, JSONLines: e.JSONLines, TooDeep: e.TooDeep, TooManyDigits: e.TooManyDigits}
 }
 
 func appendString(dst []byte, s string) []byte { return jsonscan.AppendString(dst, s) }

@@ -303,8 +303,9 @@ func TestLongNumberIsNotCopied(t *testing.T) {
 	}{
 		{"metadata runtime with a long fraction", `{"final_response":"a","metadata":{"agent_runtime_ms":1.` + long + `}}`, 0},
 		{"metadata runtime with a long integer part", `{"final_response":"a","metadata":{"agent_runtime_ms":` + long + `.5e-1048500}}`, 0},
-		{"tool_call_id", `{"final_response":"a","messages":[{"role":"tool","tool_call_id":` + long + `,"content":"x"}]}`, 1},
-		{"a tool call's id", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":` + long + `,"name":"f"}]}]}`, 1},
+		// An integer literal this long is InvalidJSON (MaxIntDigits); a fraction of any length is not.
+		{"tool_call_id", `{"final_response":"a","messages":[{"role":"tool","tool_call_id":0.` + long + `,"content":"x"}]}`, 1},
+		{"a tool call's id", `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":0.` + long + `,"name":"f"}]}]}`, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			raw := []byte(tt.raw)
@@ -335,7 +336,7 @@ func TestMetadataNumbers(t *testing.T) {
 		{`10`, true, true}, {`10.0`, true, true}, {`0`, true, true}, {`-0`, true, true}, {`-0.0`, true, true},
 		{`1e2`, true, true}, {`1E+2`, true, true}, {`1.5e1`, true, true}, {`150e-1`, true, true}, {`0.1e1`, true, true},
 		{`123456789012345678901234`, true, true}, {`1.7976931348623157e308`, true, true},
-		// a Python int, exact at any length; then floats past the largest double, inf in Python
+		// a Python int, exact (up to MaxIntDigits digits); then floats past the largest double, inf in Python
 		{huge, true, true},
 		{`1e400`, false, false}, {`1.8e308`, false, false}, {huge + `.0`, false, false}, {`-1.8e308`, false, false},
 		{huge + `.0e-100`, true, true}, {`0.` + huge[1:] + `1e700`, true, true}, {`0.0001e312`, true, true}, // 1e300, 1e299, 1e308
