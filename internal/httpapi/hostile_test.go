@@ -89,10 +89,10 @@ func TestDeepNestingOverHTTP(t *testing.T) {
 		status   int
 		has      string
 	}{
-		{"top level, default limit", 0, nested, 400, `"offset":1000`},
-		{"in metadata, default limit", 0, `{"final_response":"a","metadata":` + nested + `}`, 400, `"offset":1032`},
+		{"top level, default limit", 0, nested, 400, `"offset":900`},
+		{"in metadata, default limit", 0, `{"final_response":"a","metadata":` + nested + `}`, 400, `"offset":932`},
 		{"in content, default limit", 0, `{"final_response":"a","messages":[{"role":"user","content":` + nested + `}]}`, 400, `"class":"InvalidJSON"`},
-		{"unclosed, default limit", 0, strings.Repeat("[", depth), 400, `"offset":1000`},
+		{"unclosed, default limit", 0, strings.Repeat("[", depth), 400, `"offset":900`},
 		{"top level, limit raised", 1_000_000, nested, 422, `"class":"ResponseShapeError"`},
 		{"in metadata, limit raised", 1_000_000, `{"final_response":"a","metadata":` + nested + `}`, 200, `"rich_mode":false`},
 	}

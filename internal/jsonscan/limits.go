@@ -1,11 +1,20 @@
 package jsonscan
 
 // DefaultMaxDepth is the contract's default limit on nested arrays and objects in a result,
-// counting the result object itself: about where the platform's Python parser gives up. It is
+// counting the result object itself, with a margin under where the platform's parser, CPython's
+// json, gives up. Python 3.11's json counts each level against the interpreter's recursion limit
+// (sys.getrecursionlimit(), 1000), less every Python frame on the stack when json.loads is
+// called: it reads 995 levels at a module's top level, 976 in a Flask view, and RecursionError
+// past that; 3.12 reads 1497 and 3.13 9998, whatever the call depth. A record nests no deeper
+// than its result, so at 900 a record is read by json.loads called up to 96 frames deep. It is
 // here, at the bottom, so that package normalize, which exports it (normalize.DefaultMaxDepth),
 // and messages.Check, which must judge one message as Normalize judges it inside a result, read
 // one constant rather than copies that could drift apart.
-const DefaultMaxDepth = 1000
+const DefaultMaxDepth = 900
+
+// pythonMaxDepth is the deepest nesting Python 3.11's json reads at a module's top level (at
+// its default recursion limit): what the message of the default limit names.
+const pythonMaxDepth = 995
 
 // MaxIntDigits is the most digits an integer literal (a number without a fraction or an
 // exponent) may have, its sign not counted: what the platform's parser, CPython's json, reads.

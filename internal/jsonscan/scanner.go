@@ -225,13 +225,23 @@ func (s *Scanner) enter() bool {
 	s.depth++
 	if s.depth > s.maxDepth {
 		if s.err == nil {
-			s.Fail(s.pos, "nesting deeper than %d levels of arrays and objects", s.maxDepth)
-			s.err.TooDeep = true
+			s.failDepth()
 		}
 		return false
 	}
 	s.pos++
 	return true
+}
+
+// failDepth records the error for the container at s.pos, one level past the limit. The
+// default limit's message says where the number comes from, for a reader who would raise it.
+func (s *Scanner) failDepth() {
+	why := ""
+	if s.maxDepth == DefaultMaxDepth {
+		why = fmt.Sprintf(" (the default limit, a margin under Python's json, the platform's parser, which reads at most %d at its recursion limit, fewer the deeper it is called)", pythonMaxDepth)
+	}
+	s.Fail(s.pos, "nesting deeper than %d levels of arrays and objects%s", s.maxDepth, why)
+	s.err.TooDeep = true
 }
 
 // ObjectStart consumes '{' and, when the object has a member, its key and ':'; it reports

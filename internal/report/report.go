@@ -116,7 +116,7 @@ func Rejection(w io.Writer, name string, err error) {
 	var syn *normalize.InvalidJSONError
 	switch {
 	case errors.As(err, &syn) && syn.TooDeep:
-		fmt.Fprintf(w, "  fix: nest the result less deeply (an encoder writes any depth, so the structure itself must change), or raise --max-depth\n")
+		fmt.Fprintf(w, "  fix: nest the result less deeply (an encoder writes any depth, so the structure itself must change), or raise --max-depth if the platform's Python reads deeper (3.11's json stops near 995 levels)\n")
 		return
 	case syn != nil && syn.TooManyDigits: // valid JSON, from an encoder other than Python's, whose json.dumps refuses such an int too
 		fmt.Fprintf(w, "  fix: send an integer this long as a string; the platform reads the record with Python's json, which reads no integer of more than %d digits\n", normalize.MaxIntDigits)

@@ -34,3 +34,32 @@ func TestTooManyDigitsError(t *testing.T) {
 		})
 	}
 }
+
+// TestTooDeepError: nesting past the limit is InvalidJSON where the level past it opens, in the
+// error object byte for byte; the default limit's message says where its number comes from.
+func TestTooDeepError(t *testing.T) {
+	deep := func(n int) string {
+		return `{"final_response":"ok","metadata":{"x":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}}`
+	}
+	tests := []struct {
+		name  string
+		input string
+		opts  []normalize.Option
+		want  string
+	}{
+		{"the default limit", deep(normalize.DefaultMaxDepth - 1), nil,
+			`{"error":{"class":"InvalidJSON","message":"invalid JSON at line 1, column 938 (byte offset 937): nesting deeper than 900 levels of arrays and objects (the default limit, a margin under Python's json, the platform's parser, which reads at most 995 at its recursion limit, fewer the deeper it is called)","line":1,"column":938,"offset":937}}`},
+		{"the default limit, set", deep(normalize.DefaultMaxDepth - 1), []normalize.Option{normalize.WithMaxDepth(normalize.DefaultMaxDepth)},
+			`{"error":{"class":"InvalidJSON","message":"invalid JSON at line 1, column 938 (byte offset 937): nesting deeper than 900 levels of arrays and objects (the default limit, a margin under Python's json, the platform's parser, which reads at most 995 at its recursion limit, fewer the deeper it is called)","line":1,"column":938,"offset":937}}`},
+		{"another limit", deep(3), []normalize.Option{normalize.WithMaxDepth(4)},
+			`{"error":{"class":"InvalidJSON","message":"invalid JSON at line 1, column 42 (byte offset 41): nesting deeper than 4 levels of arrays and objects","line":1,"column":42,"offset":41}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := normalize.Normalize([]byte(tt.input), tt.opts...)
+			assert.Equal(t, tt.want, string(normalize.AppendError(nil, err)))
+		})
+	}
+	_, err := normalize.Normalize([]byte(deep(normalize.DefaultMaxDepth - 2)))
+	assert.NoError(t, err, "at the limit")
+}

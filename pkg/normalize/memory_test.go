@@ -146,7 +146,7 @@ func TestMemoryBound(t *testing.T) {
 			return []byte(`{"final_response":"ok","messages":[{"kind":"request","parts":[` + strings.Repeat(`{"part_kind":"text"},`, size/21-10) + `{}]}]}`)
 		}},
 		{name: "dropped messages nested near the depth limit", doc: func() []byte {
-			msg := `{"parts":[{"text":` + strings.Repeat("[", 990) + strings.Repeat("]", 990) + `}]},`
+			msg := `{"parts":[{"text":` + strings.Repeat("[", normalize.DefaultMaxDepth-10) + strings.Repeat("]", normalize.DefaultMaxDepth-10) + `}]},`
 			return []byte(`{"final_response":"ok","messages":[` + strings.Repeat(msg, size/len(msg)-1) + `{}]}`)
 		}},
 		// Gemini messages kept without their text ("parts", no "content"): a note each.

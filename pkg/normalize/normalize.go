@@ -34,8 +34,11 @@ const (
 	TruncationMarker = "…[truncated]"
 	// DefaultMaxBytes is the default limit on the size of one raw result: 20 MiB.
 	DefaultMaxBytes = 20 << 20
-	// DefaultMaxDepth (1000) is the default limit on nested arrays and objects, counting the
-	// result object itself. It is about where the platform's Python parser gives up.
+	// DefaultMaxDepth (900) is the default limit on nested arrays and objects, counting the
+	// result object itself: a margin under where the platform's parser, Python 3.11's json,
+	// gives up (995 levels at a module's top level, fewer the deeper json.loads is called; a
+	// record nests no deeper than its result), so that it reads the record from up to 96
+	// frames deep (docs/contract.md).
 	// (messages.Check applies it to one message, two levels down as in a result.)
 	DefaultMaxDepth = jsonscan.DefaultMaxDepth
 	// MaxIntDigits (4300) is the most digits an integer literal may have, its sign not
@@ -80,9 +83,10 @@ func WithMaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 // WithMaxDepth rejects input that nests arrays and objects deeper than n levels, counting the
 // result object itself, as InvalidJSON. n <= 0 means DefaultMaxDepth (as httpapi's MaxDepth
 // does): not "no limit", as it does for WithMaxBytes and WithMaxWarnings, because the
-// platform's parser gives up near DefaultMaxDepth, so a record nested deeper would be rejected
-// there; and not 0 or 1, which reject every result with messages or metadata. A command line
-// flag, which can say what is wrong, refuses 0 instead (--max-depth).
+// platform's parser gives up a little past DefaultMaxDepth, so a record nested much deeper
+// would be rejected there; and not 0 or 1, which reject every result with messages or
+// metadata. A command line flag, which can say what is wrong, refuses 0 instead (--max-depth).
+// A limit past about 995 is for a platform whose Python reads deeper (3.12 or later).
 func WithMaxDepth(n int) Option {
 	return func(c *config) {
 		if n <= 0 {

@@ -176,3 +176,99 @@ func TestPythonReadsFloatsPastTheDouble(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonReadsRecordsAtTheDepthLimit: a result nested DefaultMaxDepth levels, its deepest
+// value in each place where values pass through, gives a record nested as deep (the record's
+// own structure nests three levels, and explain's diagnostics are flat) or one level less (a
+// nested tool call is flattened), which Python reads with json.loads called pythonCallDepth
+// frames deep; one level more is rejected here.
+func TestPythonReadsRecordsAtTheDepthLimit(t *testing.T) {
+	pys := pythons(t)
+	arrays := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	objects := func(n int) string { return strings.Repeat(`{"a":`, n-1) + "{}" + strings.Repeat("}", n-1) }
+	routes := []struct {
+		name   string
+		result func(depth int) string // a result nested depth levels, the result object included
+		lost   int                    // levels the record has fewer than the result
+	}{
+		{"a metadata value", func(d int) string { return `{"final_response":"ok","metadata":{"x":` + arrays(d-2) + `}}` }, 0},
+		{"content", func(d int) string {
+			return `{"final_response":"ok","messages":[{"role":"user","content":` + arrays(d-3) + `}]}`
+		}, 0},
+		{"a message's other key", func(d int) string {
+			return `{"final_response":"ok","messages":[{"role":"user","content":"x","extra":` + objects(d-3) + `}]}`
+		}, 0},
+		{"a flat tool call's arguments", func(d int) string {
+			return `{"final_response":"ok","messages":[{"role":"assistant","tool_calls":[{"id":"c","name":"f","arguments":` + objects(d-5) + `}]}]}`
+		}, 0},
+		{"a nested tool call's arguments", func(d int) string {
+			return `{"final_response":"ok","messages":[{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":` + objects(d-6) + `}}]}]}`
+		}, 1},
+	}
+	for _, r := range routes {
+		raw := r.result(normalize.DefaultMaxDepth)
+		require.Equal(t, normalize.DefaultMaxDepth, nesting([]byte(raw)), r.name)
+		for view, rec := range records(t, raw) {
+			assert.Equal(t, normalize.DefaultMaxDepth-r.lost, nesting(rec), "%s, %s record", r.name, view)
+			for _, py := range pys {
+				out, ok := pythonReads(t, py, rec)
+				assert.True(t, ok, "%s, %s record, %s: %s", r.name, view, py.path, out)
+			}
+		}
+		_, err := normalize.Normalize([]byte(r.result(normalize.DefaultMaxDepth + 1)))
+		var syn *normalize.InvalidJSONError
+		require.ErrorAs(t, err, &syn, r.name)
+		assert.True(t, syn.TooDeep, r.name)
+	}
+}
+
+// TestPythonDepthMargin logs the deepest nesting each python's json reads, json.loads called
+// from a function at a module's top level, and holds DefaultMaxDepth at least pythonCallDepth
+// levels under it: the margin docs/contract.md gives.
+func TestPythonDepthMargin(t *testing.T) {
+	const bisect = `import json, sys
+def reads(n):
+    try:
+        json.loads("[" * n + "]" * n)
+        return True
+    except RecursionError:
+        return False
+lo, hi = 1, 100000
+while lo < hi:
+    mid = (lo + hi + 1) // 2
+    if reads(mid):
+        lo = mid
+    else:
+        hi = mid - 1
+print(lo)
+`
+	for _, py := range pythons(t) {
+		out, err := exec.Command(py.exe, "-E", "-c", bisect).Output()
+		require.NoError(t, err, py.path)
+		deepest, err := strconv.Atoi(strings.TrimSpace(string(out)))
+		require.NoError(t, err, py.path)
+		t.Logf("%s (Python %s): json.loads reads %d levels called from a function at the top level", py.path, strings.Fields(py.version)[0], deepest)
+		assert.GreaterOrEqual(t, deepest-normalize.DefaultMaxDepth, pythonCallDepth, py.path)
+	}
+}
+
+// nesting is how deep doc nests arrays and objects.
+func nesting(doc []byte) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(doc); i++ {
+		switch c := doc[i]; {
+		case inString && c == '\\':
+			i++
+		case inString:
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
+}
