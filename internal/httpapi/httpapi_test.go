@@ -368,19 +368,26 @@ func TestAccessLog(t *testing.T) {
 }
 
 // TestAccessLogPath: the line names the path where the route does not (a schema's name, what
-// a 404 asked for), as sent and cut, after remote_addr; where the route is the path, no path.
+// a 404 asked for), as sent and cut, without the query, after remote_addr; where the route is
+// the path (a 405 too), no path (docs/hardening.md, docs/http.md).
 func TestAccessLogPath(t *testing.T) {
 	s, logs := newTestServer(t, Config{})
 	long := "/" + strings.Repeat("a", 1000)
 	do(t, s, call{method: "GET", target: "/v1/schemas/result.schema.json"})
 	do(t, s, call{method: "GET", target: "/healthz"})
+	do(t, s, call{method: "GET", target: "/missing?token=SECRET-QUERY"})
+	do(t, s, call{method: "GET", target: "/v1/normalize?token=SECRET-QUERY"})
 	do(t, s, call{method: "GET", target: long})
 	lines := accessLines(t, logs.String())
-	require.Len(t, lines, 3)
+	require.Len(t, lines, 5)
 	assert.Equal(t, "/v1/schemas/:name", lines[0].Route)
 	assert.Equal(t, "/v1/schemas/result.schema.json", lines[0].Path)
 	assert.Empty(t, lines[1].Path)
-	assert.Equal(t, long[:256]+"...", lines[2].Path)
+	assert.Equal(t, "/missing", lines[2].Path, "the path without its query")
+	assert.Equal(t, 405, lines[3].Status)
+	assert.Empty(t, lines[3].Path, "a 405's route is its path")
+	assert.NotContains(t, logs.String(), "SECRET-QUERY", "no query string is logged")
+	assert.Equal(t, long[:256]+"...", lines[4].Path)
 	raw := strings.Split(strings.TrimSpace(logs.String()), "\n")
 	keys := keysOf(t, raw[len(raw)-1])
 	assert.Equal(t, []string{"remote_addr", "path", "error_class", "message"}, keys[len(keys)-4:])
