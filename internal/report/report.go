@@ -35,7 +35,7 @@ func Record(w io.Writer, name string, res *normalize.Result) {
 	} else {
 		fmt.Fprintf(w, "  messages: none kept, rich mode off (the run is graded on final_response alone)\n")
 	}
-	under, rest := attachNotes(warnings, notes)
+	under, rest := attachNotes(warnings, notes, nil)
 	if len(warnings) > 0 {
 		fmt.Fprintf(w, "\nWarnings: what was changed, and how to fix the handler\n")
 		for i, x := range warnings {
@@ -62,13 +62,16 @@ func Record(w io.Writer, name string, res *normalize.Result) {
 // it, are one problem, and the notes' heading ("no soft warning for these") would not hold for
 // them. under[i] holds warning i's notes; rest, the others, in their order. It looks each note
 // up in an index of the warnings' places, so that a result with no limit on its warnings (tens
-// of thousands of each) is not reported in quadratic time.
-func attachNotes(warnings, notes []softwarn.Warning) (under map[int][]softwarn.Warning, rest []softwarn.Warning) {
+// of thousands of each) is not reported in quadratic time. steps, when not nil, counts the
+// work done: every byte of a warning's path looked at and every note looked up (the test of
+// its growth reads it; Record passes nil).
+func attachNotes(warnings, notes []softwarn.Warning, steps *int) (under map[int][]softwarn.Warning, rest []softwarn.Warning) {
 	if len(notes) == 0 {
 		return nil, nil
 	}
-	first := placesOf(warnings)
+	first := placesOf(warnings, steps)
 	for _, n := range notes {
+		count(steps)
 		i, ok := first[n.Path]
 		if !ok {
 			rest = append(rest, n)
@@ -85,11 +88,13 @@ func attachNotes(warnings, notes []softwarn.Warning) (under map[int][]softwarn.W
 // placesOf maps each place a warning's path is at or inside to the first warning there:
 // messages[3].tool_calls[0] is at messages[3].tool_calls[0] and inside messages[3] and messages
 // (not messages[30]'s place, nor metadatas' metadata). The keys are substrings of the paths.
-func placesOf(warnings []softwarn.Warning) map[string]int {
+// steps, when not nil, counts the bytes of the paths looked at.
+func placesOf(warnings []softwarn.Warning, steps *int) map[string]int {
 	first := make(map[string]int, len(warnings))
 	for i, w := range warnings {
 		p := w.Path
 		for j := 1; j <= len(p); j++ {
+			count(steps)
 			if j < len(p) && p[j] != '.' && p[j] != '[' {
 				continue
 			}
@@ -99,6 +104,13 @@ func placesOf(warnings []softwarn.Warning) map[string]int {
 		}
 	}
 	return first
+}
+
+// count adds one to *steps, when steps is not nil.
+func count(steps *int) {
+	if steps != nil {
+		*steps++
+	}
 }
 
 // notesHeading heads the notes that no warning concerns. It must hold for every note: most concern values kept as sent,
