@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -216,7 +215,7 @@ func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", f.addr)
+	ln, err := listen(ctx, f.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s (from %s): %w", f.addr, f.addrFrom, err)
 	}
