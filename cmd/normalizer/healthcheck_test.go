@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/internal/refused"
 )
 
 func TestHealthcheck(t *testing.T) {
@@ -29,10 +31,7 @@ func TestHealthcheck(t *testing.T) {
 	defer srv.Close()
 	addr := ln.Addr().String()
 	_, port, _ := net.SplitHostPort(addr)
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	closedAddr := closed.Addr().String()
-	closed.Close()
+	closedAddr := refused.Addr(t) // bound, never listening: connecting is refused
 
 	tests := []struct {
 		name       string

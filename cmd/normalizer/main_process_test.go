@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/internal/refused"
 )
 
 // runMainEnv makes the test binary the normalizer program: TestMain calls main() with the
@@ -289,10 +291,7 @@ func TestProcessExitCodes(t *testing.T) {
 	busy, err := net.Listen("tcp", "127.0.0.1:0") // a port taken for as long as the test runs
 	require.NoError(t, err)
 	defer busy.Close()
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	closedAddr := closed.Addr().String()
-	require.NoError(t, closed.Close())
+	closedAddr := refused.Addr(t) // bound, never listening: connecting is refused
 
 	tests := []struct {
 		name       string

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dystopic/normalizer/internal/refused"
 	"github.com/dystopic/normalizer/pkg/proxy"
 	"github.com/dystopic/normalizer/pkg/proxy/proxytest"
 )
@@ -251,10 +251,7 @@ func TestExpiredTokenMidRun(t *testing.T) {
 }
 
 func TestNetworkFailureIsTerminal(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close()) // nothing listens there now
+	addr := refused.Addr(t) // bound, never listening: connecting is refused
 
 	var waits []time.Duration
 	c, err := proxy.New("http://"+addr, "tok", proxy.WithTimeout(5*time.Second),
