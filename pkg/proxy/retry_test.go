@@ -3,6 +3,7 @@ package proxy_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"testing"
 	"time"
@@ -145,25 +146,45 @@ func TestCancellationDuringBackoff(t *testing.T) {
 	assert.Contains(t, err.Error(), "stopped waiting to retry")
 }
 
-// TestDefaultSleepEndsWithTheContext uses the real wait: a cancellation 10 ms into the 625 ms
-// backoff must end the call without a second request. Nothing is timed.
+// TestDefaultSleepEndsWithTheContext uses the real wait, the 625 ms backoff: a caller that
+// gives up once the first attempt's 429 has been read ends the call in that wait, without a
+// second request. The context is cancelled as the reply's body is closed, before the wait
+// begins, not at a time that a busy machine could let the backoff outrun;
+// TestSleepContextEndsWithTheContext shows the wait itself ends when its context does.
 func TestDefaultSleepEndsWithTheContext(t *testing.T) {
 	fake := proxytest.New(t)
 	fake.Respond("t", proxytest.Fail(429, "", "Slow down."))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cancelSoonAfterReply := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+	cancelAfterReply := roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		resp, err := http.DefaultTransport.RoundTrip(r)
-		time.AfterFunc(10*time.Millisecond, cancel)
+		if err == nil {
+			resp.Body = cancelOnClose{resp.Body, cancel}
+		}
 		return resp, err
 	})
 	c, err := proxy.New(fake.URL, fake.Token, proxy.WithTimeout(30*time.Second),
-		proxy.WithRand(func() float64 { return 1 }), proxy.WithHTTPClient(&http.Client{Transport: cancelSoonAfterReply}))
+		proxy.WithRand(func() float64 { return 1 }), proxy.WithHTTPClient(&http.Client{Transport: cancelAfterReply}))
 	require.NoError(t, err)
 	_, err = c.Call(ctx, "t", nil)
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Contains(t, err.Error(), "stopped waiting to retry")
+	var pe *proxy.ProxyCallError
+	require.True(t, errors.As(err, &pe), "the last failure is kept: %v", err)
+	assert.Equal(t, 429, pe.Status)
 	assert.Len(t, fake.Requests(), 1)
+}
+
+// cancelOnClose is a reply body that cancels a context once the client has closed it.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
 }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)
