@@ -9,6 +9,7 @@ import (
 	"net/http/httptrace"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -231,8 +232,8 @@ func (u *slowUpload) result(t *testing.T) slowResult {
 }
 
 // TestProcessServeSignals runs `normalizer serve` as its own process, main() and all, and stops
-// it with a signal while a request is in flight: readiness turns false, then the listener
-// closes, the request still completes, and the process exits 0.
+// it with a signal while a request is in flight: the listener closes, the request still
+// completes, and the process exits 0. (TestProcessServeDrains covers the drain delay.)
 func TestProcessServeSignals(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -244,8 +245,9 @@ func TestProcessServeSignals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			p := startMain(t, map[string]string{"NORMALIZER_SHUTDOWN_GRACE": "10s"},
-				"serve", "--addr", "127.0.0.1:0", "--drain-delay", "1s")
+			// The grace period only bounds a hang: the request in flight waits for the test.
+			p := startMain(t, map[string]string{"NORMALIZER_SHUTDOWN_GRACE": "60s"},
+				"serve", "--addr", "127.0.0.1:0", "--drain-delay", "0s")
 			addr := p.listeningAddr(t)
 			base := "http://" + addr
 			pollReadyz(t, base, func(s int) bool { return s == 200 })
@@ -264,12 +266,13 @@ func TestProcessServeSignals(t *testing.T) {
 
 			slow := startSlowUpload(t, base)
 			slow.write(t, `{"final_response":"SLOW-`, false)
+			port := portOf(t, addr)
+			require.True(t, listeningOn(t, p.cmd.Process.Pid, port), "serve holds no listener on %s", addr)
 			require.NoError(t, p.cmd.Process.Signal(tt.signal))
 
-			// The drain delay keeps the listener open with readiness false, for load balancers.
-			got := pollReadyz(t, base, func(s int) bool { return s != 200 })
-			assert.Equal(t, 503, got, "readiness must turn false before the listener closes")
-			pollReadyz(t, base, func(s int) bool { return s == -1 }) // then the listener closes
+			// The listener closes (the process's own socket is looked at: the port, once free,
+			// could be given to another process), while the request in flight holds it up.
+			waitFor(t, "serve's listener to close", func() bool { return !listeningOn(t, p.cmd.Process.Pid, port) })
 			require.True(t, p.running(), "serve exited with a request in flight; stderr:\n%s", p.stderr.String())
 
 			slow.write(t, `ANSWER"}`, true)
@@ -284,6 +287,52 @@ func TestProcessServeSignals(t *testing.T) {
 			assert.NotContains(t, logs, "ANSWER", "logs never carry a result's text")
 		})
 	}
+}
+
+// TestProcessServeDrains runs `normalizer serve` as its own process with a drain delay far
+// longer than the test, and sends SIGTERM with a request in flight: readiness turns false
+// while the listener still takes connections, and both the request in flight and a new one
+// are served. Nothing is timed: for the hour of the delay every probe of /readyz is answered,
+// 200 until serve has seen the signal and 503 after; a listener closed at once fails the
+// probe. The process, still draining when the test ends, is killed then.
+func TestProcessServeDrains(t *testing.T) {
+	t.Parallel()
+	p := startMain(t, map[string]string{"NORMALIZER_SHUTDOWN_GRACE": "60s"},
+		"serve", "--addr", "127.0.0.1:0", "--drain-delay", "1h")
+	base := "http://" + p.listeningAddr(t)
+	pollReadyz(t, base, func(s int) bool { return s == 200 })
+	slow := startSlowUpload(t, base)
+	slow.write(t, `{"final_response":"SLOW-`, false)
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+
+	got := pollReadyz(t, base, func(s int) bool { return s != 200 })
+	assert.Equal(t, 503, got, "readiness turns false, and the listener stays open for the drain delay")
+
+	res, err := probeClient.Post(base+"/v1/normalize", "application/json", strings.NewReader(`{"final_response":"DRAIN-ANSWER"}`))
+	require.NoError(t, err)
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.NoError(t, err)
+	assert.Equal(t, 200, res.StatusCode, "a request during the drain delay is served: %s", body)
+
+	slow.write(t, `ANSWER"}`, true)
+	r := slow.result(t)
+	require.NoError(t, r.err)
+	assert.Equal(t, 200, r.status, r.body)
+	require.True(t, p.running(), "serve exited during its drain delay; stderr:\n%s", p.stderr.String())
+	require.NoError(t, p.cmd.Process.Kill())
+	<-p.exited
+	assert.NotContains(t, p.stderr.String(), "ANSWER", "logs never carry a result's text")
+}
+
+// portOf is the port of a host:port address.
+func portOf(t *testing.T, addr string) int {
+	t.Helper()
+	_, port, err := net.SplitHostPort(addr)
+	require.NoError(t, err)
+	n, err := strconv.Atoi(port)
+	require.NoError(t, err)
+	return n
 }
 
 // TestProcessExitCodes checks the codes main() exits with, and that it says why on stderr.
