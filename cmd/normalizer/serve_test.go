@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -103,13 +102,16 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 
 // TestServeEndToEnd runs the real `serve` on 127.0.0.1:0, holds a request in flight, sends
 // the process SIGTERM (through the same signal.NotifyContext wiring as main), and checks that
-// readiness turns false, the request completes, and serve exits 0.
+// the listener closes, the request completes, and serve exits 0. (TestProcessServeDrains
+// checks readiness during the drain delay, through main.)
 func TestServeEndToEnd(t *testing.T) {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	logs, done := startServe(ctx, map[string]string{"NORMALIZER_SHUTDOWN_GRACE": "15s", "NORMALIZER_ADDR": "127.0.0.1:1"},
-		"--addr", "127.0.0.1:0", "--drain-delay", "1500ms")
-	base := "http://" + listeningAddr(t, logs, done)
+	// The grace period only bounds a hang: the request in flight waits for the test.
+	logs, done := startServe(ctx, map[string]string{"NORMALIZER_SHUTDOWN_GRACE": "60s", "NORMALIZER_ADDR": "127.0.0.1:1"},
+		"--addr", "127.0.0.1:0", "--drain-delay", "0s")
+	addr := listeningAddr(t, logs, done)
+	base := "http://" + addr
 
 	res, err := http.Post(base+"/v1/normalize", "application/json", strings.NewReader(`{"final_response":"E2E-ANSWER"}`))
 	require.NoError(t, err)
@@ -121,44 +123,22 @@ func TestServeEndToEnd(t *testing.T) {
 	require.Equal(t, 200, code)
 	require.NoError(t, run(ctx, []string{"healthcheck", "--url", base + "/healthz"}, envOf(nil), nil, io.Discard, io.Discard))
 
-	// A slow request: half its body now, the rest after SIGTERM.
-	pr, pw := io.Pipe()
-	slow := make(chan *http.Response, 1)
-	go func() {
-		req, _ := http.NewRequest("POST", base+"/v1/normalize", pr)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Errorf("slow request: %v", err)
-			close(slow)
-			return
-		}
-		slow <- res
-	}()
-	_, err = pw.Write([]byte(`{"final_response":"SLOW-`))
-	require.NoError(t, err)
-	waitFor(t, "the slow request in flight", func() bool {
-		_, m := get(t, base+"/metrics")
-		return strings.Contains(m, "normalizer_http_requests_in_flight 2") // the slow one and this scrape
-	})
+	// A slow request, known to be in flight once the handler reads its body: half of it now,
+	// the rest after SIGTERM.
+	slow := startSlowUpload(t, base)
+	slow.write(t, `{"final_response":"SLOW-`, false)
+	port := portOf(t, addr)
+	require.True(t, listeningOn(t, os.Getpid(), port), "serve holds no listener on %s", addr)
 
 	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
 	<-ctx.Done()
-	// serve sees the signal on its own goroutine: readiness turns false a moment later, and
-	// must while the listener is still open (the drain delay), or get fails the test.
-	waitFor(t, "readiness to turn false during the drain delay", func() bool {
-		code, _ := get(t, base+"/readyz")
-		return code == 503
-	})
+	waitFor(t, "serve's listener to close", func() bool { return !listeningOn(t, os.Getpid(), port) })
 
-	_, err = pw.Write([]byte(`ANSWER"}`))
-	require.NoError(t, err)
-	require.NoError(t, pw.Close())
-	res = <-slow
-	require.NotNil(t, res)
-	body, _ = io.ReadAll(res.Body)
-	res.Body.Close()
-	assert.Equal(t, 200, res.StatusCode)
-	assert.Contains(t, string(body), `"final_response":"SLOW-ANSWER"`)
+	slow.write(t, `ANSWER"}`, true)
+	r := slow.result(t)
+	require.NoError(t, r.err)
+	assert.Equal(t, 200, r.status, r.body)
+	assert.Contains(t, r.body, `"final_response":"SLOW-ANSWER"`)
 
 	select {
 	case err := <-done:
@@ -170,8 +150,6 @@ func TestServeEndToEnd(t *testing.T) {
 	assert.Contains(t, logs.String(), `"message":"stopped"`)
 	assert.NotContains(t, logs.String(), "E2E-ANSWER", "logs never carry the result's text")
 	assert.NotContains(t, logs.String(), "SLOW-", "logs never carry the result's text")
-	_, err = net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	assert.Error(t, err, "the listener is closed after shutdown")
 }
 
 func TestServeGraceExceeded(t *testing.T) {
@@ -179,19 +157,8 @@ func TestServeGraceExceeded(t *testing.T) {
 	defer cancel()
 	logs, done := startServe(ctx, nil, "--addr", "127.0.0.1:0", "--shutdown-grace", "200ms")
 	base := "http://" + listeningAddr(t, logs, done)
-	pr, pw := io.Pipe()
-	defer pw.Close()
-	go func() {
-		req, _ := http.NewRequest("POST", base+"/v1/normalize", pr)
-		if res, err := http.DefaultClient.Do(req); err == nil {
-			res.Body.Close()
-		}
-	}()
-	_, _ = pw.Write([]byte(`"never finished`))
-	waitFor(t, "the stuck request in flight", func() bool {
-		_, m := get(t, base+"/metrics")
-		return strings.Contains(m, "normalizer_http_requests_in_flight 2")
-	})
+	stuck := startSlowUpload(t, base) // in flight once its handler reads the body
+	stuck.write(t, `"never finished`, false)
 	cancel()
 	select {
 	case err := <-done:
