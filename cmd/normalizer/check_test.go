@@ -162,38 +162,36 @@ func TestCheckUsage(t *testing.T) {
 	}
 }
 
-// blockedAfter is how long a check that only looks at a few files may run before it is taken
-// to be blocked reading a named pipe: far longer than it takes, far shorter than go test's
-// 10-minute timeout.
-const blockedAfter = 5 * time.Second
-
-// runUnblocked is runCmd for a run that must not read any of pipes. A run that has not ended
-// after blockedAfter is blocked opening or reading one: the test then opens each pipe's write
-// end and closes it again, until the blocked read sees the end of the file and the run ends,
-// and fails.
+// runUnblocked is runCmd for a run that must not read any of pipes. While the run goes on, the
+// test looks for a reader of each pipe: opening a named pipe's write end without blocking
+// succeeds only while a reader has it open, or waits in open for a writer (Linux). A reader
+// found fails the test, and the write end is closed at once, so that the reader sees the end
+// of the file and the run ends. Nothing is timed: a slow run is only waited for.
 func runUnblocked(t *testing.T, pipes []string, args ...string) result {
 	t.Helper()
 	done := make(chan result, 1)
 	go func() { done <- runCmd(t, "", nil, args...) }()
-	select {
-	case r := <-done:
-		return r
-	case <-time.After(blockedAfter):
-	}
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
+	backstop := time.After(2 * time.Minute)
+	var read []string
 	for {
-		for _, p := range pipes {
-			// O_RDWR opens a pipe without waiting for a reader (Linux).
-			if f, err := os.OpenFile(p, os.O_RDWR, 0); err == nil {
-				f.Close()
-			}
-		}
 		select {
 		case r := <-done:
-			t.Fatalf("check %s was still running after %s: it read a named pipe, and ended once the pipe was written to (exit %d)\nstdout: %s\nstderr: %s",
-				strings.Join(args[1:], " "), blockedAfter, r.code, r.stdout, r.stderr)
+			if len(read) > 0 {
+				t.Fatalf("check %s opened the named pipe %s to read it (exit %d)\nstdout: %s\nstderr: %s",
+					strings.Join(args[1:], " "), strings.Join(read, ", "), r.code, r.stdout, r.stderr)
+			}
+			return r
 		case <-tick.C:
+		case <-backstop:
+			t.Fatalf("check %s did not end within 2 minutes, and no reader of %s was found", strings.Join(args[1:], " "), strings.Join(pipes, ", "))
+		}
+		for _, p := range pipes {
+			if f, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				f.Close()
+				read = append(read, p)
+			}
 		}
 	}
 }
