@@ -32,7 +32,7 @@ func attackServer(t *testing.T, flags ...string) string {
 		select {
 		case err := <-done:
 			assert.NoError(t, err, logs.String())
-		case <-time.After(20 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Error("serve did not stop")
 		}
 		assert.NotContains(t, logs.String(), "ATTACK-TEXT", "logs never carry the result's text")
@@ -127,7 +127,7 @@ func baseline(t *testing.T, addr string) map[int]string {
 // readAnswer reads one response from conn; it returns the error when the server closed the
 // connection without one.
 func readAnswer(conn net.Conn) (*http.Response, []byte, error) {
-	_ = conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	_ = conn.SetReadDeadline(time.Now().Add(20 * time.Second)) // under the default read timeout: see read-timeout
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		return nil, nil, err

@@ -135,7 +135,7 @@ func TestHealthcheckAgainstServe(t *testing.T) {
 		select {
 		case err := <-done:
 			assert.NoError(t, err)
-		case <-time.After(20 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Error("serve did not stop within 20 s of its context's end")
 		}
 	})

@@ -36,8 +36,8 @@ func TestMain(m *testing.M) {
 }
 
 // procWait bounds every wait on a child process; far above what a run takes (well under a
-// second each, with -race), so only a hang hits it.
-const procWait = 15 * time.Second
+// second each, with -race, a few on a busy machine), so only a hang hits it.
+const procWait = 30 * time.Second
 
 // mainProcess is the test binary running main() in a child process.
 type mainProcess struct {

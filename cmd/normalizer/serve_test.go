@@ -59,7 +59,7 @@ func startServe(ctx context.Context, env map[string]string, args ...string) (*lo
 // listeningAddr waits for the server's "listening" log line and returns its address.
 func listeningAddr(t *testing.T, logs *lockedBuffer, done <-chan error) string {
 	t.Helper()
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(30 * time.Second)
 	for {
 		sc := bufio.NewScanner(strings.NewReader(logs.String()))
 		for sc.Scan() {
@@ -88,10 +88,10 @@ func get(t *testing.T, url string) (int, string) {
 	return res.StatusCode, string(b)
 }
 
-// waitFor polls cond until it holds; it fails the test after 20 s.
+// waitFor polls cond until it holds; it fails the test after 30 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -308,7 +308,7 @@ func TestRunFirstLineNotDelayed(t *testing.T) {
 			go func() { _, _ = pw.Write([]byte(tt.first)) }() // and nothing more until answered
 			select {
 			case <-out.line:
-			case <-time.After(10 * time.Second):
+			case <-time.After(30 * time.Second):
 				t.Fatalf("Run(%q then nothing): no output line; it waits for input it does not need", tt.first)
 			}
 			require.NoError(t, pw.Close())

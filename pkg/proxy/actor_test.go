@@ -99,7 +99,7 @@ func rawServer(t *testing.T) (string, <-chan []byte) {
 
 func serveRaw(conn net.Conn, got chan<- []byte) {
 	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
 	var raw bytes.Buffer
 	req, err := http.ReadRequest(bufio.NewReader(io.TeeReader(conn, &raw)))
 	if err != nil {
@@ -116,7 +116,7 @@ func serveRaw(conn net.Conn, got chan<- []byte) {
 
 func TestRequestBytes(t *testing.T) {
 	url, got := rawServer(t)
-	c, err := proxy.New(url, "tok-123", proxy.WithTimeout(10*time.Second))
+	c, err := proxy.New(url, "tok-123", proxy.WithTimeout(30*time.Second))
 	require.NoError(t, err)
 	call := func(c *proxy.Client, ctx context.Context) []byte {
 		t.Helper()

@@ -254,7 +254,7 @@ func TestNetworkFailureIsTerminal(t *testing.T) {
 	addr := refused.Addr(t) // bound, never listening: connecting is refused
 
 	var waits []time.Duration
-	c, err := proxy.New("http://"+addr, "tok", proxy.WithTimeout(5*time.Second),
+	c, err := proxy.New("http://"+addr, "tok", proxy.WithTimeout(30*time.Second),
 		proxy.WithSleep(func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }))
 	require.NoError(t, err)
 	_, err = c.Call(context.Background(), "t", nil)

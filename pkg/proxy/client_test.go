@@ -85,7 +85,7 @@ func TestToolNames(t *testing.T) {
 func TestTrailingSlashInProxyURL(t *testing.T) {
 	fake := proxytest.New(t)
 	fake.Respond("t", proxytest.Reply("ok"))
-	c, err := proxy.New(fake.URL+"//", fake.Token, proxy.WithTimeout(time.Second))
+	c, err := proxy.New(fake.URL+"//", fake.Token, proxy.WithTimeout(30*time.Second))
 	require.NoError(t, err)
 	_, err = c.Call(context.Background(), "t", nil)
 	require.NoError(t, err)
@@ -148,7 +148,7 @@ func TestFromEnv(t *testing.T) {
 	require.True(t, errors.As(err, &miss))
 	assert.Equal(t, "DYSTOPIC_RUN_TOKEN", miss.Name)
 
-	c, err = proxy.FromRunEnv(fake.RunEnv(), proxy.WithTimeout(time.Second))
+	c, err = proxy.FromRunEnv(fake.RunEnv(), proxy.WithTimeout(30*time.Second))
 	require.NoError(t, err)
 	_, err = c.Call(context.Background(), "t", nil)
 	require.NoError(t, err)
