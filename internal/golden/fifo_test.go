@@ -73,22 +73,33 @@ func TestCheckRefusesNamedPipes(t *testing.T) {
 	})
 }
 
-// notBlocked runs check, which must return without opening pipe. A regression would block in
-// open: the watchdog fails the test instead of hanging the run, then opens the pipe's other
-// end so the blocked open returns and the goroutine ends.
+// notBlocked runs check, which must return without opening pipe. While it runs, the test looks
+// for a reader of the pipe: opening its write end without blocking succeeds only while a
+// reader has it open or waits in open for a writer (Linux). A reader found fails the test, and
+// closing the write end again lets the reader see the end of the file, so the check ends.
+// Nothing is timed: a slow check is only waited for, up to a 2-minute backstop.
 func notBlocked(t *testing.T, pipe string, check func() error) error {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- check() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(10 * time.Second):
-		if f, err := os.OpenFile(pipe, os.O_WRONLY, 0); err == nil {
-			f.Close()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	backstop := time.After(2 * time.Minute)
+	opened := false
+	for {
+		select {
+		case err := <-done:
+			if opened {
+				t.Fatalf("the check opened the named pipe %s to read it (it returned %v)", pipe, err)
+			}
+			return err
+		case <-tick.C:
+		case <-backstop:
+			t.Fatalf("the check did not end within 2 minutes, and had not opened the named pipe %s", pipe)
 		}
-		<-done
-		t.Fatalf("the check blocked on the named pipe %s", pipe)
-		return nil
+		if f, err := os.OpenFile(pipe, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+			opened = true
+		}
 	}
 }
