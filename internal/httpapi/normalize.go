@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bufio"
 	"compress/gzip"
 	"errors"
 	"io"
@@ -179,9 +180,7 @@ func (s *Server) readBody(req *http.Request, x *exchange, resv *reservation) (*b
 		// stream of empty gzip members cannot keep a request reading without end.
 		wire = &countingReader{r: req.Body, limit: gzipWireLimit(limit)}
 		zr, err := getGzip(wire)
-		if zr != nil {
-			defer gzipPool.Put(zr)
-		}
+		defer putGzip(zr)
 		if err != nil {
 			return in, s.bodyError(err, gzipStart, req, wire, 0)
 		}
@@ -392,6 +391,7 @@ const gzipStart = "gzip body"
 // whether the connection was cut, the stream truncated, or something else sent.
 func unreadable(err error, what string, req *http.Request, wire *countingReader, got int64) string {
 	gzipped := wire != nil
+	var after *afterMemberError
 	switch {
 	case gzipped && errors.Is(err, io.EOF): // gzip.NewReader on no bytes at all
 		return "empty; expected a gzip stream, as Content-Encoding: gzip says"
@@ -399,9 +399,15 @@ func unreadable(err error, what string, req *http.Request, wire *countingReader,
 		return "not gzip: it does not start with gzip's bytes 1f 8b; expected a gzip stream, as Content-Encoding: gzip says"
 	case what == gzipStart && errors.Is(err, gzip.ErrHeader):
 		return "its gzip header is invalid (a compression method other than deflate, a bad header checksum, or a name or comment too long to take); expected a gzip header"
-	case gzipped && errors.Is(err, gzip.ErrHeader):
-		return "bytes after the end of a gzip member (within the first " + strconv.FormatInt(wire.n, 10) +
-			" compressed bytes) are not another gzip member; expected the gzip stream to end there"
+	case errors.As(err, &after) && errors.Is(err, gzip.ErrHeader):
+		return "trailing bytes after the gzip stream: it ends after " + strconv.FormatInt(after.end, 10) +
+			" compressed bytes, and the bytes after it are not another gzip member (they do not start with a gzip header); " +
+			"expected the body to end where the gzip stream does"
+	case errors.As(err, &after) && errors.Is(err, io.ErrUnexpectedEOF) && wire.ended:
+		return "trailing bytes after the gzip stream: it ends after " + strconv.FormatInt(after.end, 10) +
+			" compressed bytes, and what follows it (" + byteCount(wire.n-after.end) +
+			") is too short to be another gzip member (a gzip header alone is 10 bytes); " +
+			"expected the body to end where the gzip stream does"
 	case gzipped && errors.Is(err, gzip.ErrChecksum):
 		return "the gzip stream's checksum does not match its data: the body is corrupt"
 	case gzipped && errors.Is(err, io.ErrUnexpectedEOF) && wire.ended:
@@ -418,6 +424,14 @@ func unreadable(err error, what string, req *http.Request, wire *countingReader,
 		return "the connection ended after " + sent + ", before the chunked body's last chunk"
 	}
 	return err.Error()
+}
+
+// byteCount is n bytes in words: "1 byte", "3 bytes".
+func byteCount(n int64) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 // buffer is a pooled byte slice.
@@ -474,9 +488,64 @@ func putBuffer(b *buffer) {
 
 var gzipPool sync.Pool
 
-func getGzip(r io.Reader) (*gzip.Reader, error) {
-	if zr, ok := gzipPool.Get().(*gzip.Reader); ok {
-		return zr, zr.Reset(r)
+// gzipStream decodes a gzip body member by member (gzip.Reader's Multistream off), so that
+// what follows a complete member is told apart: the end of the body, another member, or bytes
+// that are not one, which gzip.Reader's own multistream reading reports as a header cut short
+// when there are fewer than a header's 10. gzip reads the compressed bytes through src, a
+// flate.Reader, so it stops exactly at a member's end and src.Buffered says what is left.
+type gzipStream struct {
+	zr   gzip.Reader
+	src  bufio.Reader
+	wire *countingReader
+}
+
+// afterMemberError is a failure to read a gzip member's header after a complete member, which
+// ended after end compressed bytes: bytes that are not a member (gzip.ErrHeader), too few for
+// a header (io.ErrUnexpectedEOF), or the connection's own error.
+type afterMemberError struct {
+	end int64
+	err error
+}
+
+func (e *afterMemberError) Error() string { return e.err.Error() }
+func (e *afterMemberError) Unwrap() error { return e.err }
+
+func (g *gzipStream) Read(p []byte) (int, error) {
+	for {
+		n, err := g.zr.Read(p)
+		if err != io.EOF {
+			return n, err
+		}
+		if _, err := g.src.Peek(1); err != nil { // nothing after the member: the body's end, or a failed read
+			return n, err
+		}
+		end := g.wire.n - int64(g.src.Buffered())
+		if err := g.zr.Reset(&g.src); err != nil {
+			return n, &afterMemberError{end: end, err: err}
+		}
+		g.zr.Multistream(false)
+		if n > 0 {
+			return n, nil
+		}
 	}
-	return gzip.NewReader(r)
+}
+
+// getGzip returns a pooled gzipStream reading wire, its first member's header read.
+func getGzip(wire *countingReader) (*gzipStream, error) {
+	g, ok := gzipPool.Get().(*gzipStream)
+	if !ok {
+		g = new(gzipStream)
+	}
+	g.wire = wire
+	g.src.Reset(wire)
+	err := g.zr.Reset(&g.src)
+	g.zr.Multistream(false)
+	return g, err
+}
+
+// putGzip gives g back to the pool, without its hold on the request's body.
+func putGzip(g *gzipStream) {
+	g.wire = nil
+	g.src.Reset(nil)
+	gzipPool.Put(g)
 }
