@@ -48,6 +48,7 @@ type serveFlags struct {
 	memLimit    byteSize
 	memRatio    float64
 	memBudget   budgetFlag
+	lingerBytes byteSize
 }
 
 func newServeFlagSet(f *serveFlags) *flag.FlagSet {
@@ -69,6 +70,10 @@ func newServeFlagSet(f *serveFlags) *flag.FlagSet {
 	fs.Var(&f.headerBytes, "max-header-bytes", "largest request line and headers (e.g. 64KiB); net/http allows up to 4KiB more,\nits read buffer's slack")
 	fs.DurationVar(&f.timeouts.Grace, "shutdown-grace", d.Grace, "time requests in flight get to finish on SIGTERM")
 	fs.DurationVar(&f.timeouts.DrainDelay, "drain-delay", 0, "time between readiness turning false and the listener closing")
+	fs.DurationVar(&f.timeouts.LingerTime, "linger-time", d.LingerTime, "most time a connection answered before its body was read (413, 429, 408) is\nread and discarded from before it closes, so that the client gets its answer;\n0: close at once")
+	fs.DurationVar(&f.timeouts.LingerTimeout, "linger-timeout", d.LingerTimeout, "most time such a lingering connection waits for the client's next bytes")
+	f.lingerBytes = byteSize(d.LingerBytes)
+	fs.Var(&f.lingerBytes, "linger-bytes", "most bytes such a lingering connection discards (e.g. 256MiB)")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&f.logFormat, "log-format", "json", "json, or console for humans")
 	fs.Var(&f.memLimit, "memory-limit", "the container's memory limit (bytes, or e.g. 1GiB); the Go soft memory limit\nis this times --memory-limit-ratio (0: read the cgroup's limit; GOMEMLIMIT, if set,\nwins over both)")
@@ -142,6 +147,15 @@ func (f *serveFlags) check(origin func(flagName string) string) error {
 	}
 	if f.timeouts.DrainDelay < 0 {
 		return usageErrorf("serve: %s is %s; expected 0 or more", origin("drain-delay"), f.timeouts.DrainDelay)
+	}
+	if f.timeouts.LingerTime < 0 {
+		return usageErrorf("serve: %s is %s; expected 0 (no lingering) or more", origin("linger-time"), f.timeouts.LingerTime)
+	}
+	if f.timeouts.LingerTimeout <= 0 {
+		return usageErrorf("serve: %s is %s; expected a positive duration such as 5s", origin("linger-timeout"), f.timeouts.LingerTimeout)
+	}
+	if f.lingerBytes <= 0 {
+		return usageErrorf("serve: %s is %d; expected a positive size such as 256MiB", origin("linger-bytes"), f.lingerBytes)
 	}
 	var err error
 	if f.level, err = logLevel(f.logLevel); err != nil {
@@ -220,6 +234,10 @@ func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
 		return fmt.Errorf("listen on %s (from %s): %w", f.addr, f.addrFrom, err)
 	}
 	f.timeouts.MaxHeaderBytes = int(f.headerBytes)
+	f.timeouts.LingerBytes = int64(f.lingerBytes)
+	if f.timeouts.LingerTime == 0 {
+		f.timeouts.LingerTime = -1 // --linger-time 0: no lingering (in Timeouts, 0 is the default)
+	}
 	return srv.Serve(ctx, ln, f.timeouts)
 }
 

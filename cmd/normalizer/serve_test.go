@@ -329,6 +329,17 @@ func TestServeFlagsAndEnv(t *testing.T) {
 		{name: "timeout-env", env: map[string]string{"NORMALIZER_IDLE_TIMEOUT": "-1s"}, wantErr: "serve: NORMALIZER_IDLE_TIMEOUT is -1s"},
 		{name: "drain-delay-env", env: map[string]string{"NORMALIZER_DRAIN_DELAY": "-1s"}, wantErr: "serve: NORMALIZER_DRAIN_DELAY is -1s"},
 		{name: "drain-delay-flag", args: []string{"--drain-delay", "-1s"}, wantErr: "serve: --drain-delay is -1s"},
+		{name: "linger-env", env: map[string]string{"NORMALIZER_LINGER_TIME": "1m", "NORMALIZER_LINGER_TIMEOUT": "2s", "NORMALIZER_LINGER_BYTES": "1MiB"},
+			check: func(t *testing.T, f *serveFlags) {
+				assert.Equal(t, time.Minute, f.timeouts.LingerTime)
+				assert.Equal(t, 2*time.Second, f.timeouts.LingerTimeout)
+				assert.Equal(t, byteSize(1<<20), f.lingerBytes)
+			}},
+		{name: "linger-time-zero-env", env: map[string]string{"NORMALIZER_LINGER_TIME": "0"},
+			check: func(t *testing.T, f *serveFlags) { assert.Zero(t, f.timeouts.LingerTime) }},
+		{name: "linger-time-negative-env", env: map[string]string{"NORMALIZER_LINGER_TIME": "-1s"}, wantErr: "serve: NORMALIZER_LINGER_TIME is -1s; expected 0 (no lingering) or more"},
+		{name: "linger-timeout-zero-flag", args: []string{"--linger-timeout", "0"}, wantErr: "serve: --linger-timeout is 0s; expected a positive duration"},
+		{name: "linger-bytes-zero-env", env: map[string]string{"NORMALIZER_LINGER_BYTES": "0"}, wantErr: "serve: NORMALIZER_LINGER_BYTES is 0; expected a positive size"},
 		{name: "log-level-env", env: map[string]string{"NORMALIZER_LOG_LEVEL": "trace"}, wantErr: `serve: NORMALIZER_LOG_LEVEL is "trace"; expected debug, info, warn or error`},
 		{name: "log-format-env", env: map[string]string{"NORMALIZER_LOG_FORMAT": "xml"}, wantErr: `serve: NORMALIZER_LOG_FORMAT is "xml"; expected json or console`},
 		{name: "log-format-flag", args: []string{"--log-format", "xml"}, wantErr: `serve: --log-format is "xml"`},

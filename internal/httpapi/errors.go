@@ -88,6 +88,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	status := classStatus[class]
+	if x.route == routeNormalize && class != ClassUnavailable && bodyUnread(x, c.Request()) {
+		markLinger(x) // the rest of the body is read and discarded once the answer is sent
+	}
 	var body []byte
 	if _, ok := normalize.ClassOf(err); ok {
 		body = normalize.AppendError(make([]byte, 0, 256), err)

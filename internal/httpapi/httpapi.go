@@ -114,6 +114,10 @@ type Server struct {
 	// some other way.
 	writeTimeout time.Duration
 	waits        shutdownWaits // the shutdown path's waits, which tests replace
+	// lingerCfg bounds the lingering close of a connection whose request was answered before
+	// its body was read (linger.go); Serve sets it, and its zero value turns lingering off.
+	lingerCfg lingerConfig
+	lingering lingerState
 }
 
 // New builds the server and its routes. It is not ready (GET /readyz answers 503) until Serve
@@ -141,6 +145,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if s.metrics, err = newMetrics(cfg.Registry, func() float64 { return float64(s.handling.Load()) }, cfg.Version); err != nil {
+		return nil, fmt.Errorf("register metrics: %w", err)
+	}
+	if err = s.metrics.watchLingering(&s.lingering); err != nil {
 		return nil, fmt.Errorf("register metrics: %w", err)
 	}
 	if err = s.metrics.watchBudget(s.budget); err != nil {

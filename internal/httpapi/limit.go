@@ -28,14 +28,16 @@ func (s *Server) limitInFlight(next echo.HandlerFunc) echo.HandlerFunc {
 // refuse prepares the 429 of a request turned away before its body was read (or all of it):
 // Retry-After, and Connection: close, without which net/http would wait for up to 256 KiB of
 // the unread body before sending the answer, and a client pausing after its headers would get
-// nothing until its body came or the read timeout passed.
+// nothing until its body came or the read timeout passed. Once the answer is sent, the rest
+// of the body is discarded by the lingering close (linger.go).
 func (s *Server) refuse(c echo.Context) {
 	h := c.Response().Header()
 	h["Retry-After"] = s.retryAfter
 	h["Connection"] = connectionClose
-	// With the answer sent, net/http still reads up to 256 KiB of the unread body before it
-	// closes, until the read deadline: a second is enough for a client that sends it, and a
-	// client that holds it back does not keep the connection for the whole read timeout.
+	// Without lingering (off, or the Handler served outside Serve), net/http reads up to
+	// 256 KiB of the unread body once the answer is sent, until the read deadline: a second is
+	// enough for a client that sends it, and one that holds it back does not keep the
+	// connection for the whole read timeout. A lingering close sets deadlines of its own.
 	_ = http.NewResponseController(exchangeOf(c).ResponseWriter).SetReadDeadline(time.Now().Add(time.Second))
 }
 

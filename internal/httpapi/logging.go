@@ -34,6 +34,8 @@ type exchange struct {
 	warnings  int
 	class     string // error class, "" on success
 	writeErr  string // why the answer did not reach the client, when it did not
+	bodyRead  bool   // the handler read the body to its end
+	linger    bool   // answered before the body was read: the connection lingers (linger.go)
 }
 
 // clockBase is the origin of monotonic.
@@ -101,6 +103,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.closeWhileDraining(w.Header())
 	s.dispatch(x, r)
 	s.logRequest(x, r, monotonic()-start)
+	if x.linger && x.writeErr == "" {
+		s.linger(w, x.id)
+	}
 	*x = exchange{} // drop the references to this request's writer and strings
 	exchangePool.Put(x)
 }

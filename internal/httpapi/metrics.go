@@ -32,6 +32,9 @@ type metrics struct {
 	unlisted      prometheus.Counter
 	writeFailures prometheus.Counter
 
+	lingerCloses    *prometheus.CounterVec // end
+	lingerDiscarded prometheus.Counter
+
 	// normalizeOK is the series of POST /v1/normalize answered 200, made on first use (so
 	// that /metrics lists only series that happened).
 	normalizeOK lazy[requestSeries]
@@ -98,6 +101,31 @@ func newMetrics(reg *prometheus.Registry, inFlight func() float64, version strin
 	m.warningsBy = newChildren(func(code string) prometheus.Counter { return m.warnings.WithLabelValues(code) })
 	m.rejectionsBy = newChildren(func(class string) prometheus.Counter { return m.rejections.WithLabelValues(class) })
 	return m, nil
+}
+
+// watchLingering adds the lingering close's metrics (linger.go): the connections lingering
+// now, those that lingered by how it ended, and the bytes discarded.
+func (m *metrics) watchLingering(l *lingerState) error {
+	m.lingerCloses = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "lingering_closes_total",
+		Help: "Connections whose request was answered before its body was read (413, 429, 408, a framing 400) that were read and discarded from before closing, by how that ended: client_closed, timeout (--linger-timeout), time_limit (--linger-time), byte_limit (--linger-bytes), shutdown, error."},
+		[]string{"end"})
+	m.lingerDiscarded = prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "lingering_discarded_bytes_total",
+		Help: "Bytes read and discarded by lingering closes: what clients sent after their answer (the rest of a refused body)."})
+	now := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: namespace, Name: "lingering_connections",
+		Help: "Connections in a lingering close now: answered, their request's slot given back, the rest of the body being discarded."},
+		func() float64 { return float64(l.count()) })
+	for _, c := range []prometheus.Collector{m.lingerCloses, m.lingerDiscarded, now} {
+		if err := m.reg.Register(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lingered records a lingering close that ended so, having discarded n bytes.
+func (m *metrics) lingered(end string, n int64) {
+	m.lingerCloses.WithLabelValues(end).Inc()
+	m.lingerDiscarded.Add(float64(n))
 }
 
 // watchBudget adds the memory budget's gauges: its size, and what the requests in flight hold

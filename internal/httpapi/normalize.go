@@ -206,6 +206,7 @@ func (s *Server) readBody(req *http.Request, x *exchange, resv *reservation) (*b
 		putBuffer(&buffer{b: dst}) // the body was copied out of it: the next request can have it
 	}
 	in.b = b
+	x.bodyRead = true
 	// Now that its size is known, what normalizing it may cost: no more than reading reserved.
 	if err := resv.forBody(n, int64(cap(b))); err != nil {
 		return in, err

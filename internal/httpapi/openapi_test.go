@@ -412,6 +412,9 @@ func sendRaw(t *testing.T, addr, raw string) reply {
 	defer res.Body.Close()
 	body, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
+	if res.Close { // ReadResponse takes Connection: close out of Header
+		res.Header.Set("Connection", "close")
+	}
 	return reply{status: res.StatusCode, header: res.Header, body: body}
 }
 

@@ -24,6 +24,12 @@ type Timeouts struct {
 	MaxHeaderBytes int           // request line and headers
 	Grace          time.Duration // for requests in flight to finish once shutdown starts
 	DrainDelay     time.Duration // not ready, still serving, before shutdown starts
+	// The lingering close of a request answered before its body was read (linger.go): the
+	// most time it lasts, the most it waits for the client's next bytes, the most bytes it
+	// discards. A negative LingerTime turns it off.
+	LingerTime    time.Duration
+	LingerTimeout time.Duration
+	LingerBytes   int64
 }
 
 // Default timeouts: long enough for a 20 MiB body on a slow link, short enough that idle or
@@ -35,6 +41,9 @@ var DefaultTimeouts = Timeouts{
 	Idle:           120 * time.Second,
 	MaxHeaderBytes: 64 << 10,
 	Grace:          25 * time.Second,
+	LingerTime:     30 * time.Second,
+	LingerTimeout:  5 * time.Second,
+	LingerBytes:    256 << 20,
 }
 
 func (t *Timeouts) setDefaults() {
@@ -52,6 +61,13 @@ func (t *Timeouts) setDefaults() {
 	if t.MaxHeaderBytes <= 0 {
 		t.MaxHeaderBytes = d.MaxHeaderBytes
 	}
+	if t.LingerTime == 0 {
+		t.LingerTime = d.LingerTime
+	}
+	set(&t.LingerTimeout, d.LingerTimeout)
+	if t.LingerBytes <= 0 {
+		t.LingerBytes = d.LingerBytes
+	}
 }
 
 // Serve serves on ln until ctx is cancelled, then shuts down gracefully: readiness turns
@@ -61,6 +77,7 @@ func (t *Timeouts) setDefaults() {
 func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 	t.setDefaults()
 	s.writeTimeout = t.Write
+	s.lingerCfg = lingerConfig{time: t.LingerTime, timeout: t.LingerTimeout, bytes: t.LingerBytes}
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: t.ReadHeader,
@@ -70,6 +87,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 		MaxHeaderBytes:    t.MaxHeaderBytes,
 		ErrorLog:          log.New(serverLogWriter{s.log}, "", 0),
 	}
+	// Connections lingering after their answer (linger.go) are not net/http's: Shutdown does
+	// not wait for them, so they end by the end of the grace period, and Serve waits for them.
+	srv.RegisterOnShutdown(func() { s.lingering.end(time.Now().Add(t.Grace)) })
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	s.SetReady(true)
@@ -91,7 +111,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
 	case <-ctx.Done():
 	}
-	return s.shutdown(srv, served, t)
+	err := s.shutdown(srv, served, t)
+	s.lingering.waitAll()
+	return err
 }
 
 // shutdown drains and stops srv. From the drain's start every answer says Connection: close
