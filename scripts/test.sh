@@ -4,7 +4,9 @@
 # without it), a short run of every fuzz target, the golden corpus through the real command,
 # a TypeScript client generated from the OpenAPI document run against the real service, and the
 # static build the Dockerfile makes. It needs Go (and gcc, for -race), and Node.js with npm for
-# the OpenAPI client (scripts/openapi-client.sh installs Debian's packages when they are missing).
+# the OpenAPI client (scripts/openapi-client.sh installs Debian's packages when they are missing),
+# and Debian's python3 with requests, httpx and aiohttp, curl and nginx for the client tests
+# (installed below when missing, as root).
 #
 # Usage: scripts/test.sh            FUZZTIME=30000x by default; FUZZTIME=0 skips fuzzing
 #
@@ -59,6 +61,33 @@ if [ -z "${NORMALIZER_JSONTESTSUITE:-}" ]; then
 	fi
 	export NORMALIZER_JSONTESTSUITE="$suite_dir/test_parsing"
 	echo "$NORMALIZER_JSONTESTSUITE"
+fi
+
+# internal/httpapi's client tests send refused uploads with real clients (Python's requests,
+# httpx, aiohttp and urllib, curl) and put nginx in front of the service; a missing one fails
+# those tests, so Debian's packages are installed here when they are missing and this runs as
+# root. The nginx package would start the system's nginx on port 80: a policy-rc.d that denies
+# it is in place for the install (unless the machine has one), as in Debian's container images.
+step "client programs for internal/httpapi's client tests"
+client_pkgs=""
+/usr/bin/python3 -c 'import requests' 2>/dev/null || client_pkgs="$client_pkgs python3-requests"
+/usr/bin/python3 -c 'import httpx' 2>/dev/null || client_pkgs="$client_pkgs python3-httpx"
+/usr/bin/python3 -c 'import aiohttp' 2>/dev/null || client_pkgs="$client_pkgs python3-aiohttp"
+command -v curl >/dev/null || client_pkgs="$client_pkgs curl"
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || client_pkgs="$client_pkgs nginx"
+if [ -n "$client_pkgs" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "test.sh: the client tests need:$client_pkgs (apt-get install$client_pkgs)" >&2; exit 1
+	fi
+	echo "installing$client_pkgs"
+	policy=""
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		policy=/usr/sbin/policy-rc.d
+		printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy"
+	fi
+	# shellcheck disable=SC2086 # the list is words
+	apt-get install -y $client_pkgs >/dev/null || { apt-get update >/dev/null && apt-get install -y $client_pkgs >/dev/null; }
+	[ -z "$policy" ] || rm -f "$policy"
 fi
 
 step "go test -race (every package)"
