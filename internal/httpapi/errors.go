@@ -79,6 +79,9 @@ var echoClass = map[int]string{
 // handleError is the one HTTPErrorHandler: it renders err as {"error":{"class","message"}}.
 func (s *Server) handleError(err error, c echo.Context) {
 	x := exchangeOf(c)
+	if x.framing != framingOK { // no route matched, or the route's method: the framing comes first
+		err = framingError(x.framing)
+	}
 	class := classify(err)
 	x.class = class
 	if x.route == "" {
@@ -88,7 +91,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	status := classStatus[class]
-	if x.route == routeNormalize && class != ClassUnavailable && bodyUnread(x, c.Request()) {
+	if x.framing != framingOK || x.route == routeNormalize && class != ClassUnavailable && bodyUnread(x, c.Request()) {
 		markLinger(x) // the rest of the body is read and discarded once the answer is sent
 	}
 	var body []byte

@@ -221,7 +221,11 @@ func handleOptions(allow string) echo.HandlerFunc {
 // handle registers h on route, telling the access log and metrics the route's pattern.
 func (s *Server) handle(add func(string, echo.HandlerFunc, ...echo.MiddlewareFunc) *echo.Route, route string, h echo.HandlerFunc) {
 	add(route, func(c echo.Context) error {
-		exchangeOf(c).route = route
+		x := exchangeOf(c)
+		x.route = route
+		if x.framing != framingOK {
+			return framingError(x.framing)
+		}
 		return h(c)
 	})
 }

@@ -170,6 +170,9 @@ func (s *Server) linger(w http.ResponseWriter, id string) {
 	// What net/http read past the request's headers and the handler did not take is the start
 	// of what is discarded.
 	buffered, _ := rw.Reader.Discard(rw.Reader.Buffered())
+	if tc, ok := conn.(*trackedConn); ok {
+		tc.stopTracking() // what it reads now is no request
+	}
 	s.lingering.add(conn)
 	go s.discard(conn, int64(buffered), id)
 }

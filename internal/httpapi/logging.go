@@ -32,10 +32,11 @@ type exchange struct {
 	bytesIn   int64 // decoded
 	bytesWire int64 // as sent, when the body was gzip
 	warnings  int
-	class     string // error class, "" on success
-	writeErr  string // why the answer did not reach the client, when it did not
-	bodyRead  bool   // the handler read the body to its end
-	linger    bool   // answered before the body was read: the connection lingers (linger.go)
+	class     string      // error class, "" on success
+	writeErr  string      // why the answer did not reach the client, when it did not
+	bodyRead  bool        // the handler read the body to its end
+	linger    bool        // answered before the body was read: the connection lingers (linger.go)
+	framing   framingFlag // the request's framing is ambiguous (framing.go): it is answered 400
 }
 
 // clockBase is the origin of monotonic.
@@ -101,6 +102,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	*x = exchange{ResponseWriter: w, start: start}
 	setRequestID(x, r, w.Header())
 	s.closeWhileDraining(w.Header())
+	if tc := trackedConnOf(r); tc != nil {
+		x.framing = tc.next()
+	}
 	s.dispatch(x, r)
 	s.logRequest(x, r, monotonic()-start)
 	if x.linger && x.writeErr == "" {

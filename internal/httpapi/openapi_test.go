@@ -458,6 +458,7 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 		hold    bool   // a normalize request is held in flight during the call
 		raw     string // sent as is to the listening server instead of call
 		netHTTP bool   // raw is answered by net/http before any route
+		group   string // raw is answered as this group of x-other-responses lists
 		want    int
 	}
 	tests := []docCase{
@@ -521,6 +522,12 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 		{name: "net/http 501", raw: "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: br\r\n\r\n", netHTTP: true, want: 501},
 		{name: "net/http 505", raw: "GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", netHTTP: true, want: 505},
 		{name: "net/http 200 OPTIONS *", raw: "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", netHTTP: true, want: 200},
+		{name: "ambiguous framing 400 Content-Length and chunked", group: "ambiguousFraming", want: 400,
+			raw: "POST /v1/normalize HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"},
+		{name: "ambiguous framing 400 folded Transfer-Encoding", group: "ambiguousFraming", want: 400,
+			raw: "GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\n"},
+		{name: "ambiguous framing 400 Transfer-Encoding in HTTP/1.0", group: "ambiguousFraming", want: 400,
+			raw: "POST /nowhere HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n"},
 	}
 	// Per path of the document: another method, OPTIONS, HEAD for GET, and a panic in each
 	// operation's handler.
@@ -557,6 +564,8 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 				r, set = sendRaw(t, addr, tt.raw), otherResponses("netHTTP")
 			case tt.raw != "" && tt.want == http.StatusRequestTimeout:
 				r, set = sendRaw(t, timingOutAddr, tt.raw), doc.responsesFor(t, timingOut, tt.call.method, tt.call.target)
+			case tt.group != "":
+				r, set = sendRaw(t, addr, tt.raw), otherResponses(tt.group)
 			case tt.raw != "":
 				r, set = sendRaw(t, addr, tt.raw), doc.responsesFor(t, listening, tt.call.method, tt.call.target)
 			default:

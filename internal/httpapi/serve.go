@@ -86,7 +86,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 		IdleTimeout:       t.Idle,
 		MaxHeaderBytes:    t.MaxHeaderBytes,
 		ErrorLog:          log.New(serverLogWriter{s.log}, "", 0),
+		ConnContext:       connContext, // each request finds its trackedConn (framing.go)
 	}
+	ln = trackingListener{ln}
 	// Connections lingering after their answer (linger.go) are not net/http's: Shutdown does
 	// not wait for them, so they end by the end of the grace period, and Serve waits for them.
 	srv.RegisterOnShutdown(func() { s.lingering.end(time.Now().Add(t.Grace)) })
