@@ -49,6 +49,7 @@ type serveFlags struct {
 	memRatio    float64
 	memBudget   budgetFlag
 	lingerBytes byteSize
+	minRate     int64
 }
 
 func newServeFlagSet(f *serveFlags) *flag.FlagSet {
@@ -74,6 +75,8 @@ func newServeFlagSet(f *serveFlags) *flag.FlagSet {
 	fs.DurationVar(&f.timeouts.LingerTimeout, "linger-timeout", d.LingerTimeout, "most time such a lingering connection waits for the client's next bytes")
 	f.lingerBytes = byteSize(d.LingerBytes)
 	fs.Var(&f.lingerBytes, "linger-bytes", "most bytes such a lingering connection discards (e.g. 256MiB)")
+	fs.Int64Var(&f.minRate, "min-body-rate", d.MinBodyRate, "bytes a second a normalize request's body must arrive at, on average, once it has\nbeen arriving for --min-body-rate-grace; slower: 408; 0: no minimum")
+	fs.DurationVar(&f.timeouts.MinBodyRateGrace, "min-body-rate-grace", d.MinBodyRateGrace, "time a body may take before --min-body-rate applies; 0: no minimum")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&f.logFormat, "log-format", "json", "json, or console for humans")
 	fs.Var(&f.memLimit, "memory-limit", "the container's memory limit (bytes, or e.g. 1GiB); the Go soft memory limit\nis this times --memory-limit-ratio (0: read the cgroup's limit; GOMEMLIMIT, if set,\nwins over both)")
@@ -157,6 +160,12 @@ func (f *serveFlags) check(origin func(flagName string) string) error {
 	if f.lingerBytes <= 0 {
 		return usageErrorf("serve: %s is %d; expected a positive size such as 256MiB", origin("linger-bytes"), f.lingerBytes)
 	}
+	if f.minRate < 0 {
+		return usageErrorf("serve: %s is %d; expected 0 (no minimum) or more bytes a second", origin("min-body-rate"), f.minRate)
+	}
+	if f.timeouts.MinBodyRateGrace < 0 {
+		return usageErrorf("serve: %s is %s; expected 0 (no minimum) or more", origin("min-body-rate-grace"), f.timeouts.MinBodyRateGrace)
+	}
 	var err error
 	if f.level, err = logLevel(f.logLevel); err != nil {
 		return usageErrorf("serve: %s %v", origin("log-level"), err)
@@ -237,6 +246,10 @@ func serve(ctx context.Context, f *serveFlags, logger zerolog.Logger) error {
 	f.timeouts.LingerBytes = int64(f.lingerBytes)
 	if f.timeouts.LingerTime == 0 {
 		f.timeouts.LingerTime = -1 // --linger-time 0: no lingering (in Timeouts, 0 is the default)
+	}
+	f.timeouts.MinBodyRate = f.minRate
+	if f.minRate == 0 || f.timeouts.MinBodyRateGrace == 0 {
+		f.timeouts.MinBodyRate = -1 // either 0: no minimum rate
 	}
 	return srv.Serve(ctx, ln, f.timeouts)
 }

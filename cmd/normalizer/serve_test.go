@@ -340,6 +340,17 @@ func TestServeFlagsAndEnv(t *testing.T) {
 		{name: "linger-time-negative-env", env: map[string]string{"NORMALIZER_LINGER_TIME": "-1s"}, wantErr: "serve: NORMALIZER_LINGER_TIME is -1s; expected 0 (no lingering) or more"},
 		{name: "linger-timeout-zero-flag", args: []string{"--linger-timeout", "0"}, wantErr: "serve: --linger-timeout is 0s; expected a positive duration"},
 		{name: "linger-bytes-zero-env", env: map[string]string{"NORMALIZER_LINGER_BYTES": "0"}, wantErr: "serve: NORMALIZER_LINGER_BYTES is 0; expected a positive size"},
+		{name: "min-body-rate-env", env: map[string]string{"NORMALIZER_MIN_BODY_RATE": "1000", "NORMALIZER_MIN_BODY_RATE_GRACE": "2s"},
+			check: func(t *testing.T, f *serveFlags) {
+				assert.EqualValues(t, 1000, f.minRate)
+				assert.Equal(t, 2*time.Second, f.timeouts.MinBodyRateGrace)
+			}},
+		{name: "min-body-rate-default", check: func(t *testing.T, f *serveFlags) {
+			assert.EqualValues(t, 240, f.minRate)
+			assert.Equal(t, 5*time.Second, f.timeouts.MinBodyRateGrace)
+		}},
+		{name: "min-body-rate-negative-flag", args: []string{"--min-body-rate", "-1"}, wantErr: "serve: --min-body-rate is -1; expected 0 (no minimum) or more bytes a second"},
+		{name: "min-body-rate-grace-negative-env", env: map[string]string{"NORMALIZER_MIN_BODY_RATE_GRACE": "-5s"}, wantErr: "serve: NORMALIZER_MIN_BODY_RATE_GRACE is -5s"},
 		{name: "log-level-env", env: map[string]string{"NORMALIZER_LOG_LEVEL": "trace"}, wantErr: `serve: NORMALIZER_LOG_LEVEL is "trace"; expected debug, info, warn or error`},
 		{name: "log-format-env", env: map[string]string{"NORMALIZER_LOG_FORMAT": "xml"}, wantErr: `serve: NORMALIZER_LOG_FORMAT is "xml"; expected json or console`},
 		{name: "log-format-flag", args: []string{"--log-format", "xml"}, wantErr: `serve: --log-format is "xml"`},

@@ -236,7 +236,9 @@ func TestRefusedUploadsGetTheirAnswer(t *testing.T) {
 	s, _ := newTestServer(t, Config{BodyLimit: clientLimit})
 	addr := startServer(t, s, linger)
 	busy, _ := newTestServer(t, Config{BodyLimit: 64 << 20, MaxInFlight: 1})
-	busyAddr := startServer(t, busy, linger)
+	held := linger
+	held.MinBodyRate = -1 // the held request's 10 bytes outlast the test
+	busyAddr := startServer(t, busy, held)
 	holdInFlightSlot(t, busy, busyAddr)
 
 	var uploads []upload

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"sync/atomic"
+	"time"
 )
 
 // Framing a proxy may read differently. net/http reads a request with both Content-Length and
@@ -66,20 +67,38 @@ type trackedConn struct {
 	// requests net/http hands to the handler, shifted left by 8, or'ed with its framingFlag;
 	// 0 while there is none. The tracker stops there: the service closes the connection.
 	flagged atomic.Int64
+	// bodiesRead is the framer's: requests whose body has been read from the connection to
+	// its end.
+	bodiesRead atomic.Int64
 	// served counts the requests ServeHTTP saw on this connection (net/http serves a
 	// connection's requests one after the other, from one goroutine).
 	served int64
+	// readDeadline is the read deadline net/http set last (the read timeout's, while a
+	// request is read); the minimum body rate sets earlier ones on the connection itself.
+	readDeadline time.Time
 }
 
 func (c *trackedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	if n > 0 && c.f.state != framingStopped {
 		c.f.feed(p[:n])
+		c.bodiesRead.Store(c.f.bodiesRead)
 		if c.f.flag != framingOK && c.flagged.Load() == 0 {
 			c.flagged.Store((c.f.flaggedAt+1)<<8 | int64(c.f.flag))
 		}
 	}
 	return n, err
+}
+
+// SetReadDeadline and SetDeadline note the read deadline net/http sets.
+func (c *trackedConn) SetReadDeadline(t time.Time) error {
+	c.readDeadline = t
+	return c.Conn.SetReadDeadline(t)
+}
+
+func (c *trackedConn) SetDeadline(t time.Time) error {
+	c.readDeadline = t
+	return c.Conn.SetDeadline(t)
 }
 
 // CloseWrite shuts down the writing side, as net/http does before its own closes and the
@@ -95,17 +114,21 @@ func (c *trackedConn) CloseWrite() error {
 // from it now is no request.
 func (c *trackedConn) stopTracking() { c.f.state = framingStopped }
 
-// next is the framing verdict on the request ServeHTTP is serving now, the next one of the
-// connection: a request at or past the first ambiguous one gets its flag.
-func (c *trackedConn) next() framingFlag {
+// next is the index, among the connection's requests, of the one ServeHTTP is serving now,
+// and the framing verdict on it: a request at or past the first ambiguous one gets its flag.
+func (c *trackedConn) next() (int64, framingFlag) {
 	i := c.served
 	c.served++
 	f := c.flagged.Load()
 	if f != 0 && i >= f>>8-1 {
-		return framingFlag(f & 0xff)
+		return i, framingFlag(f & 0xff)
 	}
-	return framingOK
+	return i, framingOK
 }
+
+// bodyBuffered says whether request i's body has been read from the connection to its end:
+// reading it cannot wait for the client.
+func (c *trackedConn) bodyBuffered(i int64) bool { return c.bodiesRead.Load() > i }
 
 // framingError is the 400 of a request whose framing is ambiguous.
 func framingError(f framingFlag) error {
@@ -178,7 +201,10 @@ type framer struct {
 	// handler of the first one that may be the flagged request or come after it.
 	flaggedAt int64
 	handled   int64 // requests net/http hands to the handler (all but OPTIONS *), so far
-	offset    int64 // bytes fed before the current p
+	// bodiesRead is how many of those have been read from the connection to the end of their
+	// body: net/http holds the rest of such a body in its buffer, and reading it cannot wait.
+	bodiesRead int64
+	offset     int64 // bytes fed before the current p
 
 	// The current line (request line, header, trailer).
 	line      lineKind
@@ -304,7 +330,7 @@ func (f *framer) feed(p []byte) {
 func (f *framer) stop() { f.state = framingStopped }
 
 func (f *framer) startRequest(at int64) {
-	*f = framer{state: framingRequestLine, start: at, handled: f.handled, offset: f.offset, onRequest: f.onRequest}
+	*f = framer{state: framingRequestLine, start: at, handled: f.handled, bodiesRead: f.bodiesRead, offset: f.offset, onRequest: f.onRequest}
 }
 
 // requestLine reads the request line as net/http's parseRequestLine cuts it: the method up to
@@ -632,6 +658,7 @@ func (f *framer) endHeaders(at int64) {
 // endBody ends the request's body at the stream offset at: the next request starts, after a
 // POST once net/http skipped up to four CR or LF.
 func (f *framer) endBody(at int64) {
+	f.bodiesRead = f.handled // this request's, if it is the handler's, and all before it
 	if string(f.method[:min(f.methodLen, len(f.method))]) == "POST" {
 		f.state, f.skipped = framingAfterPost, 0
 		return

@@ -69,8 +69,9 @@ func checkFraming(t *testing.T, stream, pieces []byte) {
 	var once sync.Once
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, flag := tc.next()
 			calls = append(calls, served{r.Method, r.RequestURI, r.Proto, r.ContentLength,
-				len(r.TransferEncoding) > 0, tc.next()})
+				len(r.TransferEncoding) > 0, flag})
 			_, _ = io.Copy(io.Discard, r.Body)
 		}),
 		ConnState: func(_ net.Conn, s http.ConnState) {

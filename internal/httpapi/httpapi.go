@@ -118,6 +118,13 @@ type Server struct {
 	// its body was read (linger.go); Serve sets it, and its zero value turns lingering off.
 	lingerCfg lingerConfig
 	lingering lingerState
+	// minRate is the minimum body data rate in bytes a second after rateGrace (bodyrate.go);
+	// Serve sets them, and 0 turns the rate off. now is the clock it is measured by
+	// (monotonic; tests set their own).
+	minRate   float64
+	rateGrace time.Duration
+	now       func() time.Duration
+	rateRead  func(n int64) // tests: told the bytes of a watched body read so far, after each read
 }
 
 // New builds the server and its routes. It is not ready (GET /readyz answers 503) until Serve
@@ -131,6 +138,7 @@ func New(cfg Config) (*Server, error) {
 		cfg:    cfg,
 		log:    cfg.Logger.With().Str("component", "http").Logger(),
 		reqLog: cfg.Logger.With().Str("component", "access").Logger(),
+		now:    monotonic,
 	}
 	s.retryAfter = []string{strconv.Itoa(max(1, int(cfg.RetryAfter.Seconds()+0.5)))}
 	if cfg.MemoryBudget > 0 {

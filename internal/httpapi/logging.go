@@ -32,11 +32,14 @@ type exchange struct {
 	bytesIn   int64 // decoded
 	bytesWire int64 // as sent, when the body was gzip
 	warnings  int
-	class     string      // error class, "" on success
-	writeErr  string      // why the answer did not reach the client, when it did not
-	bodyRead  bool        // the handler read the body to its end
-	linger    bool        // answered before the body was read: the connection lingers (linger.go)
-	framing   framingFlag // the request's framing is ambiguous (framing.go): it is answered 400
+	class     string       // error class, "" on success
+	writeErr  string       // why the answer did not reach the client, when it did not
+	bodyRead  bool         // the handler read the body to its end
+	linger    bool         // answered before the body was read: the connection lingers (linger.go)
+	framing   framingFlag  // the request's framing is ambiguous (framing.go): it is answered 400
+	conn      *trackedConn // the request's connection, when Serve accepted it; nil otherwise
+	connIndex int64        // the request's index among its connection's
+	rate      bodyRate     // the minimum body data rate's watch on its body (bodyrate.go)
 }
 
 // clockBase is the origin of monotonic.
@@ -103,7 +106,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	setRequestID(x, r, w.Header())
 	s.closeWhileDraining(w.Header())
 	if tc := trackedConnOf(r); tc != nil {
-		x.framing = tc.next()
+		x.conn = tc
+		x.connIndex, x.framing = tc.next()
 	}
 	s.dispatch(x, r)
 	s.logRequest(x, r, monotonic()-start)

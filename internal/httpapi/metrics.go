@@ -34,6 +34,7 @@ type metrics struct {
 
 	lingerCloses    *prometheus.CounterVec // end
 	lingerDiscarded prometheus.Counter
+	rateCuts        prometheus.Counter
 
 	// normalizeOK is the series of POST /v1/normalize answered 200, made on first use (so
 	// that /metrics lists only series that happened).
@@ -84,9 +85,11 @@ func newMetrics(reg *prometheus.Registry, inFlight func() float64, version strin
 			Help: "Soft warnings past a record's cap on listed warnings (one warnings_limited warning stands for them), so not counted by code."}),
 		writeFailures: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "http_write_failures_total",
 			Help: "Answers that did not reach the client (write timeout, connection lost) after their status was committed."}),
+		rateCuts: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "body_rate_cuts_total",
+			Help: "Normalize requests answered 408 because their body arrived slower than --min-body-rate once --min-body-rate-grace had passed (rejections_total counts them too, as RequestTimeout)."}),
 	}
 	for _, c := range []prometheus.Collector{m.requests, m.duration, m.bytesIn, m.warnings, m.rejections, m.truncations, m.inFlight,
-		m.unlisted, m.writeFailures, buildInfo(version)} {
+		m.unlisted, m.writeFailures, m.rateCuts, buildInfo(version)} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

@@ -173,12 +173,13 @@ func (s *Server) readBody(req *http.Request, x *exchange, resv *reservation) (*b
 		return nil, err
 	}
 	in := getBuffer(want)
-	var r io.Reader = req.Body
+	r := s.bodyReader(x, req.Body) // the minimum rate's watch, when it applies
+	defer x.rate.disarm()
 	var wire *countingReader
 	if gzipped {
 		// The limit is on the decoded bytes; the compressed ones are bounded too, so that a
 		// stream of empty gzip members cannot keep a request reading without end.
-		wire = &countingReader{r: req.Body, limit: gzipWireLimit(limit)}
+		wire = &countingReader{r: r, limit: gzipWireLimit(limit)}
 		zr, err := getGzip(wire)
 		defer putGzip(zr)
 		if err != nil {
@@ -370,10 +371,13 @@ func join(chunks [][]byte, last []byte, total int64) []byte {
 // bodyError classes a failure to read or decode the body: compressed bytes past their bound
 // are 413 (a PayloadTooLarge like any body over the limit, with the body limit as its limit),
 // a timeout is 408, a body cut off because the server is shutting down 503, and the rest 400
-// (a corrupt body sent while the server shuts down is still the client's). got is the count
-// of decoded bytes read.
+// (a corrupt body sent while the server shuts down is still the client's). A body slower than
+// the minimum rate is 408 too. got is the count of decoded bytes read.
 func (s *Server) bodyError(err error, what string, req *http.Request, wire *countingReader, got int64) error {
+	var slow *tooSlowError
 	switch {
+	case errors.As(err, &slow):
+		return &apiError{class: ClassRequestTimeout, msg: what + ": " + slow.Error()}
 	case errors.Is(err, errWireTooLarge):
 		return tooLargeCompressed(wire.limit, got, s.cfg.BodyLimit)
 	case errors.Is(err, os.ErrDeadlineExceeded):

@@ -30,6 +30,11 @@ type Timeouts struct {
 	LingerTime    time.Duration
 	LingerTimeout time.Duration
 	LingerBytes   int64
+	// The minimum body data rate (bodyrate.go): once a normalize request's body has been
+	// arriving for MinBodyRateGrace, it must come at MinBodyRate bytes a second on average, or
+	// it is answered 408. A negative value of either turns it off.
+	MinBodyRate      int64
+	MinBodyRateGrace time.Duration
 }
 
 // Default timeouts: long enough for a 20 MiB body on a slow link, short enough that idle or
@@ -44,6 +49,9 @@ var DefaultTimeouts = Timeouts{
 	LingerTime:     30 * time.Second,
 	LingerTimeout:  5 * time.Second,
 	LingerBytes:    256 << 20,
+	// Kestrel's MinRequestBodyDataRate: 240 bytes/s after a 5 s grace period.
+	MinBodyRate:      240,
+	MinBodyRateGrace: 5 * time.Second,
 }
 
 func (t *Timeouts) setDefaults() {
@@ -68,6 +76,12 @@ func (t *Timeouts) setDefaults() {
 	if t.LingerBytes <= 0 {
 		t.LingerBytes = d.LingerBytes
 	}
+	if t.MinBodyRate == 0 {
+		t.MinBodyRate = d.MinBodyRate
+	}
+	if t.MinBodyRateGrace == 0 {
+		t.MinBodyRateGrace = d.MinBodyRateGrace
+	}
 }
 
 // Serve serves on ln until ctx is cancelled, then shuts down gracefully: readiness turns
@@ -78,6 +92,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, t Timeouts) error {
 	t.setDefaults()
 	s.writeTimeout = t.Write
 	s.lingerCfg = lingerConfig{time: t.LingerTime, timeout: t.LingerTimeout, bytes: t.LingerBytes}
+	if t.MinBodyRate > 0 && t.MinBodyRateGrace > 0 {
+		s.minRate, s.rateGrace = float64(t.MinBodyRate), t.MinBodyRateGrace
+	}
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: t.ReadHeader,
