@@ -45,15 +45,16 @@ type lingerState struct {
 	done  bool      // Serve is returning: no new lingering close starts
 }
 
-// start counts a lingering close about to start, and says whether it may: not once Serve is
-// returning (a handler cut off at the end of the shutdown grace period can still be running).
+// start counts a lingering close about to start (in wg, Done when it has ended), and says
+// whether it may: not once Serve is returning (a handler cut off at the end of the shutdown
+// grace period can still be running).
 func (l *lingerState) start() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.done {
 		return false
 	}
-	l.wg.Add(1) // under mu, so that it comes before wait's Wait or not at all
+	l.wg.Add(1) // under mu, so that it comes before waitAll's Wait or not at all
 	return true
 }
 
@@ -67,12 +68,11 @@ func (l *lingerState) add(conn net.Conn) {
 	l.conns[conn] = time.Time{}
 }
 
-// remove ends a lingering close that start counted; conn is nil when it never began.
+// remove takes conn off the lingering connections.
 func (l *lingerState) remove(conn net.Conn) {
 	l.mu.Lock()
 	delete(l.conns, conn)
 	l.mu.Unlock()
-	l.wg.Done()
 }
 
 // waitAll waits for every lingering close to end, and lets no new one start.
@@ -164,7 +164,7 @@ func (s *Server) linger(w http.ResponseWriter, id string) {
 	}
 	conn, rw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
-		s.lingering.remove(nil)
+		s.lingering.wg.Done() // it never began
 		return
 	}
 	// What net/http read past the request's headers and the handler did not take is the start
@@ -185,8 +185,7 @@ var discardBuffers = sync.Pool{New: func() any { return new([32 << 10]byte) }}
 // discard reads and drops what conn's client sends, within the lingering bounds, then closes
 // conn. n is what was discarded already.
 func (s *Server) discard(conn net.Conn, n int64, id string) {
-	defer s.lingering.remove(conn)
-	defer conn.Close()
+	defer s.lingering.wg.Done() // last: Serve waits for the metrics and the line too
 	if cw, ok := conn.(closeWriter); ok {
 		_ = cw.CloseWrite() // the answer is all there is: the client's read ends with it
 	}
@@ -217,6 +216,8 @@ func (s *Server) discard(conn net.Conn, n int64, id string) {
 			end = lingerError
 		}
 	}
+	_ = conn.Close()
+	s.lingering.remove(conn) // before the metrics: a lingering close counted as ended is no longer lingering
 	s.metrics.lingered(end, n)
 	s.log.Debug().Str("request_id", id).Str("end", end).Int64("discarded_bytes", n).Msg("lingering close ended")
 }
