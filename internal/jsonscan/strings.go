@@ -131,6 +131,13 @@ func AppendValue(dst, data []byte, sp Span, hasWS bool) []byte {
 // is named as it was sent; other invalid UTF-8 becomes U+FFFD.
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
+	dst = AppendStringContent(dst, s)
+	return append(dst, '"')
+}
+
+// AppendStringContent appends s escaped as AppendString escapes it, without the quotes: a JSON
+// string written in pieces, each of whole characters, is the string of the pieces joined.
+func AppendStringContent(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -181,8 +188,7 @@ func AppendString(dst []byte, s string) []byte {
 		}
 		i += n
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, s[start:]...)
 }
 
 const hexDigits = "0123456789abcdef"

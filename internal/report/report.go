@@ -173,7 +173,7 @@ type Parts struct {
 // Line is one warning or note on one line:
 // "PATH: found X; expected Y; fix: Z; DONE [code]".
 func Line(x softwarn.Warning) string {
-	p := Split(x.Message)
+	p := Split(x.Message())
 	var b strings.Builder
 	b.WriteString(x.Path)
 	b.WriteString(": ")

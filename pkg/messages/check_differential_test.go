@@ -81,7 +81,7 @@ func TestCheckDifferential(t *testing.T) {
 			t.Fatalf("%s: kept %v, model says first bad rule %q (warning %v)", msg, kept, firstBad, w)
 		}
 		if !kept && firstBad != "role" && !strings.HasPrefix(w.Path, "messages[0]."+firstBad) {
-			t.Fatalf("%s: warning at %s, want the %s rule: %s", msg, w.Path, firstBad, w.Message)
+			t.Fatalf("%s: warning at %s, want the %s rule: %s", msg, w.Path, firstBad, w.Message())
 		}
 	}
 }

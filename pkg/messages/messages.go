@@ -139,7 +139,7 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 		default:
 			w := notObject(loc.Index(i), kind)
 			if kind == jsonscan.String && jsonscan.StringHoldsJSON(s.Data(), jsonscan.Span{Start: start, End: s.Pos()}, jsonscan.Object) {
-				w.Message = "found a string holding the JSON text of an object, expected a message object" + dropped +
+				w.Problem = "found a string holding the JSON text of an object, expected a message object" + dropped +
 					"; the message was serialized twice (json.dumps of a message, or of a model_dump_json()): send the object itself"
 			}
 			r.warn.Add(w)

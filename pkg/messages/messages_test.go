@@ -57,9 +57,9 @@ func TestCheck(t *testing.T) {
 			require.Equal(t, tt.path, w.Path)
 			require.Equal(t, tt.code, w.Code)
 			require.Equal(t, softwarn.Dropped, w.Action)
-			require.Contains(t, w.Message, tt.contains)
-			require.Contains(t, w.Message, "the message was dropped")
-			require.Less(t, len(w.Message), 600, "a warning must stay readable")
+			require.Contains(t, w.Message(), tt.contains)
+			require.Contains(t, w.Message(), "the message was dropped")
+			require.Less(t, len(w.Message()), 600, "a warning must stay readable")
 		})
 	}
 }
@@ -179,7 +179,7 @@ func FuzzRulesAgreeWithSchema(f *testing.F) {
 		if schemaKeeps(t, raw) != kept {
 			t.Fatalf("rules keep=%v, schema disagrees, for %s (warning: %s)", kept, raw, w)
 		}
-		if !kept && (!strings.HasPrefix(w.Path, "messages[0]") || w.Message == "") {
+		if !kept && (!strings.HasPrefix(w.Path, "messages[0]") || w.Message() == "") {
 			t.Fatalf("bad warning %+v for %s", w, raw)
 		}
 	})

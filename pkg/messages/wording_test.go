@@ -115,7 +115,7 @@ func TestDropWarningWording(t *testing.T) {
 			require.False(t, kept)
 			require.Equal(t, tt.path, w.Path)
 			require.Equal(t, tt.code, w.Code)
-			require.Equal(t, tt.want, w.Message)
+			require.Equal(t, tt.want, w.Message())
 		})
 	}
 }
@@ -145,9 +145,9 @@ func TestDoneBeforeFix(t *testing.T) {
 		kept, w, err := checkOne(t, []byte(msg))
 		require.NoError(t, err, msg)
 		require.False(t, kept, msg)
-		i := strings.Index(w.Message, "; ")
-		require.GreaterOrEqual(t, i, 0, "%s: %s", msg, w.Message)
-		require.True(t, strings.HasPrefix(w.Message[i:], "; the message was dropped"), "%s: what was done comes first after what was found: %s", msg, w.Message)
-		require.NotRegexp(t, sentenceBreak, w.Message, "%s: clauses are separated by \"; \"", msg)
+		i := strings.Index(w.Message(), "; ")
+		require.GreaterOrEqual(t, i, 0, "%s: %s", msg, w.Message())
+		require.True(t, strings.HasPrefix(w.Message()[i:], "; the message was dropped"), "%s: what was done comes first after what was found: %s", msg, w.Message())
+		require.NotRegexp(t, sentenceBreak, w.Message(), "%s: clauses are separated by \"; \"", msg)
 	}
 }

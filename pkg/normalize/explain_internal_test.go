@@ -62,6 +62,6 @@ func TestDroppedIDsBounded(t *testing.T) {
 	assert.Len(t, w.dropped, maxDroppedIDs)
 	notes := n.close()
 	require.Len(t, notes, 2, "notes: %+v", notes)
-	assert.Contains(t, notes[0].Message, `"c0" is the id of the tool call at messages[0].tool_calls[0], but messages[0] was dropped`)
-	assert.Contains(t, notes[1].Message, fmt.Sprintf(`"c%d" answers no earlier tool call`, maxDroppedIDs+9))
+	assert.Contains(t, notes[0].Message(), `"c0" is the id of the tool call at messages[0].tool_calls[0], but messages[0] was dropped`)
+	assert.Contains(t, notes[1].Message(), fmt.Sprintf(`"c%d" answers no earlier tool call`, maxDroppedIDs+9))
 }

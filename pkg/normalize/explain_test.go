@@ -166,7 +166,7 @@ func TestExplainNotes(t *testing.T) {
 				assert.Equal(t, want.path, got.Path)
 				assert.Equal(t, want.code, got.Code)
 				assert.Equal(t, actionOf(want.code), got.Action, "the action says what was done")
-				assert.Contains(t, got.Message, want.contains)
+				assert.Contains(t, got.Message(), want.contains)
 			}
 		})
 	}
@@ -194,5 +194,5 @@ func TestExplainNotesLimited(t *testing.T) {
 	assert.Equal(t, "messages[0].tool_calls[0]", notes[0].Path)
 	assert.Equal(t, "messages[0].tool_calls[1]", notes[1].Path)
 	assert.Equal(t, softwarn.NotesLimited, notes[2].Code)
-	assert.Equal(t, "2 more notes were not listed: a record lists at most 2; act on the ones listed and normalize again", notes[2].Message)
+	assert.Equal(t, "2 more notes were not listed: a record lists at most 2; act on the ones listed and normalize again", notes[2].Message())
 }

@@ -182,7 +182,7 @@ func TestExplainOtherFrameworks(t *testing.T) {
 				assert.Equal(t, want.path, got.Path)
 				assert.Equal(t, want.code, got.Code)
 				assert.Equal(t, want.action, got.Action)
-				assert.Contains(t, got.Message, want.contains)
+				assert.Contains(t, got.Message(), want.contains)
 			}
 		})
 	}
@@ -201,7 +201,7 @@ func TestExplainOtherFrameworksLimited(t *testing.T) {
 		assert.Equal(t, softwarn.MessageOtherFramework, n.Code, "note %d", i)
 	}
 	assert.Equal(t, softwarn.NotesLimited, notes[5].Code)
-	assert.Contains(t, notes[5].Message, "995 more notes were not listed")
+	assert.Contains(t, notes[5].Message(), "995 more notes were not listed")
 }
 
 // Past the limit, a dropped message in another framework's shape is counted, not written: the

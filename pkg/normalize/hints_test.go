@@ -210,10 +210,10 @@ func TestWarningClauseOrder(t *testing.T) {
 			continue
 		}
 		for _, w := range res.Warnings() {
-			require.NotRegexp(t, sentence, w.Message, "%s: %s: clauses are separated by \"; \"", name, w.Path)
-			i := strings.Index(w.Message, "; ")
-			require.GreaterOrEqual(t, i, 0, "%s: %s: %s", name, w.Path, w.Message)
-			require.Regexp(t, done, w.Message[i:], "%s: %s: what was done comes right after what was found", name, w.Path)
+			require.NotRegexp(t, sentence, w.Message(), "%s: %s: clauses are separated by \"; \"", name, w.Path)
+			i := strings.Index(w.Message(), "; ")
+			require.GreaterOrEqual(t, i, 0, "%s: %s: %s", name, w.Path, w.Message())
+			require.Regexp(t, done, w.Message()[i:], "%s: %s: what was done comes right after what was found", name, w.Path)
 		}
 	}
 }

@@ -204,7 +204,7 @@ func TestExplainMetadataKeyVariants(t *testing.T) {
 				assert.Equal(t, want.path, notes[i].Path)
 				assert.Equal(t, softwarn.MetadataKeyVariant, notes[i].Code)
 				assert.Equal(t, softwarn.Kept, notes[i].Action, "the key is kept as sent")
-				assert.Contains(t, notes[i].Message, want.message)
+				assert.Contains(t, notes[i].Message(), want.message)
 			}
 		})
 	}
@@ -243,7 +243,7 @@ func TestExplainMetadataKeyVariantsBounded(t *testing.T) {
 	require.Len(t, notes, 3, "notes: %+v", notes)
 	assert.Equal(t, []string{"metadata.input_tokens", "metadata.output_tokens", "messages"}, []string{notes[0].Path, notes[1].Path, notes[2].Path})
 	assert.Equal(t, softwarn.NotesLimited, notes[2].Code)
-	assert.Contains(t, notes[2].Message, "2 more notes were not listed")
+	assert.Contains(t, notes[2].Message(), "2 more notes were not listed")
 
 	long := "m" + strings.Repeat("_", 1<<20) + "odel"
 	for _, metadata := range []string{`{"` + long + `":"m"}`, `{"u` + strings.Repeat("-", 1<<20) + `sage":{"` + strings.Repeat("_", 1<<20) + `prompt_tokens":1}}`} {
@@ -251,7 +251,7 @@ func TestExplainMetadataKeyVariantsBounded(t *testing.T) {
 		require.Len(t, notes, 1)
 		assert.Less(t, len(notes[0].Path), softwarn.MaxKeyShown+20)
 		assert.Less(t, len(notes[0].Pointer), softwarn.MaxKeyShown+20)
-		assert.Less(t, len(notes[0].Message), 5*(softwarn.MaxKeyShown+10)+400, "the usage note names its key three times, the count twice")
+		assert.Less(t, len(notes[0].Message()), 5*(softwarn.MaxKeyShown+10)+400, "the usage note names its key three times, the count twice")
 	}
 }
 
@@ -311,7 +311,7 @@ func TestExplainMetadataAsList(t *testing.T) {
 			assert.Equal(t, "/metadata", notes[0].Pointer)
 			assert.Equal(t, softwarn.MetadataAsList, notes[0].Code)
 			assert.Equal(t, softwarn.Dropped, notes[0].Action, "the contract's warning dropped it")
-			assert.Contains(t, notes[0].Message, tt.message)
+			assert.Contains(t, notes[0].Message(), tt.message)
 		})
 	}
 	t.Run("keys past those remembered", func(t *testing.T) {
@@ -322,7 +322,7 @@ func TestExplainMetadataAsList(t *testing.T) {
 		distinct := b.String()
 		notes := explainNotes(t, `{"final_response":"ok","metadata":[`+distinct+`{"k3000":1}]}`)
 		require.Len(t, notes, 1)
-		assert.Contains(t, notes[0].Message, "found a list of 3001 objects of one key each")
+		assert.Contains(t, notes[0].Message(), "found a list of 3001 objects of one key each")
 		assert.Empty(t, explainNotes(t, `{"final_response":"ok","metadata":[`+distinct+`{"k5":1}]}`), "a repeat of a remembered key")
 	})
 	t.Run("the last metadata counts", func(t *testing.T) {
@@ -337,6 +337,6 @@ func TestExplainMetadataAsList(t *testing.T) {
 		assert.Empty(t, notes, "mixed shapes")
 		notes = explainNotes(t, `{"final_response":"ok","metadata":[{"`+long+`a":1},{"`+long+`b":2},{"`+long+`c":3},{"`+long+`d":4}]}`)
 		require.Len(t, notes, 1)
-		assert.Less(t, len(notes[0].Message), 3*(softwarn.MaxKeyShown+10)+300)
+		assert.Less(t, len(notes[0].Message()), 3*(softwarn.MaxKeyShown+10)+300)
 	})
 }

@@ -263,7 +263,7 @@ func TestLoneSurrogates(t *testing.T) {
 	w := res.Warnings()[0]
 	assert.Equal(t, softwarn.FinalResponseLoneSurrogate, w.Code)
 	assert.Equal(t, softwarn.Replaced, w.Action)
-	assert.Contains(t, w.Message, "2 lone UTF-16 surrogate escapes")
+	assert.Contains(t, w.Message(), "2 lone UTF-16 surrogate escapes")
 
 	// Still one character for the cap: 49,999 letters and a lone surrogate fit exactly.
 	_, rec = mustNormalize(t, `{"final_response":"`+strings.Repeat("a", 49999)+`\udfff"}`)
@@ -360,9 +360,9 @@ func TestMetadataNumbers(t *testing.T) {
 				assert.Regexp(t, `^metadata\.(total_input_tokens|agent_runtime_ms)$`, w.Path)
 				pastDouble := strings.HasSuffix(tt.value, "e308") || strings.HasSuffix(tt.value, "e400") || strings.HasSuffix(tt.value, "0.0")
 				if pastDouble && !strings.HasPrefix(tt.value, "-") {
-					assert.Contains(t, w.Message, "(past the largest double: Python reads it as inf)")
+					assert.Contains(t, w.Message(), "(past the largest double: Python reads it as inf)")
 				} else {
-					assert.NotContains(t, w.Message, "past the largest double", "a negative number fails for its sign")
+					assert.NotContains(t, w.Message(), "past the largest double", "a negative number fails for its sign")
 				}
 			}
 		})

@@ -66,7 +66,7 @@ func TestExplainKeyVariants(t *testing.T) {
 			assert.Equal(t, tt.path, notes[0].Path)
 			assert.Equal(t, softwarn.TopLevelKeyVariant, notes[0].Code)
 			assert.Equal(t, softwarn.Dropped, notes[0].Action)
-			assert.Contains(t, notes[0].Message, tt.message)
+			assert.Contains(t, notes[0].Message(), tt.message)
 		})
 	}
 }
@@ -82,7 +82,7 @@ func TestExplainKeyVariantsOrderAndSize(t *testing.T) {
 	notes = explainNotes(t, `{"final_response":"ok","`+long+`":[]}`)
 	require.Len(t, notes, 1)
 	assert.Less(t, len(notes[0].Path), softwarn.MaxKeyShown+10)
-	assert.Less(t, len(notes[0].Message), 2*softwarn.MaxKeyShown+300)
+	assert.Less(t, len(notes[0].Message()), 2*softwarn.MaxKeyShown+300)
 }
 
 // A final_response that is Python's text of a result object, not the answer in it, gets a
@@ -182,7 +182,7 @@ func TestExplainFinalResponseRepr(t *testing.T) {
 			assert.Equal(t, "final_response", notes[0].Path)
 			assert.Equal(t, softwarn.FinalResponseRepr, notes[0].Code)
 			assert.Equal(t, softwarn.Kept, notes[0].Action)
-			assert.Contains(t, notes[0].Message, tt.message)
+			assert.Contains(t, notes[0].Message(), tt.message)
 		})
 	}
 }
@@ -225,7 +225,7 @@ func TestExplainNotesLimitedInInputOrder(t *testing.T) {
 	require.Len(t, notes, 4, "notes: %+v", notes)
 	assert.Equal(t, []string{"messages[0].tool_calls[0]", "messages[0].tool_calls[1]", "messages[1].tool_call_id", "messages"},
 		[]string{notes[0].Path, notes[1].Path, notes[2].Path, notes[3].Path})
-	assert.Equal(t, "1 more notes were not listed: a record lists at most 3; act on the ones listed and normalize again", notes[3].Message)
+	assert.Equal(t, "1 more notes were not listed: a record lists at most 3; act on the ones listed and normalize again", notes[3].Message())
 
 	notes = explainNotes(t, doc, normalize.WithMaxWarnings(0))
 	require.Len(t, notes, 4, "no limit: every note")

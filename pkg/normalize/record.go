@@ -21,7 +21,7 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = jsonscan.AppendString(dst, w.String())
+		dst = w.AppendQuoted(dst)
 	}
 	dst = append(dst, `],"rich_mode":`...)
 	if r.msgs.Len() > 0 { // RichMode, without a second check of released
@@ -49,7 +49,7 @@ func (r *Result) SizeHint() int {
 	r.live()
 	n := len(r.s.Data()) + 256
 	for _, w := range r.warn.Warnings() {
-		n += quotedSize(len(w.Path) + 2 + len(w.Message))
+		n += quotedSize(len(w.Path) + 2 + w.Len())
 		if r.explain {
 			n += diagnosticSize(w)
 		}
@@ -67,7 +67,7 @@ func quotedSize(n int) int { return n + n/8 + 3 }
 // diagnosticSize is room for w in the explain view: its fields, and the keys and severity
 // AppendDiagnostics writes around them.
 func diagnosticSize(w softwarn.Warning) int {
-	return 80 + quotedSize(len(w.Path)) + quotedSize(len(w.Pointer)) + len(w.Code) + len(w.Action) + quotedSize(len(w.Message))
+	return 80 + quotedSize(len(w.Path)) + quotedSize(len(w.Pointer)) + len(w.Code) + len(w.Action) + quotedSize(w.Len())
 }
 
 // FinalResponse is the text of final_response as the record holds it.
@@ -123,7 +123,7 @@ func AppendDiagnostics(dst []byte, warnings, notes []softwarn.Warning) []byte {
 			dst = append(dst, `,"severity":`...)
 			dst = jsonscan.AppendString(dst, group.severity)
 			dst = append(dst, `,"message":`...)
-			dst = jsonscan.AppendString(dst, w.Message)
+			dst = w.AppendQuotedMessage(dst)
 			dst = append(dst, '}')
 		}
 	}

@@ -6,16 +6,24 @@ import (
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
-// A warning is built at a location, which gives both its dotted path and its JSON Pointer; its
-// String is the line the record's soft_warnings holds.
-func ExampleLoc_Warn() {
+// A warning is built at a location, which gives both its dotted path and its JSON Pointer, from
+// its parts; its String is the line the record's soft_warnings holds, composed from them.
+func ExampleLoc_Warning() {
 	w := softwarn.At("messages").Index(3).Key("tool_calls").Index(0).
-		Warn(softwarn.ToolCallInvalid, softwarn.Dropped, "name is missing; the message was dropped")
+		Warning(softwarn.ToolCallInvalid, softwarn.Dropped, softwarn.Parts{
+			Subject:  "name",
+			Found:    "missing",
+			Expected: "the tool's name as a string",
+			Done:     "the message was dropped",
+			Fix:      `add "name"`,
+		})
 	fmt.Println(w.Pointer, w.Code, w.Action)
+	fmt.Println(w.Found, "|", w.Fix)
 	fmt.Println(w)
 	// Output:
 	// /messages/3/tool_calls/0 tool_call_invalid dropped
-	// messages[3].tool_calls[0]: name is missing; the message was dropped
+	// missing | add "name"
+	// messages[3].tool_calls[0]: name is missing, expected the tool's name as a string; the message was dropped; add "name"
 }
 
 // A Collector keeps warnings in order up to its limit; past it they are counted (callers check
@@ -28,7 +36,7 @@ func ExampleCollector() {
 			c.Skip("messages")
 			continue
 		}
-		c.Add(softwarn.At("messages").Index(i).Warn(softwarn.MessageNotObject, softwarn.Dropped, "found a number"))
+		c.Add(softwarn.At("messages").Index(i).Warning(softwarn.MessageNotObject, softwarn.Dropped, softwarn.Parts{Found: "a number"}))
 	}
 	c.Close()
 	for _, w := range c.Warnings() {

@@ -4,7 +4,10 @@
 // A warning is data, never an error: malformed rich mode is dropped with a warning and the run
 // is still graded. Every warning carries a dotted path (messages[3].tool_calls[0]), the same
 // place as an RFC 6901 JSON Pointer (/messages/3/tool_calls/0), a stable Code that clients may
-// branch on, the Action taken, and a message a person can act on.
+// branch on, the Action taken, and what it says in Parts: what was Found, what was Expected,
+// what was Done and the Fix (or, for a warning not worded as what was found, the Problem). Its
+// message, the line a person reads in a record's soft_warnings, is composed from the parts;
+// nothing reads the parts back out of the text.
 package softwarn
 
 import (
@@ -72,17 +75,132 @@ const (
 	TopLevelTranscriptKey    Code = "top_level_transcript_key"   // a transcript under "history", "steps": ignored as unknown
 )
 
+// LastValueKept is what is done about a duplicate key, in the result object, a message, a tool
+// call or metadata alike: a warning's Done.
+const LastValueKept = "the last value was kept and the earlier ones dropped, as the platform's parser does"
+
 // Warning is one soft warning (or, in the explain view, one note).
 type Warning struct {
 	Path    string // dotted path, e.g. messages[3].tool_calls[0]
 	Pointer string // RFC 6901 pointer to the same place, e.g. /messages/3/tool_calls/0
 	Code    Code
 	Action  Action
-	Message string // what was found, what was expected, what was done, and the fix if known
+	Parts   // what it says; Message composes them
+}
+
+// Parts are what a warning says, part by part. Its message composes them as
+//
+//	found FOUND, expected EXPECTED; DONE; FIX
+//
+// with "SUBJECT is FOUND" in place of "found FOUND" when Subject is set, and PROBLEM in place of
+// both when Problem is; a part that is empty is left out with its separator. Each part is whole
+// characters, as a message cut into them would be.
+type Parts struct {
+	// Subject is the member of the value at the warning's path that Found describes, when it
+	// is not the value itself: "function.name", read "function.name is missing".
+	Subject string
+	// Found is what was found, as the message words it: "a number", `"developer"`, "no role".
+	Found string
+	// Expected is what the contract expects there: `one of "system", "user", "assistant", "tool"`.
+	Expected string
+	// Problem is what is wrong, for a warning not worded as what was found (a duplicate key, an
+	// answer over the cap): the first clause of the message, whole.
+	Problem string
+	// Done is what normalization did: "the message was dropped", "the key was dropped".
+	Done string
+	// Fix is what to change in the handler, when it is known.
+	Fix string
 }
 
 // String is the warning as it appears in soft_warnings: the path, ": ", then the message.
-func (w Warning) String() string { return w.Path + ": " + w.Message }
+func (w Warning) String() string {
+	return string(w.appendText(make([]byte, 0, len(w.Path)+2+w.Len()), appendRaw))
+}
+
+// AppendQuoted appends String as a JSON string.
+func (w Warning) AppendQuoted(dst []byte) []byte {
+	dst = append(dst, '"')
+	dst = w.appendText(dst, jsonscan.AppendStringContent)
+	return append(dst, '"')
+}
+
+func (w Warning) appendText(dst []byte, add func([]byte, string) []byte) []byte {
+	dst = add(dst, w.Path)
+	dst = append(dst, ": "...)
+	return w.compose(dst, add)
+}
+
+// Message is what the warning says, composed from its parts.
+func (p Parts) Message() string { return string(p.AppendMessage(make([]byte, 0, p.Len()))) }
+
+// AppendMessage appends Message.
+func (p Parts) AppendMessage(dst []byte) []byte { return p.compose(dst, appendRaw) }
+
+// AppendQuotedMessage appends Message as a JSON string.
+func (p Parts) AppendQuotedMessage(dst []byte) []byte {
+	dst = append(dst, '"')
+	dst = p.compose(dst, jsonscan.AppendStringContent)
+	return append(dst, '"')
+}
+
+// Len is the length of Message in bytes.
+func (p Parts) Len() int {
+	n := 0
+	switch {
+	case p.Problem != "":
+		n = len(p.Problem)
+	case p.Found != "" && p.Subject != "":
+		n = len(p.Subject) + len(" is ") + len(p.Found)
+	case p.Found != "":
+		n = len("found ") + len(p.Found)
+	}
+	for _, part := range [...]struct {
+		sep  string
+		text string
+	}{{", expected ", p.Expected}, {"; ", p.Done}, {"; ", p.Fix}} {
+		if part.text != "" {
+			if n > 0 {
+				n += len(part.sep)
+			}
+			n += len(part.text)
+		}
+	}
+	return n
+}
+
+// compose appends the message, each part through add (which escapes it, or not); the words
+// between the parts need no escaping.
+func (p Parts) compose(dst []byte, add func([]byte, string) []byte) []byte {
+	start := len(dst)
+	switch {
+	case p.Problem != "":
+		dst = add(dst, p.Problem)
+	case p.Found != "":
+		if p.Subject != "" {
+			dst = add(dst, p.Subject)
+			dst = append(dst, " is "...)
+		} else {
+			dst = append(dst, "found "...)
+		}
+		dst = add(dst, p.Found)
+	}
+	dst = appendPart(dst, start, ", expected ", p.Expected, add)
+	dst = appendPart(dst, start, "; ", p.Done, add)
+	return appendPart(dst, start, "; ", p.Fix, add)
+}
+
+// appendPart appends text, after sep unless it is the first part since start.
+func appendPart(dst []byte, start int, sep, text string, add func([]byte, string) []byte) []byte {
+	if text == "" {
+		return dst
+	}
+	if len(dst) > start {
+		dst = append(dst, sep...)
+	}
+	return add(dst, text)
+}
+
+func appendRaw(dst []byte, s string) []byte { return append(dst, s...) }
 
 // Loc is a place in the handler result, kept both as a dotted path and as a JSON Pointer.
 // The zero Loc is the top level.
@@ -119,9 +237,15 @@ func (l Loc) Path() string { return l.path }
 // Pointer is the RFC 6901 JSON Pointer of l.
 func (l Loc) Pointer() string { return l.pointer }
 
-// Warn builds the warning at l.
+// Warning builds the warning at l that says p.
+func (l Loc) Warning(code Code, action Action, p Parts) Warning {
+	return Warning{Path: l.path, Pointer: l.pointer, Code: code, Action: action, Parts: p}
+}
+
+// Warn builds the warning at l whose message is the one text given, not in parts: its Problem.
+// It is for the notes whose wording is not yet in parts.
 func (l Loc) Warn(code Code, action Action, message string) Warning {
-	return Warning{Path: l.path, Pointer: l.pointer, Code: code, Action: action, Message: message}
+	return l.Warning(code, action, Parts{Problem: message})
 }
 
 // MaxKeyShown is the most of a key, in bytes, that a warning's path, pointer or message shows.
@@ -230,9 +354,12 @@ func (c *Collector) Close() {
 	}
 	c.closed = true
 	area := c.firstArea
-	c.list = append(c.list, At(area).Warn(WarningsLimited, Dropped, strconv.Itoa(c.skipped)+
-		" more warnings (the first about "+area+") were not listed: a record lists at most "+strconv.Itoa(c.limit)+
-		" (those about final_response are listed even past that); what they concern was dropped all the same; fix the ones listed and normalize again"))
+	c.list = append(c.list, At(area).Warning(WarningsLimited, Dropped, Parts{
+		Problem: strconv.Itoa(c.skipped) + " more warnings (the first about " + area + ") were not listed: a record lists at most " +
+			strconv.Itoa(c.limit) + " (those about final_response are listed even past that)",
+		Done: "what they concern was dropped all the same",
+		Fix:  "fix the ones listed and normalize again",
+	}))
 }
 
 // Len is the number of warnings collected so far; with Truncate it marks a point to roll back to.
@@ -253,8 +380,8 @@ func (c *Collector) Warnings() []Warning { return c.list }
 // Strings returns the warnings as soft_warnings strings.
 func Strings(ws []Warning) []string {
 	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = w.String()
+	for i := range ws {
+		out[i] = ws[i].String()
 	}
 	return out
 }

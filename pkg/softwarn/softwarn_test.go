@@ -1,11 +1,14 @@
 package softwarn
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/internal/jsonscan"
 )
 
 func TestLoc(t *testing.T) {
@@ -50,7 +53,7 @@ func TestCollectorLimit(t *testing.T) {
 	require.Len(t, ws, 3)
 	assert.Equal(t, WarningsLimited, ws[2].Code)
 	assert.Equal(t, "messages", ws[2].Path)
-	assert.Contains(t, ws[2].Message, "4 more warnings (the first about messages)")
+	assert.Contains(t, ws[2].Message(), "4 more warnings (the first about messages)")
 
 	c.SetLimit(0)
 	assert.Empty(t, c.Warnings())
@@ -94,5 +97,58 @@ func TestCloseIdempotent(t *testing.T) {
 	c.Add(At("messages").Warn(MessagesNotArray, Dropped, "y"))
 	c.Close()
 	require.Len(t, c.Warnings(), 2, "SetLimit starts over: Close adds its warning again")
-	assert.Contains(t, c.Warnings()[1].Message, "1 more warnings")
+	assert.Contains(t, c.Warnings()[1].Message(), "1 more warnings")
 }
+
+// TestMessage: a message is composed from its parts, each part that is empty left out with its
+// separator; Len is its length, and the quoted forms are the JSON strings of String and Message.
+func TestMessage(t *testing.T) {
+	tests := []struct {
+		name  string
+		parts Parts
+		want  string
+	}{
+		{"found, expected, done, fix", Parts{Found: `"developer"`, Expected: `one of "system", "user"`, Done: "the message was dropped", Fix: `use "system"`},
+			`found "developer", expected one of "system", "user"; the message was dropped; use "system"`},
+		{"no fix", Parts{Found: "a number", Expected: "an object", Done: "metadata was dropped"}, "found a number, expected an object; metadata was dropped"},
+		{"a subject", Parts{Subject: "function.name", Found: "missing", Expected: "the tool's name as a string", Done: "the message was dropped"},
+			"function.name is missing, expected the tool's name as a string; the message was dropped"},
+		{"a problem", Parts{Problem: `duplicate key "a"`, Done: LastValueKept}, `duplicate key "a"; ` + LastValueKept},
+		{"a problem stands for found", Parts{Problem: "has 3 characters", Found: "ignored", Fix: "shorten it"}, "has 3 characters; shorten it"},
+		{"done alone", Parts{Done: "it was dropped"}, "it was dropped"},
+		{"fix alone", Parts{Fix: "send an object"}, "send an object"},
+		{"nothing", Parts{}, ""},
+		{"text to escape", Parts{Found: "\"a\\b\"\n", Fix: "\u2028 \xed\xa0\x80"}, "found \"a\\b\"\n; \u2028 \xed\xa0\x80"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.parts.Message())
+			assert.Equal(t, tt.want, string(tt.parts.AppendMessage([]byte("x")))[1:])
+			assert.Equal(t, len(tt.want), tt.parts.Len())
+			w := At("messages").Index(1).Warning(MessageRoleInvalid, Dropped, tt.parts)
+			assert.Equal(t, "messages[1]: "+tt.want, w.String())
+			assert.Equal(t, string(jsonscanString(w.String())), string(w.AppendQuoted(nil)))
+			assert.Equal(t, string(jsonscanString(tt.want)), string(w.AppendQuotedMessage(nil)))
+			var back string
+			require.NoError(t, json.Unmarshal(w.AppendQuoted(nil), &back))
+		})
+	}
+}
+
+// TestWarningsLimitedParts: the warning Close adds says what was left out as its problem, what
+// was done and the fix apart.
+func TestWarningsLimitedParts(t *testing.T) {
+	var c Collector
+	c.SetLimit(1)
+	c.Add(At("metadata").Warn(MetadataNotObject, Dropped, "x"))
+	c.Add(At("messages").Warn(MessagesNotArray, Dropped, "y"))
+	c.Close()
+	w := c.Warnings()[1]
+	assert.Equal(t, Parts{
+		Problem: "1 more warnings (the first about messages) were not listed: a record lists at most 1 (those about final_response are listed even past that)",
+		Done:    "what they concern was dropped all the same",
+		Fix:     "fix the ones listed and normalize again",
+	}, w.Parts)
+}
+
+func jsonscanString(s string) []byte { return jsonscan.AppendString(nil, s) }
