@@ -19,7 +19,7 @@ type callFacts struct {
 	kind   jsonscan.Kind
 	span   jsonscan.Span32 // the tool_calls value
 	bad    int             // index of the first tool call that does not normalize, or -1
-	reason string          // why it does not: the warning's message, what was done and the fix included
+	reason softwarn.Parts  // why it does not: what its warning says
 	// flat: the array is already what the record writes (every call flat, its keys exactly
 	// id, name, arguments in that order, no whitespace), so the message is copied as it is.
 	flat bool
@@ -44,8 +44,8 @@ func (r *Reader) readToolCalls() callFacts {
 	// in (backfill), since the record then writes the array from the table.
 	j, flat := 0, true
 	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
-		reason, flatCall := r.readToolCall(j)
-		if reason != "" && f.bad < 0 {
+		reason, bad, flatCall := r.readToolCall(j)
+		if bad && f.bad < 0 {
 			f.bad, f.reason = j, reason
 		}
 		switch {
@@ -53,7 +53,7 @@ func (r *Reader) readToolCalls() callFacts {
 		case flat && flatCall:
 			r.calls.truncate(r.calls.len() - 1) // appended valid: not needed while all are flat
 		case flat && j > 0:
-			r.backfillBefore(start, j, reason == "")
+			r.backfillBefore(start, j, !bad)
 		}
 		flat = flat && flatCall
 		j++
@@ -122,16 +122,18 @@ type callFields struct {
 	fnArgsWS, fnArgsSeen bool
 }
 
-// readToolCall reads tool call j; when it cannot be normalized it returns why (the message of
-// the warning that drops its message), else it appends the flat form to r.calls and returns "". It also reports whether the call is written in the flat form already: its keys exactly id
+// readToolCall reads tool call j; when it cannot be normalized it returns why (what the warning
+// that drops its message says) and bad, else it appends the flat form to r.calls. It also
+// reports whether the call is written in the flat form already: its keys exactly id
 // (optional), name, arguments (optional), in that order, unescaped (whitespace is the caller's
 // to check).
-func (r *Reader) readToolCall(j int) (reason string, flat bool) {
+func (r *Reader) readToolCall(j int) (reason softwarn.Parts, bad, flat bool) {
 	s := r.s
 	kind := s.Peek()
 	if kind != jsonscan.Object {
 		s.SkipValue()
-		return "found " + kind.Describe() + ", expected a tool call object" + dropped + "; send each call as an object: " + callShapes, false
+		return softwarn.Parts{Found: kind.Describe(), Expected: "a tool call object", Done: droppedMessage,
+			Fix: "send each call as an object: " + callShapes}, true, false
 	}
 	var c callFields
 	r.entry.Reset()
@@ -172,28 +174,32 @@ func (r *Reader) readToolCall(j int) (reason string, flat bool) {
 	call := ToolCall{ID: c.id.Pack(), Name: c.name.Pack(), Arguments: c.args.Pack(), ArgumentsWS: c.argsWS}
 	if c.function != jsonscan.None && c.function != jsonscan.Null {
 		if c.function != jsonscan.Object {
-			return "function is " + c.function.Describe() + `, expected an object {"name", "arguments"}` + dropped +
-				`; send "function": {"name": <the tool's name>, "arguments": <its arguments>}, or the flat form {"id", "name", "arguments"} without "function"`, false
+			return softwarn.Parts{Subject: "function", Found: c.function.Describe(), Expected: `an object {"name", "arguments"}`, Done: droppedMessage,
+				Fix: `send "function": {"name": <the tool's name>, "arguments": <its arguments>}, or the flat form {"id", "name", "arguments"} without "function"`}, true, false
 		}
 		if c.fnNameKind != jsonscan.String {
-			return "function.name is " + describeKind(c.fnNameKind) + ", expected the tool's name as a string" + dropped +
-				nameFix(data, c.fnName, c.fnNameKind, `; add the tool's name to function: {"name": <the tool's name>, "arguments": <its arguments>}`), false
+			return softwarn.Parts{Subject: "function.name", Found: describeKind(c.fnNameKind), Expected: toolName, Done: droppedMessage,
+				Fix: nameFix(data, c.fnName, c.fnNameKind, `add the tool's name to function: {"name": <the tool's name>, "arguments": <its arguments>}`)}, true, false
 		}
 		call.Name, call.Arguments, call.ArgumentsWS = c.fnName.Pack(), c.fnArgs.Pack(), c.fnArgsWS
 	} else if c.nameKind != jsonscan.String {
-		return "name is " + describeKind(c.nameKind) + ", expected the tool's name as a string" + dropped +
-			nameFix(data, c.name, c.nameKind, `; add the tool's name: "name" in the flat form {"id", "name", "arguments"}, or "function": {"name", "arguments"} in OpenAI's`), false
+		return softwarn.Parts{Subject: "name", Found: describeKind(c.nameKind), Expected: toolName, Done: droppedMessage,
+			Fix: nameFix(data, c.name, c.nameKind, `add the tool's name: "name" in the flat form {"id", "name", "arguments"}, or "function": {"name", "arguments"} in OpenAI's`)}, true, false
 	}
 	if c.idKind != jsonscan.None && c.idKind != jsonscan.Null && c.idKind != jsonscan.String {
 		if c.idKind == jsonscan.Number {
 			number := numberText(data, c.id)
-			return "id is the number " + number + ", expected a string or null" + dropped + asString(number), false
+			return softwarn.Parts{Subject: "id", Found: "the number " + number, Expected: "a string or null", Done: droppedMessage, Fix: asString(number)}, true, false
 		}
-		return "id is " + c.idKind.Describe() + ", expected a string or null" + dropped + "; send the call's id as a string, or null when it has none", false
+		return softwarn.Parts{Subject: "id", Found: c.idKind.Describe(), Expected: "a string or null", Done: droppedMessage,
+			Fix: "send the call's id as a string, or null when it has none"}, true, false
 	}
 	r.calls.append(call)
-	return "", flat
+	return softwarn.Parts{}, false, flat
 }
+
+// toolName is what a tool call's name is expected to be.
+const toolName = "the tool's name as a string"
 
 // The keys of the flat form, in the order the record writes them; each value of order is the
 // first key still allowed.
@@ -233,13 +239,13 @@ func nameFix(data []byte, sp jsonscan.Span, k jsonscan.Kind, missing string) str
 	case jsonscan.Number:
 		return asString(numberText(data, sp))
 	}
-	return "; send the tool's name as a string"
+	return "send the tool's name as a string"
 }
 
 // asString is the fix for a number sent where a string was expected: the number's text (from
 // numberText), quoted.
 func asString(number string) string {
-	return `; send it as a string: "` + number + `"`
+	return `send it as a string: "` + number + `"`
 }
 
 // numberText shows the number token at sp in a message, cut to about 64 bytes. (ShortToken is
@@ -294,7 +300,8 @@ func readThinking(s *jsonscan.Scanner) thinkingFacts {
 	return f
 }
 
-const dropped = "; the message was dropped"
+// droppedMessage is what was done about a message that breaks a rule.
+const droppedMessage = "the message was dropped"
 
 // check applies the message rules to the message just read, message i of loc, and returns the
 // one warning that drops it, if any.
@@ -369,10 +376,10 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 		switch k := kindAt(data, r.members.List[i].Value()); k {
 		case jsonscan.String, jsonscan.Array, jsonscan.Null:
 		case jsonscan.Object:
-			return at.Key("content").Warn(softwarn.MessageContentInvalid, softwarn.Dropped, r.objectContent(r.members.List[i].Value())), false
+			return at.Key("content").Warning(softwarn.MessageContentInvalid, softwarn.Dropped, r.objectContent(r.members.List[i].Value())), false
 		default:
-			return at.Key("content").Warn(softwarn.MessageContentInvalid, softwarn.Dropped,
-				"found "+k.Describe()+", expected a string, an array of content parts, or null"+dropped), false
+			return at.Key("content").Warning(softwarn.MessageContentInvalid, softwarn.Dropped,
+				softwarn.Parts{Found: k.Describe(), Expected: contentExpected, Done: droppedMessage}), false
 		}
 	}
 	if i := r.members.Find(data, "tool_call_id"); i >= 0 {
@@ -383,44 +390,47 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 				number := numberText(data, v)
 				found, fix = "the number "+number, asString(number)
 			}
-			return at.Key("tool_call_id").Warn(softwarn.MessageToolCallIDInvalid, softwarn.Dropped,
-				"found "+found+", expected a string (the id of the tool call this message answers) or null"+dropped+fix), false
+			return at.Key("tool_call_id").Warning(softwarn.MessageToolCallIDInvalid, softwarn.Dropped, softwarn.Parts{
+				Found: found, Expected: "a string (the id of the tool call this message answers) or null", Done: droppedMessage, Fix: fix}), false
 		}
 	}
 	switch k := f.calls.kind; {
 	case k == jsonscan.None || k == jsonscan.Null:
 	case k != jsonscan.Array:
-		hint := ""
+		fix := ""
 		if k == jsonscan.Object {
-			hint = "; a single tool call must be wrapped in an array: [{...}]"
+			fix = "a single tool call must be wrapped in an array: [{...}]"
 		}
-		return at.Key("tool_calls").Warn(softwarn.MessageToolCallsInvalid, softwarn.Dropped,
-			"found "+k.Describe()+", expected an array of tool calls or null"+dropped+hint), false
+		return at.Key("tool_calls").Warning(softwarn.MessageToolCallsInvalid, softwarn.Dropped,
+			softwarn.Parts{Found: k.Describe(), Expected: "an array of tool calls or null", Done: droppedMessage, Fix: fix}), false
 	case f.calls.bad >= 0:
-		return at.Key("tool_calls").Index(f.calls.bad).Warn(softwarn.ToolCallInvalid, softwarn.Dropped, f.calls.reason), false
+		return at.Key("tool_calls").Index(f.calls.bad).Warning(softwarn.ToolCallInvalid, softwarn.Dropped, f.calls.reason), false
 	}
 	switch k := f.thinking.kind; {
 	case k == jsonscan.None || k == jsonscan.Null:
 	case k != jsonscan.Array:
-		return at.Key("thinking").Warn(softwarn.MessageThinkingInvalid, softwarn.Dropped,
-			"found "+k.Describe()+", expected an array of objects or null"+dropped+thinkingFix(k)), false
+		return at.Key("thinking").Warning(softwarn.MessageThinkingInvalid, softwarn.Dropped,
+			softwarn.Parts{Found: k.Describe(), Expected: "an array of objects or null", Done: droppedMessage, Fix: thinkingFix(k)}), false
 	case f.thinking.bad >= 0:
-		return at.Key("thinking").Index(f.thinking.bad).Warn(softwarn.MessageThinkingInvalid, softwarn.Dropped,
-			"found "+f.thinking.badKind.Describe()+", expected an object"+dropped+"; send each thinking entry as an object, e.g. "+thinkingBlock+" (Anthropic's thinking block)"), false
+		return at.Key("thinking").Index(f.thinking.bad).Warning(softwarn.MessageThinkingInvalid, softwarn.Dropped, softwarn.Parts{
+			Found: f.thinking.badKind.Describe(), Expected: "an object", Done: droppedMessage,
+			Fix: "send each thinking entry as an object, e.g. " + thinkingBlock + " (Anthropic's thinking block)"}), false
 	}
 	return softwarn.Warning{}, true // valid after all: valid and describe disagree, and keeping loses nothing
 }
 
-// objectContent is the message that drops a message whose content is the object at sp. An
+// contentExpected is what a message's content is expected to be.
+const contentExpected = "a string, an array of content parts, or null"
+
+// objectContent is what the warning says that drops a message whose content is the object at sp. An
 // object with a string "type" looks like a content part sent bare: wrap it in an array. One
 // without is no content part, and wrapping it would not make it one: for a tool message it is
 // most likely the tool's structured output, sent as the object instead of as JSON text. So is a
 // tool message's object whose "type" names no content part ({"type": "json", ...}, a tool's
 // typed result): wrapped, it would pass, but as a content part of a type no renderer knows.
-func (r *Reader) objectContent(sp jsonscan.Span) string {
-	const expected = ", expected a string, an array of content parts, or null" + dropped
-	const wrap = "found a bare object" + expected + "; a bare content part must be wrapped in an array: [{...}]"
-	const asJSON = `; send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`
+func (r *Reader) objectContent(sp jsonscan.Span) softwarn.Parts {
+	const asJSON = `send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`
+	p := softwarn.Parts{Expected: contentExpected, Done: droppedMessage}
 	data := r.s.Data()
 	tool := false
 	if i := r.members.Find(data, "role"); i >= 0 {
@@ -429,16 +439,18 @@ func (r *Reader) objectContent(sp jsonscan.Span) string {
 	typ, token, typed := objectType(data[sp.Start:sp.End], r.s.MaxDepth())
 	switch {
 	case typed && (!tool || contentPartType(typ)):
-		return wrap
+		p.Found, p.Fix = "a bare object", "a bare content part must be wrapped in an array: [{...}]"
 	case typed:
-		return `found a bare object that is not a content part (its "type" ` + shownType(token) + ` is no content part's type)` + expected + asJSON
+		p.Found, p.Fix = `a bare object that is not a content part (its "type" `+shownType(token)+` is no content part's type)`, asJSON
+	case tool:
+		p.Found, p.Fix = untypedObject, asJSON
+	default:
+		p.Found, p.Fix = untypedObject, `send the text as a string: "content": <the text>`
 	}
-	const found = `found a bare object that is not a content part (it has no string "type")` + expected
-	if tool {
-		return found + asJSON
-	}
-	return found + `; send the text as a string: "content": <the text>`
+	return p
 }
+
+const untypedObject = `a bare object that is not a content part (it has no string "type")`
 
 // objectType returns the (last) value of the JSON object obj's member "type", unescaped and as
 // its token, and whether it is a string, as a content part's is.
@@ -495,12 +507,12 @@ const thinkingBlock = `{"type": "thinking", "thinking": <the text>}`
 func thinkingFix(k jsonscan.Kind) string {
 	switch k {
 	case jsonscan.String:
-		return "; put the text in an array of objects, e.g. [" + thinkingBlock + "] (Anthropic's thinking blocks)"
+		return "put the text in an array of objects, e.g. [" + thinkingBlock + "] (Anthropic's thinking blocks)"
 	case jsonscan.Object:
-		return "; a single thinking entry must be wrapped in an array: [{...}]"
+		return "a single thinking entry must be wrapped in an array: [{...}]"
 	}
 	// A number or a boolean (a flag that thinking was on, a token count) is no reasoning.
-	return "; thinking holds the model's reasoning, as an array of objects, e.g. [" + thinkingBlock + "]: send that, or leave the key out"
+	return "thinking holds the model's reasoning, as an array of objects, e.g. [" + thinkingBlock + "]: send that, or leave the key out"
 }
 
 func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {
@@ -511,8 +523,8 @@ func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {
 	}
 	v := r.members.List[i].Value()
 	if k := kindAt(data, v); k != jsonscan.String {
-		return at.Key("role").Warn(softwarn.MessageRoleInvalid, softwarn.Dropped,
-			"found "+k.Describe()+", expected one of "+roleList+dropped), false
+		return at.Key("role").Warning(softwarn.MessageRoleInvalid, softwarn.Dropped,
+			softwarn.Parts{Found: k.Describe(), Expected: oneOfRoles, Done: droppedMessage}), false
 	}
 	role := string(jsonscan.StringText(data, v))
 	for _, want := range roles {
@@ -520,14 +532,12 @@ func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {
 			return softwarn.Warning{}, true
 		}
 	}
-	msg := "found " + jsonscan.ShortToken(string(data[v.Start:v.End])) + ", expected one of " + roleList + dropped
-	if fix := roleFix(role); fix != "" {
-		msg += "; " + fix
-	}
-	return at.Key("role").Warn(softwarn.MessageRoleInvalid, softwarn.Dropped, msg), false
+	return at.Key("role").Warning(softwarn.MessageRoleInvalid, softwarn.Dropped, softwarn.Parts{
+		Found: jsonscan.ShortToken(string(data[v.Start:v.End])), Expected: oneOfRoles, Done: droppedMessage, Fix: roleFix(role)}), false
 }
 
-const roleList = `"system", "user", "assistant", "tool"`
+// oneOfRoles is what a message's role is expected to be.
+const oneOfRoles = `one of "system", "user", "assistant", "tool"`
 
 // langChainRole is the role that replaces a LangChain message's type, and what else changes.
 func langChainRole(typ string) (role, also string) {
@@ -575,11 +585,13 @@ func (r *Reader) noRole(at softwarn.Loc) softwarn.Warning {
 			typ = string(jsonscan.StringText(data, v))
 		}
 	}
-	const prefix = "found no role, expected one of " + roleList + dropped
-	if code, fix := typedItem(typ); fix != "" {
-		return at.Warn(code, softwarn.Dropped, prefix+"; "+fix)
+	p := softwarn.Parts{Found: "no role", Expected: oneOfRoles, Done: droppedMessage}
+	code, fix := typedItem(typ)
+	if fix == "" {
+		code = softwarn.MessageRoleMissing
 	}
-	return at.Warn(softwarn.MessageRoleMissing, softwarn.Dropped, prefix)
+	p.Fix = fix
+	return at.Warning(code, softwarn.Dropped, p)
 }
 
 // typedItem recognises, by its "type", an item of another API that was sent where a message
@@ -622,11 +634,11 @@ func typedItem(typ string) (softwarn.Code, string) {
 }
 
 func notObject(at softwarn.Loc, k jsonscan.Kind) softwarn.Warning {
-	msg := "found " + k.Describe() + `, expected a message object {"role", "content", ...}` + dropped
+	p := softwarn.Parts{Found: k.Describe(), Expected: `a message object {"role", "content", ...}`, Done: droppedMessage}
 	if k == jsonscan.String {
-		msg += `; to send plain text, use {"role": "user" or "assistant", "content": <the text>}`
+		p.Fix = `to send plain text, use {"role": "user" or "assistant", "content": <the text>}`
 	}
-	return at.Warn(softwarn.MessageNotObject, softwarn.Dropped, msg)
+	return at.Warning(softwarn.MessageNotObject, softwarn.Dropped, p)
 }
 
 func kindAt(data []byte, sp jsonscan.Span) jsonscan.Kind {

@@ -139,8 +139,8 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 		default:
 			w := notObject(loc.Index(i), kind)
 			if kind == jsonscan.String && jsonscan.StringHoldsJSON(s.Data(), jsonscan.Span{Start: start, End: s.Pos()}, jsonscan.Object) {
-				w.Problem = "found a string holding the JSON text of an object, expected a message object" + dropped +
-					"; the message was serialized twice (json.dumps of a message, or of a model_dump_json()): send the object itself"
+				w.Found, w.Expected = "a string holding the JSON text of an object", "a message object"
+				w.Fix = "the message was serialized twice (json.dumps of a message, or of a model_dump_json()): send the object itself"
 			}
 			r.warn.Add(w)
 		}
@@ -245,8 +245,8 @@ func (r *Reader) reportDuplicates(at softwarn.Loc) {
 				l = l.Key("function")
 			}
 		}
-		r.warn.Add(l.Key(d.key).Warn(softwarn.DuplicateKey, softwarn.Dropped,
-			"duplicate key "+jsonscan.ShortToken(d.written)+"; the last value was kept and the earlier ones dropped, as the platform's parser does"))
+		r.warn.Add(l.Key(d.key).Warning(softwarn.DuplicateKey, softwarn.Dropped,
+			softwarn.Parts{Problem: "duplicate key " + jsonscan.ShortToken(d.written), Done: softwarn.LastValueKept}))
 	}
 }
 

@@ -1,7 +1,6 @@
 package messages_test
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
@@ -120,13 +119,10 @@ func TestDropWarningWording(t *testing.T) {
 	}
 }
 
-// sentenceBreak is a clause that starts a new sentence, where warnings use "; ".
-var sentenceBreak = regexp.MustCompile(`\. [A-Z]`)
-
-// Every warning that drops a message says what was done right after what was found and
-// expected, before any fix (the order the docs promise, and the one the text report takes
-// apart), and separates its clauses with "; ", never by starting a new sentence.
-func TestDoneBeforeFix(t *testing.T) {
+// Every warning that drops a message says in its parts what was found and expected, and that
+// the message was dropped; no other part repeats that. Reports and the explain view read the
+// parts, not the text.
+func TestDropWarningParts(t *testing.T) {
 	for _, msg := range []string{
 		`null`, `"hi"`, `"{\"role\":\"user\"}"`, `{"content":"x"}`, `{"role":null}`, `{"role":"developer"}`, `{"role":"User"}`,
 		`{"role":"user","content":5}`, `{"role":"user","content":{"type":"text"}}`, `{"role":"user","content":{}}`, `{"role":"tool","content":{"a":1}}`,
@@ -145,9 +141,22 @@ func TestDoneBeforeFix(t *testing.T) {
 		kept, w, err := checkOne(t, []byte(msg))
 		require.NoError(t, err, msg)
 		require.False(t, kept, msg)
-		i := strings.Index(w.Message(), "; ")
-		require.GreaterOrEqual(t, i, 0, "%s: %s", msg, w.Message())
-		require.True(t, strings.HasPrefix(w.Message()[i:], "; the message was dropped"), "%s: what was done comes first after what was found: %s", msg, w.Message())
-		require.NotRegexp(t, sentenceBreak, w.Message(), "%s: clauses are separated by \"; \"", msg)
+		require.NotEmpty(t, w.Found, msg)
+		require.NotEmpty(t, w.Expected, msg)
+		require.Empty(t, w.Problem, msg)
+		require.Equal(t, "the message was dropped", w.Done, msg)
+		for _, part := range []string{w.Subject, w.Found, w.Expected, w.Fix} {
+			require.NotContains(t, part, "was dropped", "%s: a part other than Done says what was done", msg)
+		}
 	}
+}
+
+// The parts of a tool call's warning name the member at fault as the subject, so that the
+// warning's path stays the call's.
+func TestToolCallWarningParts(t *testing.T) {
+	kept, w, err := checkOne(t, []byte(`{"role":"assistant","tool_calls":[{"id":5,"name":"f"}]}`))
+	require.NoError(t, err)
+	require.False(t, kept)
+	require.Equal(t, softwarn.Parts{Subject: "id", Found: "the number 5", Expected: "a string or null", Done: "the message was dropped", Fix: `send it as a string: "5"`}, w.Parts)
+	require.Equal(t, "messages[0].tool_calls[0]", w.Path)
 }
