@@ -25,16 +25,18 @@ func (r *Result) readFinal(sp jsonscan.Span, flags jsonscan.StrFlags) {
 	out = append(out, '"')
 	head := headOf(content, &out)
 	if head.lone > 0 {
-		r.warn.AddAlways(softwarn.At("final_response").Warn(softwarn.FinalResponseLoneSurrogate, softwarn.Replaced,
+		r.warn.AddAlways(softwarn.At("final_response").Warning(softwarn.FinalResponseLoneSurrogate, softwarn.Replaced,
 			loneSurrogates(head.lone, head.firstLone)))
 	}
 	if head.end < len(content) {
 		total := MaxChars + countChars(content[head.end:], flags&jsonscan.Escaped != 0)
 		out = append(out, TruncationMarker...)
 		r.truncated = true
-		r.warn.AddAlways(softwarn.At("final_response").Warn(softwarn.FinalResponseTruncated, softwarn.Truncated,
-			"has "+group(total)+" characters, over the cap of "+group(MaxChars)+"; the first "+group(MaxChars)+
-				" were kept and \""+TruncationMarker+"\" was appended; the judge scores the head only: put the answer first"))
+		r.warn.AddAlways(softwarn.At("final_response").Warning(softwarn.FinalResponseTruncated, softwarn.Truncated, softwarn.Parts{
+			Problem: "has " + group(total) + " characters, over the cap of " + group(MaxChars),
+			Done:    "the first " + group(MaxChars) + ` were kept and "` + TruncationMarker + `" was appended`,
+			Fix:     "the judge scores the head only: put the answer first",
+		}))
 	}
 	if head.lone == 0 && head.end == len(content) {
 		return // nothing changed: keep aliasing the input
@@ -42,13 +44,18 @@ func (r *Result) readFinal(sp jsonscan.Span, flags jsonscan.StrFlags) {
 	r.final = append(out, '"')
 }
 
-// loneSurrogates is the warning's message for n lone surrogate escapes.
-func loneSurrogates(n int, first string) string {
-	what := "a lone UTF-16 surrogate escape, " + first + ", which encodes no character; it was replaced"
-	if n > 1 {
-		what = strconv.Itoa(n) + " lone UTF-16 surrogate escapes (the first is " + first + "), which encode no character; each was replaced"
+// loneSurrogates is what the warning says about n lone surrogate escapes.
+func loneSurrogates(n int, first string) softwarn.Parts {
+	p := softwarn.Parts{
+		Found: "a lone UTF-16 surrogate escape, " + first + ", which encodes no character",
+		Done:  "it was replaced with U+FFFD",
+		Fix:   "encode characters outside the BMP as a surrogate pair or as UTF-8",
 	}
-	return "found " + what + " with U+FFFD; encode characters outside the BMP as a surrogate pair or as UTF-8"
+	if n > 1 {
+		p.Found = strconv.Itoa(n) + " lone UTF-16 surrogate escapes (the first is " + first + "), which encode no character"
+		p.Done = "each was replaced with U+FFFD"
+	}
+	return p
 }
 
 type headFacts struct {

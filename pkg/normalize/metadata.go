@@ -30,8 +30,8 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 		v := s.SkipValue()
 		m.span = v
 		if m.kind != jsonscan.Null && s.Err() == nil {
-			warn.Add(softwarn.At("metadata").Warn(softwarn.MetadataNotObject, softwarn.Dropped,
-				"found "+m.kind.Describe()+", expected an object; metadata was dropped"+serializedTwice(s.Data(), v, m.kind, jsonscan.Object)))
+			warn.Add(softwarn.At("metadata").Warning(softwarn.MetadataNotObject, softwarn.Dropped, softwarn.Parts{
+				Found: m.kind.Describe(), Expected: "an object", Done: "metadata was dropped", Fix: serializedTwice(s.Data(), v, m.kind, jsonscan.Object)}))
 		}
 		return
 	}
@@ -49,8 +49,8 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 				continue
 			}
 			name := m.members.Name(data, j)
-			warn.Add(softwarn.At("metadata").Key(string(name)).Warn(softwarn.DuplicateKey, softwarn.Dropped,
-				"duplicate key "+softwarn.QuoteKey(string(name))+"; the last value was kept and the earlier ones dropped, as the platform's parser does"))
+			warn.Add(softwarn.At("metadata").Key(string(name)).Warning(softwarn.DuplicateKey, softwarn.Dropped,
+				softwarn.Parts{Problem: "duplicate key " + softwarn.QuoteKey(string(name)), Done: softwarn.LastValueKept}))
 		}
 	}
 	if s.Err() != nil {
@@ -58,9 +58,9 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	}
 	for i := range m.members.List {
 		name := m.members.Name(data, i)
-		if reason := checkMetadata(data, name, m.members.List[i].Value()); reason != "" {
+		if reason, bad := checkMetadataKey(data, name, m.members.List[i].Value()); bad {
 			clean = false
-			warn.Add(softwarn.At("metadata").Key(string(name)).Warn(softwarn.MetadataKeyInvalid, softwarn.Dropped, reason))
+			warn.Add(softwarn.At("metadata").Key(string(name)).Warning(softwarn.MetadataKeyInvalid, softwarn.Dropped, reason))
 			m.members.List[i].Remove()
 		}
 	}
@@ -68,37 +68,60 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	m.verbatim = clean && s.WS() == ws0
 }
 
-// checkMetadata checks a recognised metadata key and says why its value fails, or "".
+// checkMetadata checks a recognised metadata key and says why its value fails, or "": the
+// message of checkMetadataKey's parts.
 func checkMetadata(data, key []byte, v jsonscan.Span) string {
+	p, bad := checkMetadataKey(data, key, v)
+	if !bad {
+		return ""
+	}
+	return p.Message()
+}
+
+// checkMetadataKey checks a recognised metadata key and, when its value fails, says why in the
+// parts of the warning that drops it, and reports bad.
+func checkMetadataKey(data, key []byte, v jsonscan.Span) (reason softwarn.Parts, bad bool) {
 	tok := data[v.Start:v.End]
 	kind := kindOf(tok)
+	p := softwarn.Parts{Done: "the key was dropped"}
 	switch string(key) {
 	case "model", "system_prompt_id":
+		p.Expected = "a string"
 		switch kind {
 		case jsonscan.String:
+			return softwarn.Parts{}, false
 		case jsonscan.Number:
-			return "found the number " + shorten(tok) + ", expected a string; the key was dropped; send it as a string: \"" + shorten(tok) + "\""
+			p.Found, p.Fix = "the number "+shorten(tok), `send it as a string: "`+shorten(tok)+`"`
 		default:
-			return "found " + kind.Describe() + ", expected a string; the key was dropped" + nullHint(kind)
+			p.Found, p.Fix = kind.Describe(), nullHint(kind)
 		}
+		return p, true
 	case "total_input_tokens", "total_output_tokens":
-		const want = ", expected a whole, non-negative number of tokens; the key was dropped"
-		if kind != jsonscan.Number {
-			return "found " + describeValue(tok, kind) + want + unquoteHint(data, v, kind, wholeNonNegative) + nullHint(kind)
-		}
-		if !wholeNonNegative(tok) {
-			return "found " + shorten(tok) + pastDouble(tok) + want
-		}
+		p.Expected = "a whole, non-negative number of tokens"
+		return p, numberFails(&p, data, v, kind, wholeNonNegative)
 	case "agent_runtime_ms":
-		const want = ", expected a non-negative number of milliseconds; the key was dropped"
-		if kind != jsonscan.Number {
-			return "found " + describeValue(tok, kind) + want + unquoteHint(data, v, kind, nonNegative) + nullHint(kind)
-		}
-		if !nonNegative(tok) {
-			return "found " + shorten(tok) + pastDouble(tok) + want
-		}
+		p.Expected = "a non-negative number of milliseconds"
+		return p, numberFails(&p, data, v, kind, nonNegative)
 	}
-	return ""
+	return softwarn.Parts{}, false
+}
+
+// numberFails reports whether the value of kind at v fails a number's check passes, and then
+// sets what was found and the fix in p.
+func numberFails(p *softwarn.Parts, data []byte, v jsonscan.Span, kind jsonscan.Kind, passes func([]byte) bool) bool {
+	tok := data[v.Start:v.End]
+	switch {
+	case kind != jsonscan.Number:
+		p.Found, p.Fix = describeValue(tok, kind), unquoteHint(data, v, kind, passes)
+		if p.Fix == "" {
+			p.Fix = nullHint(kind)
+		}
+	case !passes(tok):
+		p.Found = shorten(tok) + pastDouble(tok)
+	default:
+		return false
+	}
+	return true
 }
 
 // serializedTwice is the fix for a value of kind k at v that should have been of kind want,
@@ -107,7 +130,7 @@ func serializedTwice(data []byte, v jsonscan.Span, k, want jsonscan.Kind) string
 	if k != jsonscan.String || !jsonscan.StringHoldsJSON(data, v, want) {
 		return ""
 	}
-	return "; the string holds its JSON text: it was serialized twice (json.dumps of a value already serialized): send the " + want.Name() + " itself"
+	return "the string holds its JSON text: it was serialized twice (json.dumps of a value already serialized): send the " + want.Name() + " itself"
 }
 
 // nullHint says how to send no value for a recognised key: null is not one (a Pydantic
@@ -116,7 +139,7 @@ func nullHint(kind jsonscan.Kind) string {
 	if kind != jsonscan.Null {
 		return ""
 	}
-	return "; leave the key out when there is no value (Pydantic: model_dump(exclude_none=True))"
+	return "leave the key out when there is no value (Pydantic: model_dump(exclude_none=True))"
 }
 
 func wholeNonNegative(number []byte) bool {
@@ -233,7 +256,7 @@ func unquoteHint(data []byte, v jsonscan.Span, kind jsonscan.Kind, passes func([
 	if len(text) > 40 || !jsonscan.IsNumber(text) || !passes(text) {
 		return ""
 	}
-	return "; send it as a number: " + string(text)
+	return "send it as a number: " + string(text)
 }
 
 // numberParts is a validated JSON number taken apart: its sign, the digits before and after

@@ -396,8 +396,8 @@ func (r *Result) begin(f int) bool {
 }
 
 func duplicateTopLevel(f int) softwarn.Warning {
-	return softwarn.At(fieldNames[f]).Warn(softwarn.DuplicateKey, softwarn.Dropped,
-		`duplicate key "`+fieldNames[f]+`" in the result; the last value was kept and the earlier ones dropped, as the platform's parser does`)
+	return softwarn.At(fieldNames[f]).Warning(softwarn.DuplicateKey, softwarn.Dropped,
+		softwarn.Parts{Problem: `duplicate key "` + fieldNames[f] + `" in the result`, Done: softwarn.LastValueKept})
 }
 
 func (r *Result) end(f int) { r.fields[f].warnTo = r.warn.Len() }
@@ -414,12 +414,12 @@ func (r *Result) readMessages() {
 	default:
 		v := s.SkipValue()
 		if s.Err() == nil {
-			hint := serializedTwice(s.Data(), v, kind, jsonscan.Array)
+			fix := serializedTwice(s.Data(), v, kind, jsonscan.Array)
 			if kind == jsonscan.Object {
-				hint = "; a single message must be wrapped in an array: [{...}]"
+				fix = "a single message must be wrapped in an array: [{...}]"
 			}
-			r.warn.Add(softwarn.At("messages").Warn(softwarn.MessagesNotArray, softwarn.Dropped,
-				"found "+kind.Describe()+", expected an array of message objects; messages was dropped and the run is graded on final_response alone"+hint))
+			r.warn.Add(softwarn.At("messages").Warning(softwarn.MessagesNotArray, softwarn.Dropped, softwarn.Parts{
+				Found: kind.Describe(), Expected: "an array of message objects", Done: "messages was dropped and the run is graded on final_response alone", Fix: fix}))
 		}
 	}
 }
