@@ -28,20 +28,38 @@ var (
 const EmptyResponseMessage = "Handler returned an empty string for final_response. The platform rejects empty responses (the LLM judge has nothing to grade against). Return at least a one-sentence summary of what the agent did or why it failed."
 
 // ResponseShapeError rejects a result whose shape cannot be graded: no final_response, an empty
-// one, or a value of the wrong type.
+// one, or a value of the wrong type. Its message is composed from its parts: Problem, Detail,
+// then Fix after "; " (or after ": ", where Detail leads into it).
 type ResponseShapeError struct {
 	Path string // where the problem is: "" for the whole result, or "final_response"
 	Got  string // what was found, e.g. "number", "empty string", "null"
 	Want string // what was expected
-	Msg  string // the full message shown to a person
-	// Fix is the fix Msg ends with when it recognises what was sent (a model API's response, a
-	// chat message where the text belongs, an answer under another key) and says where the
-	// text is; "" when Msg names no fix of its own, so that the general one holds: return
-	// {"final_response": "<a non-empty answer>", ...} through build_response.
+	// Problem is what is wrong, as the message's first words put it: "final_response is a
+	// number; expected a non-empty string", or EmptyResponseMessage, the contract's own.
+	Problem string
+	// Detail is what the message adds about what was sent, when it can tell: the keys it has,
+	// or what it looks like (". It has "choices": it looks like an OpenAI chat completion, the
+	// model's response rather than the handler's result").
+	Detail string
+	// Fix is the fix the message ends with when it recognises what was sent (a model API's
+	// response, a chat message where the text belongs, an answer under another key) and says
+	// where the text is; "" when it names no fix of its own, so that the general one holds:
+	// return {"final_response": "<a non-empty answer>", ...} through build_response.
 	Fix string
+	// fixJoin joins Fix to the text before it: "; " when empty.
+	fixJoin string
 }
 
-func (e *ResponseShapeError) Error() string { return e.Msg }
+func (e *ResponseShapeError) Error() string {
+	if e.Fix == "" {
+		return e.Problem + e.Detail
+	}
+	join := e.fixJoin
+	if join == "" {
+		join = "; "
+	}
+	return e.Problem + e.Detail + join + e.Fix
+}
 
 // Unwrap returns ErrResponseShape.
 func (e *ResponseShapeError) Unwrap() error { return ErrResponseShape }

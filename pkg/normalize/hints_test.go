@@ -163,7 +163,7 @@ func TestAnswerKeys(t *testing.T) {
 			_, err := normalize.Normalize([]byte(tt.input))
 			var shape *normalize.ResponseShapeError
 			require.ErrorAs(t, err, &shape)
-			assert.Equal(t, tt.want, shape.Msg)
+			assert.Equal(t, tt.want, shape.Error())
 		})
 	}
 }
@@ -190,7 +190,7 @@ func TestArrayOfMessages(t *testing.T) {
 			_, err := normalize.Normalize([]byte(tt.input))
 			var shape *normalize.ResponseShapeError
 			require.ErrorAs(t, err, &shape)
-			assert.Equal(t, tt.want, shape.Msg)
+			assert.Equal(t, tt.want, shape.Error())
 			assert.Equal(t, "array", shape.Got)
 		})
 	}
@@ -295,7 +295,7 @@ func TestOtherSDKShapes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			shape := shapeError(t, tt.input)
-			assert.Equal(t, prefix+tt.found+tt.fix, shape.Msg)
+			assert.Equal(t, prefix+tt.found+tt.fix, shape.Error())
 			assert.Equal(t, tt.fix, shape.Fix)
 		})
 	}
@@ -317,7 +317,7 @@ func TestOtherSDKShapesWithoutText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			shape := shapeError(t, tt.input)
-			assert.True(t, strings.HasSuffix(shape.Msg, ". It has "+tt.keys), shape.Msg)
+			assert.True(t, strings.HasSuffix(shape.Error(), ". It has "+tt.keys), shape.Error())
 			assert.Empty(t, shape.Fix)
 		})
 	}
@@ -361,7 +361,7 @@ func TestRule3WithModelResponses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			shape := shapeError(t, tt.input)
-			assert.Equal(t, rule3(tt.key)+tt.then+tt.fix, shape.Msg)
+			assert.Equal(t, rule3(tt.key)+tt.then+tt.fix, shape.Error())
 			assert.Equal(t, tt.fix, shape.Fix)
 		})
 	}
@@ -422,23 +422,34 @@ func TestFinalResponseValueHints(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			shape := shapeError(t, tt.input)
-			assert.Equal(t, tt.want+tt.fix, shape.Msg)
+			assert.Equal(t, tt.want+tt.fix, shape.Error())
 			assert.Equal(t, tt.fix, shape.Fix)
 		})
 	}
 }
 
-// Fix is always the end of the message, so that a report that shows it shows the message's own
-// words, for every rejection the golden inputs make.
-func TestFixEndsMessage(t *testing.T) {
+// The message of every rejection the golden inputs make is its parts: the problem, the detail,
+// then the fix, which neither of the others holds, so that a report that shows the fix shows
+// the message's own words once.
+func TestShapeErrorParts(t *testing.T) {
 	for _, name := range goldenCases(t) {
 		raw, err := os.ReadFile(filepath.Join(goldenDir, name+".input.json"))
 		require.NoError(t, err)
 		_, err = normalize.Normalize(raw)
 		var shape *normalize.ResponseShapeError
-		if errors.As(err, &shape) && shape.Fix != "" {
-			assert.True(t, strings.HasSuffix(shape.Msg, shape.Fix), "%s: %q does not end with %q", name, shape.Msg, shape.Fix)
+		if !errors.As(err, &shape) {
+			continue
 		}
+		require.NotEmpty(t, shape.Problem, name)
+		msg := shape.Error()
+		require.True(t, strings.HasPrefix(msg, shape.Problem+shape.Detail), "%s: %q does not start with its problem and detail", name, msg)
+		if shape.Fix == "" {
+			assert.Equal(t, shape.Problem+shape.Detail, msg, name)
+			continue
+		}
+		assert.NotContains(t, shape.Problem+shape.Detail, shape.Fix, name)
+		join := strings.TrimSuffix(strings.TrimPrefix(msg, shape.Problem+shape.Detail), shape.Fix)
+		assert.Contains(t, []string{"; ", ": "}, join, "%s: %q", name, msg)
 	}
 }
 

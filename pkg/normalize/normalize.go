@@ -19,6 +19,7 @@ package normalize
 
 import (
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
@@ -430,35 +431,51 @@ func (r *Result) shapeError(probe probeKeys) error {
 		if len(r.final) > 2 {
 			return nil
 		}
-		return &ResponseShapeError{Path: "final_response", Got: "empty string", Want: "non-empty string", Msg: EmptyResponseMessage}
+		return &ResponseShapeError{Path: "final_response", Got: "empty string", Want: "non-empty string", Problem: EmptyResponseMessage}
 	case jsonscan.Null:
-		return &ResponseShapeError{Path: "final_response", Got: "null", Want: "non-empty string", Msg: EmptyResponseMessage}
+		return &ResponseShapeError{Path: "final_response", Got: "null", Want: "non-empty string", Problem: EmptyResponseMessage}
 	case jsonscan.None:
-		msg := `the result object has no "final_response" key; expected {"final_response": "<the agent's answer>", ...}`
+		e := &ResponseShapeError{Path: "final_response", Got: "object without final_response", Want: "object with final_response",
+			Problem: `the result object has no "final_response" key; expected {"final_response": "<the agent's answer>", ...}`}
 		var hint shapeHint
 		if name, ok := probe.first(); ok {
-			msg += `. It has "` + name + `": it looks like a serialized agent result that did not go through build_response, which moves final_response, final_output, output or message (in that order) to final_response`
+			e.Detail = `. It has "` + name + `": it looks like a serialized agent result that did not go through build_response, which moves final_response, final_output, output or message (in that order) to final_response`
 			hint = probeHint(r.s.Data(), r.s.MaxDepth(), name)
 		} else {
 			hint = missingFinalHint(r.s.Data(), r.s.MaxDepth())
 		}
-		return &ResponseShapeError{Path: "final_response", Got: "object without final_response", Want: "object with final_response",
-			Msg: msg + hint.text, Fix: hint.fix}
+		return e.withHint(hint)
 	}
 	if r.fields[fieldFinal].seen {
-		msg := "final_response is " + r.finalKind.Describe() + `; expected a non-empty string`
+		e := &ResponseShapeError{Path: "final_response", Got: r.finalKind.Name(), Want: "non-empty string",
+			Problem: "final_response is " + r.finalKind.Describe() + `; expected a non-empty string`}
 		hint := finalValueHint(r.s.Data(), r.s.MaxDepth())
 		if hint.text == "" {
 			hint.text = `, e.g. {"final_response": "The refund has been issued."}`
 		}
-		return &ResponseShapeError{Path: "final_response", Got: r.finalKind.Name(), Want: "non-empty string", Msg: msg + hint.text, Fix: hint.fix}
+		return e.withHint(hint)
 	}
-	msg := "the result is " + r.finalKind.Describe() + `; expected a non-empty string or an object with "final_response"`
+	e := &ResponseShapeError{Got: r.finalKind.Name(), Want: "string or object",
+		Problem: "the result is " + r.finalKind.Describe() + `; expected a non-empty string or an object with "final_response"`}
 	var hint shapeHint
 	if r.finalKind == jsonscan.Array {
 		hint = arrayHint(r.s.Data(), r.s.MaxDepth())
 	}
-	return &ResponseShapeError{Got: r.finalKind.Name(), Want: "string or object", Msg: msg + hint.text, Fix: hint.fix}
+	return e.withHint(hint)
+}
+
+// withHint adds what a hint says about the shape sent to e's Detail and Fix. A hint's text ends
+// with its fix, after "; " or ": ": that text is the detail, and the two characters the join.
+// (The hints will give their parts apart.)
+func (e *ResponseShapeError) withHint(h shapeHint) *ResponseShapeError {
+	detail, ok := strings.CutSuffix(h.text, h.fix)
+	if h.fix == "" || !ok || len(detail) < 2 {
+		e.Detail += h.text
+		return e
+	}
+	e.Detail += detail[:len(detail)-2]
+	e.Fix, e.fixJoin = h.fix, detail[len(detail)-2:]
+	return e
 }
 
 // invalidJSON places a syntax error as Python's json module does (jsonscan's LineColumn: line,

@@ -122,7 +122,7 @@ func fromRaw(raw []byte) (json.RawMessage, error) {
 		kind = "a number"
 	}
 	return nil, &normalize.ResponseShapeError{Got: strings.TrimPrefix(strings.TrimPrefix(kind, "an "), "a "),
-		Want: "string or object", Msg: "response: the raw JSON is " + kind + `; expected a non-empty string or an object with "final_response"`}
+		Want: "string or object", Problem: "response: the raw JSON is " + kind + `; expected a non-empty string or an object with "final_response"`}
 }
 
 // checkObject checks final_response in a JSON object; as in the platform's parser, the last
@@ -141,7 +141,7 @@ func checkObject(obj []byte) error {
 				break
 			}
 		}
-		return &normalize.ResponseShapeError{Path: "final_response", Got: "object without final_response", Want: "object with final_response", Msg: msg}
+		return &normalize.ResponseShapeError{Path: "final_response", Got: "object without final_response", Want: "object with final_response", Problem: msg}
 	}
 	switch fr[0] {
 	case 'n':
@@ -157,11 +157,11 @@ func checkObject(obj []byte) error {
 		kind = "number"
 	}
 	return &normalize.ResponseShapeError{Path: "final_response", Got: kind, Want: "non-empty string",
-		Msg: fmt.Sprintf("response: final_response is a JSON %s (%.40s); expected a non-empty string", kind, fr)}
+		Problem: fmt.Sprintf("response: final_response is a JSON %s (%.40s); expected a non-empty string", kind, fr)}
 }
 
 func emptyError(got string) error {
-	return &normalize.ResponseShapeError{Path: "final_response", Got: got, Want: "non-empty string", Msg: normalize.EmptyResponseMessage}
+	return &normalize.ResponseShapeError{Path: "final_response", Got: got, Want: "non-empty string", Problem: normalize.EmptyResponseMessage}
 }
 
 // encode marshals v without HTML escaping, so "<" stays "<" as in Python's json.dumps.
@@ -258,7 +258,7 @@ func probe(rv reflect.Value) (json.RawMessage, error) {
 		return wrap(text)
 	}
 	return nil, &normalize.ResponseShapeError{Got: rv.Type().String(), Want: "string, object with final_response, or value with a final answer",
-		Msg: fmt.Sprintf("response: %s has none of %s (an exported field or a method without arguments); return a string, a map with \"final_response\", or a value that has one",
+		Problem: fmt.Sprintf("response: %s has none of %s (an exported field or a method without arguments); return a string, a map with \"final_response\", or a value that has one",
 			rv.Type(), strings.Join(ProbeOrder[:], ", "))}
 }
 
@@ -278,7 +278,7 @@ func textOf(v reflect.Value, owner reflect.Type, name string) (string, error) {
 		}
 		if v.Kind() != reflect.Pointer && v.Kind() != reflect.Interface {
 			return "", &normalize.ResponseShapeError{Path: "final_response", Got: v.Type().String(), Want: "non-empty string",
-				Msg: fmt.Sprintf("response: %s.%s is a %s; expected a string, a fmt.Stringer or a pointer to one", owner, name, v.Type())}
+				Problem: fmt.Sprintf("response: %s.%s is a %s; expected a string, a fmt.Stringer or a pointer to one", owner, name, v.Type())}
 		}
 		if v.IsNil() {
 			return "", emptyError("null")
@@ -290,5 +290,5 @@ func textOf(v reflect.Value, owner reflect.Type, name string) (string, error) {
 // IsEmpty reports whether err is the contract's rejection of an empty or nil final_response.
 func IsEmpty(err error) bool {
 	var shape *normalize.ResponseShapeError
-	return errors.As(err, &shape) && shape.Msg == normalize.EmptyResponseMessage
+	return errors.As(err, &shape) && shape.Error() == normalize.EmptyResponseMessage
 }
