@@ -3,9 +3,8 @@
 // how to fix it.
 //
 // Each warning and note takes one line: its path, what was found, what was expected, how to
-// fix it, and what normalization did. The core's messages are prose in a fixed order ("found
-// X, expected Y; what was done; the fix"), which Split takes apart; a message that does not
-// follow it is shown whole, so no text is ever lost.
+// fix it, and what normalization did, each read from the warning's parts (softwarn.Parts). A
+// note whose wording is not yet in parts is one text, which Split takes apart.
 package report
 
 import (
@@ -171,9 +170,16 @@ type Parts struct {
 }
 
 // Line is one warning or note on one line:
-// "PATH: found X; expected Y; fix: Z; DONE [code]".
+// "PATH: found X; expected Y; fix: Z; DONE [action, code]". Without a fix of its own, a warning
+// that says what was expected gets "send Y instead".
 func Line(x softwarn.Warning) string {
-	p := Split(x.Message())
+	p := Parts{Found: x.Finding(), Expected: x.Expected, Done: x.Done, Fix: x.Fix}
+	if p.Fix == "" && p.Expected != "" {
+		p.Fix = "send " + p.Expected + " instead"
+	}
+	if x.Subject == "" && x.Found == "" && x.Expected == "" && x.Done == "" && x.Fix == "" {
+		p = Split(x.Problem) // one text, not in parts
+	}
 	var b strings.Builder
 	b.WriteString(x.Path)
 	b.WriteString(": ")

@@ -57,10 +57,33 @@ func TestSplit(t *testing.T) {
 	}
 }
 
+// TestLine: a line is read from the warning's parts: what was found (or the problem), what was
+// expected, the fix (without one, "send" what was expected), then what was done.
 func TestLine(t *testing.T) {
-	w := softwarn.At("messages").Index(0).Key("role").Warn(softwarn.MessageRoleInvalid, softwarn.Dropped,
-		`found "model", expected one of "user"; the message was dropped; use "assistant"`)
-	assert.Equal(t, `messages[0].role: found "model"; expected one of "user"; fix: use "assistant"; the message was dropped [dropped, message_role_invalid]`, Line(w))
+	at := softwarn.At("messages").Index(0)
+	tests := []struct {
+		name string
+		w    softwarn.Warning
+		want string
+	}{
+		{"found, expected, fix, done", at.Key("role").Warning(softwarn.MessageRoleInvalid, softwarn.Dropped, softwarn.Parts{
+			Found: `"model"`, Expected: `one of "user"`, Done: "the message was dropped", Fix: `use "assistant"`}),
+			`messages[0].role: found "model"; expected one of "user"; fix: use "assistant"; the message was dropped [dropped, message_role_invalid]`},
+		{"a subject", at.Key("tool_calls").Index(0).Warning(softwarn.ToolCallInvalid, softwarn.Dropped, softwarn.Parts{
+			Subject: "id", Found: "the number 5", Expected: "a string or null", Done: "the message was dropped", Fix: `send it as a string: "5"`}),
+			`messages[0].tool_calls[0]: id is the number 5; expected a string or null; fix: send it as a string: "5"; the message was dropped [dropped, tool_call_invalid]`},
+		{"no fix", at.Warning(softwarn.MessageNotObject, softwarn.Dropped, softwarn.Parts{Found: "a number", Expected: "an object", Done: "the message was dropped"}),
+			`messages[0]: found a number; expected an object; fix: send an object instead; the message was dropped [dropped, message_not_object]`},
+		// The parts are read as they are: a fix holding "; " or " was dropped" stays the fix.
+		{"a problem, a fix in two clauses", at.Warning(softwarn.DuplicateKey, softwarn.Dropped, softwarn.Parts{
+			Problem: `duplicate key "role"`, Done: softwarn.LastValueKept, Fix: "what was dropped is lost; send it once"}),
+			`messages[0]: duplicate key "role"; fix: what was dropped is lost; send it once; ` + softwarn.LastValueKept + ` [dropped, duplicate_key]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Line(tt.w))
+		})
+	}
 }
 
 func TestRecord(t *testing.T) {

@@ -143,6 +143,20 @@ func (p Parts) AppendQuotedMessage(dst []byte) []byte {
 	return append(dst, '"')
 }
 
+// Finding is the message's first clause without what was expected: the Problem, or "found
+// FOUND", or "SUBJECT is FOUND"; "" when none of them is set.
+func (p Parts) Finding() string {
+	switch {
+	case p.Problem != "":
+		return p.Problem
+	case p.Found == "":
+		return ""
+	case p.Subject != "":
+		return p.Subject + " is " + p.Found
+	}
+	return "found " + p.Found
+}
+
 // Len is the length of Message in bytes.
 func (p Parts) Len() int {
 	n := 0

@@ -152,3 +152,18 @@ func TestWarningsLimitedParts(t *testing.T) {
 }
 
 func jsonscanString(s string) []byte { return jsonscan.AppendString(nil, s) }
+
+func TestFinding(t *testing.T) {
+	for _, tt := range []struct {
+		parts Parts
+		want  string
+	}{
+		{Parts{Found: "a number", Expected: "an object"}, "found a number"},
+		{Parts{Subject: "id", Found: "the number 5"}, "id is the number 5"},
+		{Parts{Problem: `duplicate key "a"`, Found: "ignored"}, `duplicate key "a"`},
+		{Parts{Expected: "an object", Done: "dropped"}, ""},
+	} {
+		assert.Equal(t, tt.want, tt.parts.Finding(), "%+v", tt.parts)
+		assert.True(t, strings.HasPrefix(tt.parts.Message(), tt.want))
+	}
+}
