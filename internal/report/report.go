@@ -177,8 +177,8 @@ func Line(x softwarn.Warning) string {
 	if p.Fix == "" && p.Expected != "" {
 		p.Fix = "send " + p.Expected + " instead"
 	}
-	if x.Subject == "" && x.Found == "" && x.Expected == "" && x.Done == "" && x.Fix == "" {
-		p = Split(x.Problem) // one text, not in parts
+	if x.OneText() {
+		p = Split(x.Problem)
 	}
 	var b strings.Builder
 	b.WriteString(x.Path)

@@ -64,10 +64,14 @@ func (r *Result) SizeHint() int {
 // eight bytes (a message quotes the keys and values it names).
 func quotedSize(n int) int { return n + n/8 + 3 }
 
-// diagnosticSize is room for w in the explain view: its fields, and the keys and severity
-// AppendDiagnostics writes around them.
+// diagnosticSize is room for w in the explain view: its fields, its message and its parts, and
+// the keys and severity AppendDiagnostics writes around them.
 func diagnosticSize(w softwarn.Warning) int {
-	return 80 + quotedSize(len(w.Path)) + quotedSize(len(w.Pointer)) + len(w.Code) + len(w.Action) + quotedSize(w.Len())
+	n := 80 + quotedSize(len(w.Path)) + quotedSize(len(w.Pointer)) + len(w.Code) + len(w.Action) + quotedSize(w.Len())
+	if !w.OneText() {
+		n += 80 + quotedSize(w.Len()) // the parts, a few keys and the message's text once more
+	}
+	return n
 }
 
 // FinalResponse is the text of final_response as the record holds it.
@@ -124,10 +128,35 @@ func AppendDiagnostics(dst []byte, warnings, notes []softwarn.Warning) []byte {
 			dst = jsonscan.AppendString(dst, group.severity)
 			dst = append(dst, `,"message":`...)
 			dst = w.AppendQuotedMessage(dst)
+			dst = appendParts(dst, &w.Parts)
 			dst = append(dst, '}')
 		}
 	}
 	return append(dst, ']')
+}
+
+// appendParts appends the keys of a diagnostic that give what its message says part by part,
+// those that are set, in the order the message has them: subject, found, expected, problem,
+// done, and the fix as {"message": ...}, an object that a machine-applicable patch can join.
+// A message given as one text has no parts to add.
+func appendParts(dst []byte, p *softwarn.Parts) []byte {
+	if p.OneText() {
+		return dst
+	}
+	for _, part := range [...]struct{ key, text string }{
+		{`,"subject":`, p.Subject}, {`,"found":`, p.Found}, {`,"expected":`, p.Expected}, {`,"problem":`, p.Problem}, {`,"done":`, p.Done},
+	} {
+		if part.text != "" {
+			dst = append(dst, part.key...)
+			dst = jsonscan.AppendString(dst, part.text)
+		}
+	}
+	if p.Fix != "" {
+		dst = append(dst, `,"fix":{"message":`...)
+		dst = jsonscan.AppendString(dst, p.Fix)
+		dst = append(dst, '}')
+	}
+	return dst
 }
 
 // AppendOutput appends what the command line prints for raw, without the final newline: the
