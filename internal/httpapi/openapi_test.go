@@ -27,6 +27,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
 func decodeAny(t *testing.T, b []byte) any {
@@ -88,6 +90,26 @@ func TestOpenAPIRefsResolve(t *testing.T) {
 			require.True(t, ok, "ref %s: no %s", m[1], part)
 		}
 	}
+}
+
+// The document's Diagnostic enumerates exactly the codes there are, as the diagnostic schema
+// does: /metrics counts warnings by these codes, and a client can branch on each.
+func TestOpenAPIDiagnosticCodes(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				Diagnostic struct {
+					Properties struct {
+						Code struct {
+							Enum []softwarn.Code `json:"enum"`
+						} `json:"code"`
+					} `json:"properties"`
+				} `json:"Diagnostic"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	require.NoError(t, json.Unmarshal(openAPI, &doc))
+	require.Equal(t, append(softwarn.WarningCodes(), softwarn.NoteCodes()...), doc.Components.Schemas.Diagnostic.Properties.Code.Enum)
 }
 
 // The document and the router agree: every documented operation is routed, every route is

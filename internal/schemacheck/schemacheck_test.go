@@ -1,10 +1,12 @@
 package schemacheck
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/dystopic/normalizer/pkg/softwarn"
 	"github.com/dystopic/normalizer/schemas"
 )
 
@@ -49,4 +51,20 @@ func TestSchemasOnContractExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDiagnosticCodes: the diagnostic schema enumerates exactly the codes there are, the soft
+// warnings' then the notes', so that a new code cannot reach the explain view unlisted.
+func TestDiagnosticCodes(t *testing.T) {
+	raw, err := schemas.FS.ReadFile("diagnostic.schema.json")
+	require.NoError(t, err)
+	var doc struct {
+		Properties struct {
+			Code struct {
+				Enum []softwarn.Code `json:"enum"`
+			} `json:"code"`
+		} `json:"properties"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	require.Equal(t, append(softwarn.WarningCodes(), softwarn.NoteCodes()...), doc.Properties.Code.Enum)
 }

@@ -75,6 +75,30 @@ const (
 	TopLevelTranscriptKey    Code = "top_level_transcript_key"   // a transcript under "history", "steps": ignored as unknown
 )
 
+// warningCodes and noteCodes are every code, in the order declared; TestCodeLists keeps them
+// in step with the declarations.
+var (
+	warningCodes = [...]Code{
+		FinalResponseTruncated, FinalResponseLoneSurrogate, DuplicateKey, MessagesNotArray, MessageNotObject,
+		MessageRoleMissing, MessageRoleInvalid, MessageContentInvalid, MessageToolCallIDInvalid, MessageToolCallsInvalid,
+		ToolCallInvalid, MessageThinkingInvalid, OpenAIResponsesItem, AnthropicBlockMessage, MetadataNotObject,
+		MetadataKeyInvalid, WarningsLimited,
+	}
+	noteCodes = [...]Code{
+		ToolCallUnanswered, ToolResultUnmatched, AnthropicContentBlocks, ToolCallArgumentsKey, TopLevelKeyVariant,
+		MetadataKeyVariant, MetadataAsList, LegacyFunctionCall, FinalResponseSerialized, FinalResponsePlaceholder,
+		FinalResponseRepr, NotesLimited, MessageOtherFramework, MessageTextInParts, TopLevelTranscriptKey,
+	}
+)
+
+// WarningCodes returns the codes of the soft warnings, in the order declared: the codes a
+// record's warnings have. The slice is a fresh copy.
+func WarningCodes() []Code { return append([]Code(nil), warningCodes[:]...) }
+
+// NoteCodes returns the codes of the explain view's notes, in the order declared. The slice is
+// a fresh copy.
+func NoteCodes() []Code { return append([]Code(nil), noteCodes[:]...) }
+
 // LastValueKept is what is done about a duplicate key, in the result object, a message, a tool
 // call or metadata alike: a warning's Done.
 const LastValueKept = "the last value was kept and the earlier ones dropped, as the platform's parser does"
