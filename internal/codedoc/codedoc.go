@@ -1,0 +1,185 @@
+// Package codedoc is the reference of the codes that soft warnings and notes carry, and writes
+// it as docs/codes.md: for each code, what triggers it, an example input, the diagnostic the
+// normalizer gives that input and the fix. The diagnostics are not written by hand: Markdown
+// normalizes each example, so the reference shows what the normalizer says today.
+//
+// Regenerate the document with `go generate ./internal/codedoc`; its test fails when a code has
+// no entry, when an example does not give its code, or when docs/codes.md is stale.
+package codedoc
+
+//go:generate go run ./gencodes -o ../../docs/codes.md
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// Entry is one code's reference.
+type Entry struct {
+	Code    softwarn.Code
+	Trigger string // what makes the normalizer report it (Markdown)
+	Input   string // an example input that gets it
+	Shown   string // the input as the reference shows it, when Input is too long to show
+	// MaxWarnings is the limit on listed warnings (and notes) Input is normalized with, when it
+	// is not the default (normalize.WithMaxWarnings).
+	MaxWarnings int
+	// Fix is the fix, for a code whose message names none; "" when it does.
+	Fix string
+}
+
+// Example is what the normalizer says about an entry's input: the first diagnostic with the
+// entry's code, as the explain view writes it, and its parts.
+type Example struct {
+	Severity   string
+	Action     softwarn.Action
+	Diagnostic json.RawMessage // as the explain view writes it, indented
+	Line       string          // the soft_warnings line, for a warning
+	Fix        string          // the fix the message names, or the entry's
+	FixByHand  bool            // Fix is the entry's: the message names none
+}
+
+// Run normalizes e's input with the explain view and returns its diagnostic.
+func (e *Entry) Run() (*Example, error) {
+	opts := []normalize.Option{normalize.WithExplain()}
+	if e.MaxWarnings > 0 {
+		opts = append(opts, normalize.WithMaxWarnings(e.MaxWarnings))
+	}
+	res, err := normalize.Normalize([]byte(e.Input), opts...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the example is rejected: %w", e.Code, err)
+	}
+	var record struct{ Diagnostics []json.RawMessage }
+	if err := json.Unmarshal(res.AppendJSON(nil), &record); err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Code, err)
+	}
+	all := append(slices.Clone(res.Warnings()), res.Notes()...)
+	for i, w := range all {
+		if w.Code != e.Code {
+			continue
+		}
+		x := &Example{Severity: "note", Action: w.Action, Fix: w.Fix}
+		if i < len(res.Warnings()) {
+			x.Severity, x.Line = "warning", w.String()
+		}
+		var b bytes.Buffer
+		if err := json.Indent(&b, record.Diagnostics[i], "", "  "); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Code, err)
+		}
+		x.Diagnostic = b.Bytes()
+		switch {
+		case x.Fix != "" && e.Fix != "":
+			return nil, fmt.Errorf("%s: the message names a fix (%q): the entry's Fix is not needed", e.Code, x.Fix)
+		case x.Fix == "":
+			x.Fix, x.FixByHand = e.Fix, true
+		}
+		if x.Fix == "" && !w.OneText() {
+			return nil, fmt.Errorf("%s: neither the message nor the entry names a fix", e.Code)
+		}
+		return x, nil
+	}
+	return nil, fmt.Errorf("%s: the example gets no diagnostic with its code", e.Code)
+}
+
+// Markdown is docs/codes.md.
+func Markdown() ([]byte, error) {
+	examples := make([]*Example, len(Entries))
+	for i := range Entries {
+		x, err := Entries[i].Run()
+		if err != nil {
+			return nil, err
+		}
+		examples[i] = x
+	}
+	var b bytes.Buffer
+	b.WriteString(header)
+	b.WriteString("| code | severity | action |\n|---|---|---|\n")
+	for i, e := range Entries {
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", e.Code, e.Code, examples[i].Severity, examples[i].Action)
+	}
+	section := ""
+	for i, e := range Entries {
+		x := examples[i]
+		if x.Severity != section {
+			section = x.Severity
+			b.WriteString(map[string]string{"warning": warningsHeading, "note": notesHeading}[section])
+		}
+		writeEntry(&b, &e, x)
+	}
+	return b.Bytes(), nil
+}
+
+func writeEntry(b *bytes.Buffer, e *Entry, x *Example) {
+	fmt.Fprintf(b, "\n### `%s`\n\n", e.Code)
+	fmt.Fprintf(b, "A %s; action `%s`. %s\n\n", x.Severity, x.Action, e.Trigger)
+	input := fence("json", e.Input)
+	if e.Shown != "" {
+		input = fence("", e.Shown)
+	}
+	fmt.Fprintf(b, "Input%s:\n\n%s", normalizedWith(e), input)
+	if x.Line != "" {
+		fmt.Fprintf(b, "\nIn `soft_warnings`:\n\n%s", fence("", x.Line))
+	}
+	fmt.Fprintf(b, "\nIn the explain view's `diagnostics`:\n\n%s", fence("json", string(x.Diagnostic)))
+	switch {
+	case x.FixByHand && x.Fix != "":
+		fmt.Fprintf(b, "\nFix: %s\n", x.Fix)
+	case x.Fix != "":
+		fmt.Fprintf(b, "\nFix, as the message says: %s\n", inline(x.Fix))
+	}
+}
+
+func normalizedWith(e *Entry) string {
+	if e.MaxWarnings == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (normalized with `normalize.WithMaxWarnings(%d)`)", e.MaxWarnings)
+}
+
+// fence is text in a fenced code block, its fence longer than any run of backticks in it.
+func fence(lang, text string) string {
+	f := "```"
+	for strings.Contains(text, f) {
+		f += "`"
+	}
+	return f + lang + "\n" + text + "\n" + f + "\n"
+}
+
+// inline is text as inline code.
+func inline(text string) string {
+	f := "`"
+	for strings.Contains(text, f) {
+		f += "`"
+	}
+	if strings.HasPrefix(text, "`") || strings.HasSuffix(text, "`") {
+		return f + " " + text + " " + f
+	}
+	return f + text + f
+}
+
+const header = `# Codes
+
+<!-- Generated by go generate ./internal/codedoc from internal/codedoc/entries.go. DO NOT EDIT. -->
+
+Every soft warning and every note of the explain view carries a stable code: clients branch on
+it (never on the message's text), and ` + "`/metrics`" + ` counts soft warnings by it. A code never
+changes meaning; a new kind of problem gets a new code. Soft warnings are in every record's
+` + "`soft_warnings`" + `; notes are advice for a person porting an agent, in the explain view only
+(` + "`--explain`, `?explain=true`" + `), and no soft warning.
+
+Each entry says what triggers the code and shows an example input with what the normalizer
+says about it: the ` + "`soft_warnings`" + ` line for a warning, and the diagnostic of the explain
+view, whose ` + "`message`" + ` is composed from the parts after it (` + "`subject`, `found`, `expected`, `problem`, `done`, `fix`" + `;
+schemas/diagnostic.schema.json). The examples are the normalizer's own output, produced when
+this file is generated.
+
+`
+
+const warningsHeading = "\n## Soft warnings\n"
+
+const notesHeading = "\n## Notes\n"
