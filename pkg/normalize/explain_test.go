@@ -195,4 +195,5 @@ func TestExplainNotesLimited(t *testing.T) {
 	assert.Equal(t, "messages[0].tool_calls[1]", notes[1].Path)
 	assert.Equal(t, softwarn.NotesLimited, notes[2].Code)
 	assert.Equal(t, "2 more notes were not listed: a record lists at most 2; act on the ones listed and normalize again", notes[2].Message())
+	assert.Equal(t, "act on the ones listed and normalize again", notes[2].Fix)
 }

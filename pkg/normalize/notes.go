@@ -88,9 +88,10 @@ func (n *noteList) close() []softwarn.Warning {
 		heads[next]++
 	}
 	if more > 0 {
-		list = append(list, softwarn.At("messages").Warn(softwarn.NotesLimited, softwarn.Kept,
-			strconv.Itoa(more)+" more notes were not listed: a record lists at most "+strconv.Itoa(n.limit)+
-				"; act on the ones listed and normalize again"))
+		list = append(list, softwarn.At("messages").Warning(softwarn.NotesLimited, softwarn.Kept, softwarn.Parts{
+			Problem: strconv.Itoa(more) + " more notes were not listed: a record lists at most " + strconv.Itoa(n.limit),
+			Fix:     "act on the ones listed and normalize again",
+		}))
 	}
 	return list
 }
