@@ -140,6 +140,7 @@ var Entries = []Entry{
 		Code:    softwarn.LegacyFunctionCall,
 		Trigger: "An assistant message has OpenAI's legacy `function_call`, which the trace does not show: only `tool_calls` are shown as calls.",
 		Input:   `{"final_response": "It is 18°C in Oslo.", "messages": [{"role": "assistant", "content": null, "function_call": {"name": "get_weather", "arguments": "{\"city\": \"Oslo\"}"}}]}`,
+		Fix:     "move the call to `tool_calls`, in the flat form `{\"id\", \"name\", \"arguments\"}` (the message's words end with it, after a colon).",
 	},
 	{
 		Code:    softwarn.FinalResponseSerialized,

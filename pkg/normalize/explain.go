@@ -266,18 +266,20 @@ func (w *messageWalk) noteUnanswered(n *noteList) {
 		if text, ok := w.callID(k); ok {
 			id := jsonscan.ShortToken(tokenText(data, call.ID.Unpack()))
 			if j, ok := w.answeredByDropped(text, c.msg); ok {
-				n.add(min(where, int(call.ID.Start)), at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept, "tool call "+name+" (id "+id+
-					") is answered only by "+messageAt(j).Path()+", which was dropped (see its warning), so the trace shows this call unanswered; "+
-					"make "+messageAt(j).Path()+" valid as its warning says, rather than adding another tool message"))
+				n.add(min(where, int(call.ID.Start)), at.Warning(softwarn.ToolCallUnanswered, softwarn.Kept, softwarn.Parts{
+					Problem: "tool call " + name + " (id " + id + ") is answered only by " + messageAt(j).Path() +
+						", which was dropped (see its warning), so the trace shows this call unanswered",
+					Fix: "make " + messageAt(j).Path() + " valid as its warning says, rather than adding another tool message"}))
 				continue
 			}
-			n.add(min(where, int(call.ID.Start)), at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept, "tool call "+name+" (id "+id+
-				") has no tool message answering it; add {\"role\": \"tool\", \"tool_call_id\": "+id+", \"content\": <the result>} after it"))
+			n.add(min(where, int(call.ID.Start)), at.Warning(softwarn.ToolCallUnanswered, softwarn.Kept, softwarn.Parts{
+				Problem: "tool call " + name + " (id " + id + ") has no tool message answering it",
+				Fix:     "add {\"role\": \"tool\", \"tool_call_id\": " + id + ", \"content\": <the result>} after it"}))
 			continue
 		}
-		n.add(where, at.Warn(softwarn.ToolCallUnanswered, softwarn.Kept, "tool call "+name+
-			" has no id, so no tool message can answer it; give it an id and answer it with "+
-			"{\"role\": \"tool\", \"tool_call_id\": <the id>, \"content\": ...}"))
+		n.add(where, at.Warning(softwarn.ToolCallUnanswered, softwarn.Kept, softwarn.Parts{
+			Problem: "tool call " + name + " has no id, so no tool message can answer it",
+			Fix:     "give it an id and answer it with {\"role\": \"tool\", \"tool_call_id\": <the id>, \"content\": ...}"}))
 	}
 }
 
@@ -332,23 +334,24 @@ func (w *messageWalk) note(n *noteList, i int) {
 
 func (w *messageWalk) noteFunctionCall(n *noteList, i int) {
 	if n.take() {
-		n.add(w.base+w.msg.functionCallAt, messageAt(i).Key("function_call").Warn(softwarn.LegacyFunctionCall, softwarn.Kept,
-			"function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls: "+
-				"send it as \"tool_calls\": [{\"id\": <an id>, \"name\": <name>, \"arguments\": <arguments>}]"))
+		// One clause, its fix after a colon: the problem, whole.
+		n.add(w.base+w.msg.functionCallAt, messageAt(i).Key("function_call").Warning(softwarn.LegacyFunctionCall, softwarn.Kept, softwarn.Parts{
+			Problem: "function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls: " +
+				"send it as \"tool_calls\": [{\"id\": <an id>, \"name\": <name>, \"arguments\": <arguments>}]"}))
 	}
 }
 
 func (w *messageWalk) noteContent(n *noteList, i int) {
 	m := &w.msg
 	if m.uses > 0 && n.take() {
-		n.add(w.base+m.contentAt, messageAt(i).Key("content").Warn(softwarn.AnthropicContentBlocks, softwarn.Kept,
-			"holds "+plural(m.uses, "Anthropic tool_use block")+"; the trace shows tool calls only from tool_calls: "+
-				"move each to tool_calls as {\"id\": <id>, \"name\": <name>, \"arguments\": <input>}"))
+		n.add(w.base+m.contentAt, messageAt(i).Key("content").Warning(softwarn.AnthropicContentBlocks, softwarn.Kept, softwarn.Parts{
+			Problem: "holds " + plural(m.uses, "Anthropic tool_use block"),
+			Fix:     "the trace shows tool calls only from tool_calls: move each to tool_calls as {\"id\": <id>, \"name\": <name>, \"arguments\": <input>}"}))
 	}
 	if m.results > 0 && n.take() {
-		n.add(w.base+m.contentAt, messageAt(i).Key("content").Warn(softwarn.AnthropicContentBlocks, softwarn.Kept,
-			"holds "+plural(m.results, "Anthropic tool_result block")+"; the trace links results only from tool messages: "+
-				"send each as {\"role\": \"tool\", \"tool_call_id\": <tool_use_id>, \"content\": <content>}"))
+		n.add(w.base+m.contentAt, messageAt(i).Key("content").Warning(softwarn.AnthropicContentBlocks, softwarn.Kept, softwarn.Parts{
+			Problem: "holds " + plural(m.results, "Anthropic tool_result block"),
+			Fix:     "the trace links results only from tool messages: send each as {\"role\": \"tool\", \"tool_call_id\": <tool_use_id>, \"content\": <content>}"}))
 	}
 }
 
@@ -359,10 +362,10 @@ func (w *messageWalk) noteArguments(n *noteList, i int) {
 	for _, c := range w.msg.otherArgs {
 		if n.take() {
 			key := strconv.Quote(c.key)
-			n.add(w.base+c.at, messageAt(i).Key("tool_calls").Index(c.index).Warn(softwarn.ToolCallArgumentsKey, softwarn.Dropped,
-				"has no \"arguments\" but has "+key+" ("+argumentsKeyOrigin(c.key)+"), which the flat form does not keep; "+
-					"the arguments under "+key+" were dropped from the record, so the trace shows this call without arguments; "+
-					"rename the key "+key+" to \"arguments\""))
+			n.add(w.base+c.at, messageAt(i).Key("tool_calls").Index(c.index).Warning(softwarn.ToolCallArgumentsKey, softwarn.Dropped, softwarn.Parts{
+				Problem: "has no \"arguments\" but has " + key + " (" + argumentsKeyOrigin(c.key) + "), which the flat form does not keep",
+				Done:    "the arguments under " + key + " were dropped from the record, so the trace shows this call without arguments",
+				Fix:     "rename the key " + key + " to \"arguments\""}))
 		}
 	}
 }
@@ -393,17 +396,17 @@ func (w *messageWalk) noteResult(n *noteList, i int) {
 		hint, k := w.didYouMean(id)
 		w.mean(k)
 		if n.take() {
-			n.add(w.base+m.toolCallID.Start, messageAt(i).Key("tool_call_id").Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
-				"tool_call_id "+jsonscan.ShortToken(tokenText(w.data, m.toolCallID))+" answers no earlier tool call, so the trace cannot link this result "+
-					"to its call; use the id of the assistant tool call it answers"+hint))
+			n.add(w.base+m.toolCallID.Start, messageAt(i).Key("tool_call_id").Warning(softwarn.ToolResultUnmatched, softwarn.Kept, softwarn.Parts{
+				Problem: "tool_call_id " + jsonscan.ShortToken(tokenText(w.data, m.toolCallID)) + " answers no earlier tool call, so the trace cannot link this result to its call",
+				Fix:     "use the id of the assistant tool call it answers" + hint}))
 		}
 	case m.toolUseID.Present():
 		w.noteToolUseID(n, i)
 	default:
 		if n.take() {
-			n.add(w.base+m.start, messageAt(i).Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
-				"a tool message without tool_call_id, so the trace cannot link this result to its call; "+
-					"add \"tool_call_id\": <the id of the assistant tool call it answers>"))
+			n.add(w.base+m.start, messageAt(i).Warning(softwarn.ToolResultUnmatched, softwarn.Kept, softwarn.Parts{
+				Problem: "a tool message without tool_call_id, so the trace cannot link this result to its call",
+				Fix:     "add \"tool_call_id\": <the id of the assistant tool call it answers>"}))
 		}
 	}
 }
@@ -414,19 +417,21 @@ func (w *messageWalk) noteToolUseID(n *noteList, i int) {
 	m := &w.msg
 	id := jsonscan.StringText(w.data, m.toolUseID)
 	value := jsonscan.ShortToken(tokenText(w.data, m.toolUseID))
-	msg := "a tool message with \"tool_use_id\" (Anthropic's name for it) but no \"tool_call_id\", so the trace cannot link this result to its call; " +
-		"rename \"tool_use_id\" to \"tool_call_id\""
+	p := softwarn.Parts{
+		Problem: "a tool message with \"tool_use_id\" (Anthropic's name for it) but no \"tool_call_id\", so the trace cannot link this result to its call",
+		Fix:     "rename \"tool_use_id\" to \"tool_call_id\"",
+	}
 	if k, ok := w.match(id); ok {
 		w.mean(k)
 		c := w.calls[k]
-		msg += ": its value " + value + " is the id of the tool call at " + messageAt(int(c.msg)).Key("tool_calls").Index(int(c.index)).Path()
+		p.Fix += ": its value " + value + " is the id of the tool call at " + messageAt(int(c.msg)).Key("tool_calls").Index(int(c.index)).Path()
 	} else {
 		hint, k := w.didYouMean(id)
 		w.mean(k)
-		msg += ", and use the id of the assistant tool call it answers: " + value + " answers no earlier tool call" + hint
+		p.Fix += ", and use the id of the assistant tool call it answers: " + value + " answers no earlier tool call" + hint
 	}
 	if n.take() {
-		n.add(w.base+m.toolUseID.Start, messageAt(i).Key("tool_use_id").Warn(softwarn.ToolResultUnmatched, softwarn.Kept, msg))
+		n.add(w.base+m.toolUseID.Start, messageAt(i).Key("tool_use_id").Warning(softwarn.ToolResultUnmatched, softwarn.Kept, p))
 	}
 }
 

@@ -197,3 +197,25 @@ func TestExplainNotesLimited(t *testing.T) {
 	assert.Equal(t, "2 more notes were not listed: a record lists at most 2; act on the ones listed and normalize again", notes[2].Message())
 	assert.Equal(t, "act on the ones listed and normalize again", notes[2].Fix)
 }
+
+// The notes on tool calls and results say in parts what is wrong, what was done and the fix.
+func TestToolNoteParts(t *testing.T) {
+	res, err := normalize.Normalize([]byte(`{"final_response":"a","messages":[`+
+		`{"role":"assistant","tool_calls":[{"id":"c1","name":"f","args":{}}]},`+
+		`{"role":"tool","tool_call_id":"c9","content":"x"}]}`), normalize.WithExplain())
+	require.NoError(t, err)
+	byCode := map[softwarn.Code]softwarn.Warning{}
+	for _, n := range res.Notes() {
+		byCode[n.Code] = n
+	}
+	require.Len(t, byCode, 3)
+	assert.Equal(t, softwarn.Parts{
+		Problem: `has no "arguments" but has "args" (LangChain's name for them), which the flat form does not keep`,
+		Done:    `the arguments under "args" were dropped from the record, so the trace shows this call without arguments`,
+		Fix:     `rename the key "args" to "arguments"`,
+	}, byCode[softwarn.ToolCallArgumentsKey].Parts)
+	unanswered := byCode[softwarn.ToolCallUnanswered]
+	assert.Equal(t, `tool call "f" (id "c1") has no tool message answering it`, unanswered.Problem)
+	assert.Equal(t, `add {"role": "tool", "tool_call_id": "c1", "content": <the result>} after it`, unanswered.Fix)
+	assert.Equal(t, "use the id of the assistant tool call it answers", byCode[softwarn.ToolResultUnmatched].Fix)
+}
