@@ -95,9 +95,11 @@ func (w *messageWalk) noteToolOutput(n *noteList, i int, f *foreignFacts, sp jso
 	if t == "text" { // a content part's type: the warning says to wrap it
 		instead = "[output]"
 	}
-	n.add(w.base+sp.Start, messageAt(i).Key("content").Warn(softwarn.MessageOtherFramework, softwarn.Dropped,
-		`found the AI SDK's tool output, {"type": "`+t+`", "value": ...} (a ToolResultOutput), expected the tool's output itself; `+
-			`the message was dropped; send `+send+`, not `+instead+`, which would keep the wrapper`))
+	n.add(w.base+sp.Start, messageAt(i).Key("content").Warning(softwarn.MessageOtherFramework, softwarn.Dropped, softwarn.Parts{
+		Found:    `the AI SDK's tool output, {"type": "` + t + `", "value": ...} (a ToolResultOutput)`,
+		Expected: "the tool's output itself",
+		Done:     "the message was dropped",
+		Fix:      "send " + send + ", not " + instead + ", which would keep the wrapper"}))
 }
 
 // readDroppedCalls reads the tool_calls value of dropped message i at the scanner: the calls'
@@ -171,10 +173,10 @@ func (w *messageWalk) noteAnswersDropped(n *noteList, i int, id []byte, tok json
 	}
 	if n.take() {
 		dropped := messageAt(int(l.call))
-		n.add(w.base+tok.Start, messageAt(i).Key("tool_call_id").Warn(softwarn.ToolResultUnmatched, softwarn.Kept,
-			"tool_call_id "+jsonscan.ShortToken(tokenText(w.data, tok))+" is the id of the tool call at "+dropped.Key("tool_calls").Index(int(l.index)).Path()+
-				", but "+dropped.Path()+" was dropped (see its warning), so the trace cannot link this result to its call; "+
-				"make "+dropped.Path()+" valid as its warning says, and this result will link to its call"))
+		n.add(w.base+tok.Start, messageAt(i).Key("tool_call_id").Warning(softwarn.ToolResultUnmatched, softwarn.Kept, softwarn.Parts{
+			Problem: "tool_call_id " + jsonscan.ShortToken(tokenText(w.data, tok)) + " is the id of the tool call at " + dropped.Key("tool_calls").Index(int(l.index)).Path() +
+				", but " + dropped.Path() + " was dropped (see its warning), so the trace cannot link this result to its call",
+			Fix: "make " + dropped.Path() + " valid as its warning says, and this result will link to its call"}))
 	}
 	return true
 }
