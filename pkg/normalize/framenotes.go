@@ -109,7 +109,7 @@ type foreignFacts struct {
 // dropped messages is counted past the limit, not written out.
 func (w *messageWalk) noteForeign(n *noteList, i int, f *foreignFacts) {
 	if shape := w.foreignShapeOf(f); shape != notForeign && n.take() {
-		n.add(w.base+f.start, messageAt(i).Warn(softwarn.MessageOtherFramework, softwarn.Dropped, w.foreignMessage(f, shape)))
+		n.add(w.base+f.start, messageAt(i).Warning(softwarn.MessageOtherFramework, softwarn.Dropped, w.foreignMessage(f, shape)))
 	}
 }
 
@@ -196,33 +196,33 @@ func (w *messageWalk) foreignShapeOf(f *foreignFacts) foreignShape {
 	return notForeign
 }
 
-// foreignMessage is the note on a dropped message in shape, another framework's.
-func (w *messageWalk) foreignMessage(f *foreignFacts, shape foreignShape) string {
-	const dropped = "; the message was dropped; "
+// foreignMessage is what the note on a dropped message in shape, another framework's, says.
+func (w *messageWalk) foreignMessage(f *foreignFacts, shape foreignShape) softwarn.Parts {
+	const dropped = "the message was dropped"
 	switch shape {
 	case smolToolCall:
-		return `found "role": "tool-call", smolagents' MessageRole.TOOL_CALL, expected "assistant" with the calls in "tool_calls"` + dropped +
-			`send {"role": "assistant", "tool_calls": <the step's tool_calls>} (ActionStep.tool_calls, each {"id", "type": "function", "function": {"name", "arguments"}}, a shape the platform reads), ` +
-			`not the text "Calling tools: ...", which holds the calls as Python text`
+		return softwarn.Parts{Found: `"role": "tool-call", smolagents' MessageRole.TOOL_CALL`, Expected: `"assistant" with the calls in "tool_calls"`, Done: dropped,
+			Fix: `send {"role": "assistant", "tool_calls": <the step's tool_calls>} (ActionStep.tool_calls, each {"id", "type": "function", "function": {"name", "arguments"}}, a shape the platform reads), ` +
+				`not the text "Calling tools: ...", which holds the calls as Python text`}
 	case smolToolResponse:
-		return `found "role": "tool-response", smolagents' MessageRole.TOOL_RESPONSE, expected "tool"` + dropped +
-			`send it as {"role": "tool", "tool_call_id": <the id of the call it answers>, "content": <its content>}`
+		return softwarn.Parts{Found: `"role": "tool-response", smolagents' MessageRole.TOOL_RESPONSE`, Expected: `"tool"`, Done: dropped,
+			Fix: `send it as {"role": "tool", "tool_call_id": <the id of the call it answers>, "content": <its content>}`}
 	case geminiModel:
-		return geminiMessage(`found a Gemini Content ("role": "model" with "parts")`, "assistant", f.kinds, dropped)
+		return geminiMessage(`a Gemini Content ("role": "model" with "parts")`, "assistant", f.kinds, dropped)
 	case pydanticMessage:
 		return pydanticNote(w.text(f.kind), f.kinds, dropped)
 	case geminiUser:
-		return geminiMessage(`found a Gemini Content ("parts" and no "role", which Gemini reads as "user")`, "user", f.kinds, dropped)
+		return geminiMessage(`a Gemini Content ("parts" and no "role", which Gemini reads as "user")`, "user", f.kinds, dropped)
 	case autoGenMessage:
 		return w.autoGenNote(f, dropped)
 	case langChainDict:
 		return langChainNote(w.text(f.typ), dropped)
 	case smolStep:
-		return `found a smolagents memory step (ActionStep.dict(), with "step_number" and no "role"), expected chat messages` + dropped +
-			`send the step as messages: {"role": "assistant", "content": <model_output>, "tool_calls": <tool_calls>}, ` +
-			`then for each call {"role": "tool", "tool_call_id": <its id>, "content": <observations>}`
+		return softwarn.Parts{Found: `a smolagents memory step (ActionStep.dict(), with "step_number" and no "role")`, Expected: "chat messages", Done: dropped,
+			Fix: `send the step as messages: {"role": "assistant", "content": <model_output>, "tool_calls": <tool_calls>}, ` +
+				`then for each call {"role": "tool", "tool_call_id": <its id>, "content": <observations>}`}
 	}
-	return ""
+	return softwarn.Parts{}
 }
 
 // isAutoGenType is whether typ names an AutoGen AgentChat message or event class
@@ -240,25 +240,28 @@ func isAutoGenType(typ []byte) bool {
 	return true
 }
 
-// autoGenNote is the note on an AutoGen AgentChat message, by its type.
-func (w *messageWalk) autoGenNote(f *foreignFacts, dropped string) string {
+// autoGenNote is what the note on an AutoGen AgentChat message says, by its type.
+func (w *messageWalk) autoGenNote(f *foreignFacts, dropped string) softwarn.Parts {
 	typ := w.text(f.typ)
-	msg := "found an AutoGen AgentChat " + typ + ` ("source" and "type", no "role"), expected a chat message {"role", "content", ...}` + dropped
+	p := softwarn.Parts{Found: "an AutoGen AgentChat " + typ + ` ("source" and "type", no "role")`, Expected: `a chat message {"role", "content", ...}`, Done: dropped}
 	switch typ {
 	case "TextMessage", "MultiModalMessage", "StopMessage", "HandoffMessage", "ToolCallSummaryMessage":
 		if w.text(f.source) == "user" {
-			return msg + `send it as {"role": "user", "content": <its content>} (its source is "user")`
+			p.Fix = `send it as {"role": "user", "content": <its content>} (its source is "user")`
+			return p
 		}
-		return msg + `send it as {"role": "assistant", "content": <its content>} (its source, ` +
+		p.Fix = `send it as {"role": "assistant", "content": <its content>} (its source, ` +
 			jsonscan.ShortToken(tokenText(w.data, f.source)) + `, is an agent, not "user")`
 	case "ToolCallRequestEvent":
-		return msg + `send it as {"role": "assistant", "tool_calls": <its content>}: its FunctionCall entries {"id", "arguments", "name"} are the flat form already`
+		p.Fix = `send it as {"role": "assistant", "tool_calls": <its content>}: its FunctionCall entries {"id", "arguments", "name"} are the flat form already`
 	case "ToolCallExecutionEvent":
-		return msg + `send each FunctionExecutionResult of its content as {"role": "tool", "tool_call_id": <call_id>, "content": <content>}`
+		p.Fix = `send each FunctionExecutionResult of its content as {"role": "tool", "tool_call_id": <call_id>, "content": <content>}`
 	case "ThoughtEvent":
-		return msg + `it holds the model's reasoning: leave it out, or put it in the thinking of the assistant message that follows it: "thinking": [{"type": "thinking", "thinking": <its content>}]`
+		p.Fix = `it holds the model's reasoning: leave it out, or put it in the thinking of the assistant message that follows it: "thinking": [{"type": "thinking", "thinking": <its content>}]`
+	default:
+		p.Fix = `it is an event, not a chat message: leave it out, or send what it shows as {"role": "assistant", "content": <its text>}`
 	}
-	return msg + `it is an event, not a chat message: leave it out, or send what it shows as {"role": "assistant", "content": <its text>}`
+	return p
 }
 
 // langChainRole is the platform's role for a LangChain message type, "" for another type.
@@ -274,9 +277,10 @@ func langChainRole(typ []byte) string {
 	return ""
 }
 
-// langChainNote is the note on a message as LangChain's messages_to_dict writes it, of type typ
-// (human, ai, system or tool): the message its data converts to, or the list converted whole.
-func langChainNote(typ, dropped string) string {
+// langChainNote is what the note on a message as LangChain's messages_to_dict writes it, of
+// type typ (human, ai, system or tool), says: the message its data converts to, or the list
+// converted whole.
+func langChainNote(typ, dropped string) softwarn.Parts {
 	var send string
 	switch typ {
 	case "ai":
@@ -286,13 +290,15 @@ func langChainNote(typ, dropped string) string {
 	default:
 		send = `{"role": "` + langChainRole([]byte(typ)) + `", "content": <data.content>}`
 	}
-	return `found a LangChain message as messages_to_dict writes it ({"type": "` + typ + `", "data": {...}}, no "role"), expected a chat message {"role", "content", ...}` + dropped +
-		`send it as ` + send + `, or send the list as messages_from_dict(<the list>) converted by convert_to_openai_messages (langchain_core.messages)`
+	return softwarn.Parts{Found: `a LangChain message as messages_to_dict writes it ({"type": "` + typ + `", "data": {...}}, no "role")`,
+		Expected: `a chat message {"role", "content", ...}`, Done: dropped,
+		Fix: `send it as ` + send + `, or send the list as messages_from_dict(<the list>) converted by convert_to_openai_messages (langchain_core.messages)`}
 }
 
-// pydanticNote is the note on a Pydantic AI ModelRequest or ModelResponse: the messages its
-// parts convert to, for the kinds of part it holds (all of its kind's, when none is known).
-func pydanticNote(kind string, kinds partKinds, dropped string) string {
+// pydanticNote is what the note on a Pydantic AI ModelRequest or ModelResponse says: the
+// messages its parts convert to, for the kinds of part it holds (all of its kind's, when none is
+// known).
+func pydanticNote(kind string, kinds partKinds, dropped string) softwarn.Parts {
 	switch kind {
 	case "request":
 		convs := []struct {
@@ -315,8 +321,8 @@ func pydanticNote(kind string, kinds partKinds, dropped string) string {
 				fixes = append(fixes, c.text)
 			}
 		}
-		return `found a Pydantic AI ModelRequest ("kind": "request" with "parts", no "role"), expected chat messages` + dropped +
-			"send each of its parts as a message: " + strings.Join(fixes, ", ")
+		return softwarn.Parts{Found: `a Pydantic AI ModelRequest ("kind": "request" with "parts", no "role")`, Expected: "chat messages", Done: dropped,
+			Fix: "send each of its parts as a message: " + strings.Join(fixes, ", ")}
 	case "response":
 		if kinds&(pkText|pkToolCall|pkThinking) == 0 {
 			kinds |= pkText | pkToolCall
@@ -331,15 +337,15 @@ func pydanticNote(kind string, kinds partKinds, dropped string) string {
 		if kinds&pkThinking != 0 {
 			fields = append(fields, `"thinking": [{"type": "thinking", "thinking": <the content of its thinking parts>}]`)
 		}
-		return `found a Pydantic AI ModelResponse ("kind": "response" with "parts", no "role"), expected a chat message` + dropped +
-			`send it as one message: {"role": "assistant", ` + strings.Join(fields, ", ") + "}"
+		return softwarn.Parts{Found: `a Pydantic AI ModelResponse ("kind": "response" with "parts", no "role")`, Expected: "a chat message", Done: dropped,
+			Fix: `send it as one message: {"role": "assistant", ` + strings.Join(fields, ", ") + "}"}
 	}
-	return ""
+	return softwarn.Parts{}
 }
 
-// geminiMessage is the note on a dropped Gemini Content, found as found, whose role is role on
-// the platform.
-func geminiMessage(found, role string, kinds partKinds, dropped string) string {
+// geminiMessage is what the note on a dropped Gemini Content, found as found, whose role is role
+// on the platform, says.
+func geminiMessage(found, role string, kinds partKinds, dropped string) softwarn.Parts {
 	var fields, also []string
 	if kinds&pkText != 0 || kinds&(pkFunctionCall|pkFunctionResponse) == 0 {
 		fields = append(fields, `"content": <the text of its text parts>`)
@@ -353,8 +359,8 @@ func geminiMessage(found, role string, kinds partKinds, dropped string) string {
 	if kinds&pkFunctionResponse != 0 {
 		also = append(also, geminiResponses)
 	}
-	return found + `, expected a chat message {"role", "content", ...}: the platform reads a message's text from "content", not "parts"` +
-		dropped + strings.Join(also, ", and ")
+	return softwarn.Parts{Found: found, Expected: `a chat message {"role", "content", ...}: the platform reads a message's text from "content", not "parts"`,
+		Done: dropped, Fix: strings.Join(also, ", and ")}
 }
 
 // geminiCallID is the id of a tool call made of a Gemini function_call part. Gemini's
@@ -379,10 +385,11 @@ func (w *messageWalk) noteParts(n *noteList, i int) {
 		return
 	}
 	if !m.parts {
-		n.add(w.base+m.start, messageAt(i).Warn(softwarn.MessageTextInParts, softwarn.Kept,
-			`found "blocks" (LlamaIndex's ChatMessage, as model_dump writes it) and no "content", expected the message's text in "content": `+
-				`the platform reads a message's text only from "content", not "blocks"; the message was kept, but the trace shows it without its text; `+
-				`send {"role": message.role, "content": message.content} (ChatMessage.content is the text of its text blocks)`))
+		n.add(w.base+m.start, messageAt(i).Warning(softwarn.MessageTextInParts, softwarn.Kept, softwarn.Parts{
+			Found:    `"blocks" (LlamaIndex's ChatMessage, as model_dump writes it) and no "content"`,
+			Expected: `the message's text in "content": the platform reads a message's text only from "content", not "blocks"`,
+			Done:     textNotShown,
+			Fix:      `send {"role": message.role, "content": message.content} (ChatMessage.content is the text of its text blocks)`}))
 		return
 	}
 	var fixes []string
@@ -395,11 +402,15 @@ func (w *messageWalk) noteParts(n *noteList, i int) {
 	if m.partKinds&pkFunctionResponse != 0 {
 		fixes = append(fixes, geminiResponses)
 	}
-	n.add(w.base+m.start, messageAt(i).Warn(softwarn.MessageTextInParts, softwarn.Kept,
-		`found "parts" (Gemini's Content shape) and no "content", expected the message's text in "content": `+
-			`the platform reads a message's text only from "content", not "parts"; the message was kept, but the trace shows it without its text; `+
-			strings.Join(fixes, ", and ")))
+	n.add(w.base+m.start, messageAt(i).Warning(softwarn.MessageTextInParts, softwarn.Kept, softwarn.Parts{
+		Found:    `"parts" (Gemini's Content shape) and no "content"`,
+		Expected: `the message's text in "content": the platform reads a message's text only from "content", not "parts"`,
+		Done:     textNotShown,
+		Fix:      strings.Join(fixes, ", and ")}))
 }
+
+// textNotShown is what was done about a message whose text is not in "content".
+const textNotShown = "the message was kept, but the trace shows it without its text"
 
 // transcriptKeys are the top-level keys a porter sends a transcript under instead of "messages",
 // each with whose name it is. Rule 4 ignores them silently: the explain view notes the first that
@@ -490,9 +501,11 @@ func (t *transcriptKey) note() softwarn.Warning {
 	if t.name == "new_items" {
 		send = newItemsFix
 	}
-	return softwarn.At(t.name).Warn(softwarn.TopLevelTranscriptKey, softwarn.Dropped,
-		`found the key "`+t.name+`" holding an array of objects, expected "messages" (the platform reads a transcript only from "messages"`+from+
-			`); it was dropped with the other unknown keys, so the record has no messages and rich mode is off; `+send)
+	return softwarn.At(t.name).Warning(softwarn.TopLevelTranscriptKey, softwarn.Dropped, softwarn.Parts{
+		Found:    `the key "` + t.name + `" holding an array of objects`,
+		Expected: `"messages" (the platform reads a transcript only from "messages"` + from + `)`,
+		Done:     "it was dropped with the other unknown keys, so the record has no messages and rich mode is off",
+		Fix:      send})
 }
 
 // newItemsFix is how a run's items (the OpenAI Agents SDK's RunResult.new_items, RunItems that
