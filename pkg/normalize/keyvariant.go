@@ -113,8 +113,9 @@ func variantNote(name []byte, kv *keyVariant, how string) softwarn.Warning {
 		name = name[:softwarn.MaxKeyShown+4]
 	}
 	want := fieldNames[kv.field]
-	return softwarn.At(string(name)).Warn(softwarn.TopLevelKeyVariant, softwarn.Dropped,
-		"found the key "+softwarn.QuoteKey(string(name))+" holding "+kv.kind.Describe()+`, expected "`+want+
-			`" (`+how+`); it was dropped with the other unknown keys, `+kv.effect+
-			`; rename it "`+want+`"`)
+	return softwarn.At(string(name)).Warning(softwarn.TopLevelKeyVariant, softwarn.Dropped, softwarn.Parts{
+		Found:    "the key " + softwarn.QuoteKey(string(name)) + " holding " + kv.kind.Describe(),
+		Expected: `"` + want + `" (` + how + `)`,
+		Done:     "it was dropped with the other unknown keys, " + kv.effect,
+		Fix:      `rename it "` + want + `"`})
 }
