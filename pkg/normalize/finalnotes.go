@@ -19,28 +19,29 @@ func finalNotes(r *Result, n *noteList) {
 		at = r.fields[fieldFinal].last
 	}
 	text := bytes.TrimSpace(jsonscan.StringText(r.final, jsonscan.Span{Start: 0, End: len(r.final)}))
-	var msg string
+	var p softwarn.Parts
 	code := softwarn.FinalResponsePlaceholder
 	switch {
 	case holdsResult(text, r.s.MaxDepth()):
-		code, msg = softwarn.FinalResponseSerialized, `is the JSON text of a whole result (an object with "final_response"), graded as it is: `+
-			`the result was serialized twice (json.dumps of a JSON string); return the object itself`
+		code, p = softwarn.FinalResponseSerialized, softwarn.Parts{
+			Problem: `is the JSON text of a whole result (an object with "final_response"), graded as it is: the result was serialized twice (json.dumps of a JSON string)`,
+			Fix:     "return the object itself"}
 	case len(text) == 0:
-		msg = "is only whitespace: accepted (it is not empty), but the judge has nothing to grade; " +
-			"return at least a one-sentence summary of what the agent did or why it failed"
+		p = softwarn.Parts{Problem: "is only whitespace: accepted (it is not empty), but the judge has nothing to grade",
+			Fix: "return at least a one-sentence summary of what the agent did or why it failed"}
 	case placeholderSource(string(text)) != "":
-		msg = "is the text " + strconv.Quote(string(text)) + ", " + placeholderSource(string(text)) + ", and the judge grades that text; " +
-			placeholderFix(string(text))
+		p = softwarn.Parts{Problem: "is the text " + strconv.Quote(string(text)) + ", " + placeholderSource(string(text)) + ", and the judge grades that text",
+			Fix: placeholderFix(string(text))}
 	default:
 		what, answer, ok := reprOf(text)
 		if !ok {
 			return
 		}
-		code, msg = softwarn.FinalResponseRepr, "looks like "+what+", not the text of the answer: the judge grades the whole of it; "+
-			"send the answer's text itself, "+answer
+		code, p = softwarn.FinalResponseRepr, softwarn.Parts{Problem: "looks like " + what + ", not the text of the answer: the judge grades the whole of it",
+			Fix: "send the answer's text itself, " + answer}
 	}
 	if n.take() {
-		n.add(at, softwarn.At("final_response").Warn(code, softwarn.Kept, msg))
+		n.add(at, softwarn.At("final_response").Warning(code, softwarn.Kept, p))
 	}
 }
 
