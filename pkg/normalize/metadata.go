@@ -68,16 +68,6 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	m.verbatim = clean && s.WS() == ws0
 }
 
-// checkMetadata checks a recognised metadata key and says why its value fails, or "": the
-// message of checkMetadataKey's parts.
-func checkMetadata(data, key []byte, v jsonscan.Span) string {
-	p, bad := checkMetadataKey(data, key, v)
-	if !bad {
-		return ""
-	}
-	return p.Message()
-}
-
 // checkMetadataKey checks a recognised metadata key and, when its value fails, says why in the
 // parts of the warning that drops it, and reports bad.
 func checkMetadataKey(data, key []byte, v jsonscan.Span) (reason softwarn.Parts, bad bool) {

@@ -323,9 +323,11 @@ func otherNameNote(m *metadata, data []byte, i int, covered *[len(metaKeys)]bool
 				fix = `set "` + key.name + `" to the sum ` + names + value + reason
 			}
 			name = shownKey(name)
-			return softwarn.At("metadata").Key(string(name)).Warn(softwarn.MetadataKeyVariant, softwarn.Kept,
-				"found the key "+softwarn.QuoteKey(string(name))+" holding "+kind.Describe()+`, expected "`+key.name+`" `+how+
-					"; it was kept as an ordinary key, stored as sent and not checked, so the run is shown without "+key.lacks+"; "+fix), true
+			return softwarn.At("metadata").Key(string(name)).Warning(softwarn.MetadataKeyVariant, softwarn.Kept, softwarn.Parts{
+				Found:    "the key " + softwarn.QuoteKey(string(name)) + " holding " + kind.Describe(),
+				Expected: `"` + key.name + `" ` + how,
+				Done:     keptUnchecked + key.lacks,
+				Fix:      fix}), true
 		}
 	}
 	return softwarn.Warning{}, false
@@ -335,13 +337,16 @@ func otherNameNote(m *metadata, data []byte, i int, covered *[len(metaKeys)]bool
 // it (output_tokens: -1), so that the porter fixes both at once; the check's own words, without
 // what it did ("the key was dropped"), which has not happened yet.
 func failsCheck(data []byte, key *metaKey, v jsonscan.Span) string {
-	reason := checkMetadata(data, []byte(key.name), v)
-	if reason == "" {
+	reason, bad := checkMetadataKey(data, []byte(key.name), v)
+	if !bad {
 		return ""
 	}
-	found, _, _ := strings.Cut(reason, "; the key was dropped")
-	return "; its value would then be dropped: " + found
+	return "; its value would then be dropped: " + softwarn.Parts{Found: reason.Found, Expected: reason.Expected}.Message()
 }
+
+// keptUnchecked is what was done about a key by another name: the run is shown without what
+// follows.
+const keptUnchecked = "it was kept as an ordinary key, stored as sent and not checked, so the run is shown without "
 
 // durationNote is the note on metadata member i when it is Ollama's total_duration, beside the
 // other keys of an Ollama response, and agent_runtime_ms is not covered: the same run time, in
@@ -358,10 +363,11 @@ func durationNote(m *metadata, data []byte, i int, covered *[len(metaKeys)]bool,
 	if ms, ok := nanosToMillis(data[v.Start:v.End]); ok {
 		example = " (" + string(data[v.Start:v.End]) + " ns is " + ms + " ms)"
 	}
-	return softwarn.At("metadata").Key("total_duration").Warn(softwarn.MetadataKeyVariant, softwarn.Kept,
-		`found the key "total_duration" holding a number, expected "agent_runtime_ms" (Ollama's time for the whole request, in nanoseconds); `+
-			`it was kept as an ordinary key, stored as sent and not checked, so the run is shown without an agent runtime; `+
-			`set "agent_runtime_ms" to the run's time in milliseconds, total_duration / 1e6`+example), true
+	return softwarn.At("metadata").Key("total_duration").Warning(softwarn.MetadataKeyVariant, softwarn.Kept, softwarn.Parts{
+		Found:    `the key "total_duration" holding a number`,
+		Expected: `"agent_runtime_ms" (Ollama's time for the whole request, in nanoseconds)`,
+		Done:     keptUnchecked + "an agent runtime",
+		Fix:      `set "agent_runtime_ms" to the run's time in milliseconds, total_duration / 1e6` + example}), true
 }
 
 // nanosToMillis writes a whole number of nanoseconds in milliseconds, exactly: the point moved
@@ -438,10 +444,11 @@ func usageNote(m *metadata, data []byte, i, depth int, covered *[len(metaKeys)]b
 	}
 	name = shownKey(name)
 	u := softwarn.QuoteKey(string(name))
-	return softwarn.At("metadata").Key(string(name)).Warn(softwarn.MetadataKeyVariant, softwarn.Kept,
-		"found "+found+" under "+u+", expected "+want+" in metadata itself (the platform reads no counts inside "+u+
-			"); "+u+" was kept as an ordinary key, stored as sent, so the run is shown without "+lacks+
-			"; copy the run's "+total+" to metadata's own "+keys+": "+copies+reason), true
+	return softwarn.At("metadata").Key(string(name)).Warning(softwarn.MetadataKeyVariant, softwarn.Kept, softwarn.Parts{
+		Found:    found + " under " + u,
+		Expected: want + " in metadata itself (the platform reads no counts inside " + u + ")",
+		Done:     u + " was kept as an ordinary key, stored as sent, so the run is shown without " + lacks,
+		Fix:      "copy the run's " + total + " to metadata's own " + keys + ": " + copies + reason}), true
 }
 
 func isUsageKey(name []byte) bool {
@@ -562,9 +569,11 @@ func listNote(data []byte, v jsonscan.Span, depth int) (softwarn.Warning, bool) 
 	if pairs {
 		found, how = plural(entries, `{"key": ..., "value": ...} pair`), "send one object, each pair's key a member holding its value"
 	}
-	return softwarn.At("metadata").Warn(softwarn.MetadataAsList, softwarn.Dropped,
-		"found a list of "+found+", expected one object; metadata was dropped, as its warning says, so the run is shown without it; "+
-			how+": "+merged), true
+	return softwarn.At("metadata").Warning(softwarn.MetadataAsList, softwarn.Dropped, softwarn.Parts{
+		Found:    "a list of " + found,
+		Expected: "one object",
+		Done:     "metadata was dropped, as its warning says, so the run is shown without it",
+		Fix:      how + ": " + merged}), true
 }
 
 // maxListKeys is how many keys of a metadata list listKeySet remembers: a later key is checked
