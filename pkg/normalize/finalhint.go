@@ -21,26 +21,26 @@ func finalValueHint(data []byte, maxDepth int) shapeHint {
 		return partsValueHint(v, maxDepth)
 	case 't', 'f':
 		fix := `send the value as text, {"final_response": "` + string(v) + `"}, if it really is the answer`
-		return shapeHint{"; " + fix, fix}
+		return shapeHint{fix: fix}
 	case 'n':
 		return shapeHint{}
 	}
 	if len(v) > 32 {
 		const fix = `send the number as text, {"final_response": "<the number>"}, if it really is the answer`
-		return shapeHint{"; " + fix, fix}
+		return shapeHint{fix: fix}
 	}
 	fix := `send the number as text, {"final_response": "` + string(v) + `"}, if it really is the answer`
-	return shapeHint{"; " + fix, fix}
+	return shapeHint{fix: fix}
 }
 
 // messageValueHint recognises a chat message ("role" and "content") or a LangChain AIMessage
 // ("type": "ai" and "content") sent as final_response, when its content holds text, or one
 // content part (partValueHint) or Gemini Part (geminiPartHint).
 func messageValueHint(obj []byte, maxDepth int) shapeHint {
-	if h := partValueHint(obj, maxDepth); h.text != "" {
+	if h := partValueHint(obj, maxDepth); h.detail != "" {
 		return h
 	}
-	if h := geminiPartHint(obj, maxDepth); h.text != "" {
+	if h := geminiPartHint(obj, maxDepth); h.detail != "" {
 		return h
 	}
 	content := member(obj, "content", maxDepth)
@@ -49,10 +49,10 @@ func messageValueHint(obj []byte, maxDepth int) shapeHint {
 		return shapeHint{}
 	case shortString(member(obj, "type", maxDepth), 16) == "ai":
 		fix := `send {"final_response": <` + textOf(content, `the AIMessage's "content"`) + `>}`
-		return shapeHint{`. It has "type": "ai" and "content": it looks like a LangChain AIMessage rather than its text; ` + fix, fix}
+		return shapeHint{detail: `. It has "type": "ai" and "content": it looks like a LangChain AIMessage rather than its text`, fix: fix}
 	case member(obj, "role", maxDepth) != nil:
 		fix := `send {"final_response": <` + textOf(content, `the message's "content"`) + `>}`
-		return shapeHint{`. It has "role" and "content": it looks like a chat message rather than its text; ` + fix, fix}
+		return shapeHint{detail: `. It has "role" and "content": it looks like a chat message rather than its text`, fix: fix}
 	}
 	return shapeHint{}
 }
@@ -66,7 +66,7 @@ func partsValueHint(list []byte, maxDepth int) shapeHint {
 		return shapeHint{}
 	}
 	fix := `send {"final_response": <the "text" of final_response's ` + typ + ` parts, joined>}`
-	return shapeHint{`. Its first element has "type": "` + typ + `" and "text": it looks like a list of content parts rather than their text; ` + fix, fix}
+	return shapeHint{detail: `. Its first element has "type": "` + typ + `" and "text": it looks like a list of content parts rather than their text`, fix: fix}
 }
 
 // partValueHint recognises one content part sent as final_response: "type" "text" (OpenAI,
@@ -78,7 +78,7 @@ func partValueHint(obj []byte, maxDepth int) shapeHint {
 		return shapeHint{}
 	}
 	const fix = `send {"final_response": <its "text">}`
-	return shapeHint{`. It has "type": "` + typ + `" and "text": it looks like one content part rather than its text; ` + fix, fix}
+	return shapeHint{detail: `. It has "type": "` + typ + `" and "text": it looks like one content part rather than its text`, fix: fix}
 }
 
 // geminiPartHint recognises one Gemini Part sent as final_response, as a part of
@@ -106,13 +106,13 @@ func geminiPartHint(obj []byte, maxDepth int) shapeHint {
 	}
 	if string(member(obj, "thought", maxDepth)) == "true" {
 		const fix = `send {"final_response": <the "text" of the response's parts without "thought": true, joined>}`
-		return shapeHint{`. It has "text" and "thought": true: it looks like a Gemini Part that holds the model's thoughts, not its answer; ` + fix, fix}
+		return shapeHint{detail: `. It has "text" and "thought": true: it looks like a Gemini Part that holds the model's thoughts, not its answer`, fix: fix}
 	}
 	const fix = `send {"final_response": <its "text">}`
 	if keys == 1 { // a lone {"text"} is a Gemini Part's shape, but other frameworks' too
-		return shapeHint{`. It has only "text": it looks like a message part (as a Gemini Part of candidates[0].content.parts is written) rather than its text; ` + fix, fix}
+		return shapeHint{detail: `. It has only "text": it looks like a message part (as a Gemini Part of candidates[0].content.parts is written) rather than its text`, fix: fix}
 	}
-	return shapeHint{`. It has "text" and no "type": it looks like a Gemini Part (one of candidates[0].content.parts) rather than its text; ` + fix, fix}
+	return shapeHint{detail: `. It has "text" and no "type": it looks like a Gemini Part (one of candidates[0].content.parts) rather than its text`, fix: fix}
 }
 
 // isPartField reports whether name is a field of Gemini's Part, as the Python SDK (snake_case)

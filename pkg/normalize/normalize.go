@@ -19,7 +19,6 @@ package normalize
 
 import (
 	"math"
-	"strings"
 	"sync"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
@@ -450,8 +449,8 @@ func (r *Result) shapeError(probe probeKeys) error {
 		e := &ResponseShapeError{Path: "final_response", Got: r.finalKind.Name(), Want: "non-empty string",
 			Problem: "final_response is " + r.finalKind.Describe() + `; expected a non-empty string`}
 		hint := finalValueHint(r.s.Data(), r.s.MaxDepth())
-		if hint.text == "" {
-			hint.text = `, e.g. {"final_response": "The refund has been issued."}`
+		if hint.detail == "" && hint.fix == "" {
+			hint.detail = `, e.g. {"final_response": "The refund has been issued."}`
 		}
 		return e.withHint(hint)
 	}
@@ -464,17 +463,10 @@ func (r *Result) shapeError(probe probeKeys) error {
 	return e.withHint(hint)
 }
 
-// withHint adds what a hint says about the shape sent to e's Detail and Fix. A hint's text ends
-// with its fix, after "; " or ": ": that text is the detail, and the two characters the join.
-// (The hints will give their parts apart.)
+// withHint adds what a hint says about the shape sent to e's Detail and Fix.
 func (e *ResponseShapeError) withHint(h shapeHint) *ResponseShapeError {
-	detail, ok := strings.CutSuffix(h.text, h.fix)
-	if h.fix == "" || !ok || len(detail) < 2 {
-		e.Detail += h.text
-		return e
-	}
-	e.Detail += detail[:len(detail)-2]
-	e.Fix, e.fixJoin = h.fix, detail[len(detail)-2:]
+	e.Detail += h.detail
+	e.Fix, e.fixJoin = h.fix, h.join
 	return e
 }
 

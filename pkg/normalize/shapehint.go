@@ -9,10 +9,11 @@ import (
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
-// shapeHint is what a rejection's message adds about the shape that was sent: text, appended to
-// the message's first clause, and the fix that text ends with ("" when it names none), which
-// ResponseShapeError.Fix carries so that a report can show it in place of the general fix.
-type shapeHint struct{ text, fix string }
+// shapeHint is what a rejection's message adds about the shape that was sent: detail, after the
+// message's first clause (ResponseShapeError.Detail), and the fix it leads to ("" when it names
+// none), after join ("; " when empty), which ResponseShapeError.Fix carries so that a report can
+// show it in place of the general fix.
+type shapeHint struct{ detail, fix, join string }
 
 // objectFacts is what the hints read from a result object without final_response, on the error
 // path only: its first few keys, a few short strings, and the last value (rule 12: the last one
@@ -131,18 +132,18 @@ func missingFinalHint(data []byte, maxDepth int) shapeHint {
 		return shapeHint{}
 	}
 	for _, probe := range [...]func() shapeHint{f.variantHint, f.modelHint, f.frameworkHint, f.answerHint, f.transcriptHint} {
-		if h := probe(); h.text != "" {
+		if h := probe(); h.detail != "" {
 			return h
 		}
 	}
-	return shapeHint{text: ". It has " + listKeys(f.keys, f.count)}
+	return shapeHint{detail: ". It has " + listKeys(f.keys, f.count)}
 }
 
 // sentInstead is the hint for another API's object sent instead of the handler's result: which
 // keys give it away, what it looks like and what it is, and where its text is.
 func sentInstead(has, what, is, where string) shapeHint {
 	fix := `send {"final_response": ` + where + `}`
-	return shapeHint{". It has " + has + ": it looks like " + what + ", " + is + " rather than the handler's result; " + fix, fix}
+	return shapeHint{detail: ". It has " + has + ": it looks like " + what + ", " + is + " rather than the handler's result", fix: fix}
 }
 
 const modelsResponse = "the model's response"
@@ -152,7 +153,7 @@ func (f *objectFacts) variantHint() shapeHint {
 		return shapeHint{}
 	}
 	const fix = `send "final_response"`
-	return shapeHint{`. It has ` + softwarn.QuoteKey(jsonscan.Cut(f.variant, 40)) + `: keys are matched exactly, case included; ` + fix, fix}
+	return shapeHint{detail: `. It has ` + softwarn.QuoteKey(jsonscan.Cut(f.variant, 40)) + `: keys are matched exactly, case included`, fix: fix}
 }
 
 // modelHint recognises a model API's response: an OpenAI chat completion (not a chunk of a
@@ -185,8 +186,8 @@ func (f *objectFacts) modelHint() shapeHint {
 // stopped at a tool call, and its answer is what it says after the tool round.
 func stoppedAtCall(has, what, calls string) shapeHint {
 	const fix = `send {"final_response": <the agent's answer after the tool round>}, or a sentence saying what the agent did`
-	return shapeHint{". It has " + has + ": it looks like " + what + ", " + modelsResponse + " rather than the handler's result, " +
-		"and it has no text, only " + calls + ": the agent stopped at a tool call; " + fix, fix}
+	return shapeHint{detail: ". It has " + has + ": it looks like " + what + ", " + modelsResponse + " rather than the handler's result, " +
+		"and it has no text, only " + calls + ": the agent stopped at a tool call", fix: fix}
 }
 
 // partsHold says whether the list of Anthropic content blocks or Gemini parts holds text (a
@@ -290,7 +291,7 @@ func (f *objectFacts) transcriptHint() shapeHint {
 	if _, lc := listKind(f.messages, f.maxDepth); lc != "" {
 		fix = `send {"final_response": ` + answer + `, "messages": <the list as OpenAI messages>} (langchain_core.messages.convert_to_openai_messages converts it)`
 	}
-	return shapeHint{`. It has "messages" but no answer: it looks like a transcript (as a LangGraph state holds it) sent without the agent's answer; ` + fix, fix}
+	return shapeHint{detail: `. It has "messages" but no answer: it looks like a transcript (as a LangGraph state holds it) sent without the agent's answer`, fix: fix}
 }
 
 // taskResultHint is transcriptHint's for an AutoGen AgentChat TaskResult: its messages are
@@ -304,7 +305,7 @@ func (f *objectFacts) taskResultHint() shapeHint {
 	}
 	fix := `send {"final_response": ` + answer + `, "messages": <each of its messages as a chat message>} ` +
 		`(a TextMessage as {"role": "user" or "assistant", "content": <content>}, by its source)`
-	return shapeHint{`. It has "messages" and "stop_reason" but no answer: it looks like an AutoGen AgentChat TaskResult (what run() returns) sent without the agent's answer; ` + fix, fix}
+	return shapeHint{detail: `. It has "messages" and "stop_reason" but no answer: it looks like an AutoGen AgentChat TaskResult (what run() returns) sent without the agent's answer`, fix: fix}
 }
 
 // liteAgentHint is transcriptHint's for a CrewAI LiteAgentOutput whose "raw" holds no text:
@@ -316,8 +317,8 @@ func (f *objectFacts) liteAgentHint() shapeHint {
 		answer = `<the content of the last assistant message in its "messages">`
 	}
 	fix := `send {"final_response": ` + answer + `, "messages": <its "messages">}`
-	return shapeHint{`. It has "agent_role" and "messages" and its "raw" holds no text: it looks like a CrewAI LiteAgentOutput, ` +
-		`the agent's whole output rather than the handler's result; ` + fix, fix}
+	return shapeHint{detail: `. It has "agent_role" and "messages" and its "raw" holds no text: it looks like a CrewAI LiteAgentOutput, ` +
+		`the agent's whole output rather than the handler's result`, fix: fix}
 }
 
 // lastAssistant is the last element of the array arr with "role": "assistant", or nil.
@@ -352,7 +353,7 @@ func probeHint(data []byte, maxDepth int, name string) shapeHint {
 		if textKind(f.outputText) == jsonscan.String { // the JavaScript SDK writes output_text into the object
 			fix = `send {"final_response": <its "output_text">}`
 		}
-		return shapeHint{`. This one looks like an OpenAI Responses API response (` + modelsResponse + ` rather than the handler's result): its "output" is a list of items, not text; ` + fix, fix}
+		return shapeHint{detail: `. This one looks like an OpenAI Responses API response (` + modelsResponse + ` rather than the handler's result): its "output" is a list of items, not text`, fix: fix}
 	case name == "message" && member(f.message, "role", maxDepth) != nil:
 		where := textOf(member(f.message, "content", maxDepth), "message.content")
 		if where == "" {
@@ -362,16 +363,16 @@ func probeHint(data []byte, maxDepth int, name string) shapeHint {
 			where = "<" + where + ">"
 		}
 		fix := `send {"final_response": ` + where + `}`
-		what := `. Its "message" is a chat message, not text; `
+		what := `. Its "message" is a chat message, not text`
 		if f.done {
-			what = `. This one looks like an Ollama /api/chat response (` + modelsResponse + ` rather than the handler's result): its "message" is a chat message, not text; `
+			what = `. This one looks like an Ollama /api/chat response (` + modelsResponse + ` rather than the handler's result): its "message" is a chat message, not text`
 		}
-		return shapeHint{what + fix, fix}
+		return shapeHint{detail: what, fix: fix}
 	case (name == "final_output" || name == "output") && isObject(f.probed(name)):
 		// Structured output (an OpenAI Agents SDK output_type, a Pydantic AI output type): through
 		// build_response it would become final_response, an object, which rule 5 rejects as well.
 		fix := `send {"final_response": <the answer as text>}, e.g. json.dumps(` + name + `) or a sentence built from it`
-		return shapeHint{`. Its "` + name + `" is an object (structured output), not text, and final_response must be a string; ` + fix, fix}
+		return shapeHint{detail: `. Its "` + name + `" is an object (structured output), not text, and final_response must be a string`, fix: fix}
 	}
 	return shapeHint{}
 }
@@ -422,13 +423,13 @@ func (a answerKey) hint(data []byte) shapeHint {
 	var found, fix string
 	switch {
 	case a.kind == jsonscan.String && data[a.at+1] == '"':
-		found, fix = ", which holds an empty string: ", `send the agent's answer, not empty, as "final_response"`
+		found, fix = ", which holds an empty string", `send the agent's answer, not empty, as "final_response"`
 	case a.kind == jsonscan.String:
-		found, fix = ", which holds a string: ", `rename the key to "final_response"`
+		found, fix = ", which holds a string", `rename the key to "final_response"`
 	default:
-		found, fix = ", which holds "+a.kind.Describe()+", not the answer's text: ", `send the text as "final_response"`
+		found, fix = ", which holds "+a.kind.Describe()+", not the answer's text", `send the text as "final_response"`
 	}
-	return shapeHint{". It has " + key + found + fix, fix}
+	return shapeHint{detail: ". It has " + key + found, fix: fix, join: ": "}
 }
 
 // arrayHint looks again at a top-level array, on the error path only: a list of messages (an
@@ -439,10 +440,10 @@ func arrayHint(data []byte, maxDepth int) shapeHint {
 	switch role, typ := listKind(data, maxDepth); {
 	case role:
 		fix := send + `<this list>}`
-		return shapeHint{`; it looks like a list of messages (its first element has "role"): ` + fix, fix}
+		return shapeHint{detail: `; it looks like a list of messages (its first element has "role")`, fix: fix, join: ": "}
 	case typ != "":
 		fix := send + `<the list as OpenAI messages>} (langchain_core.messages.convert_to_openai_messages converts it)`
-		return shapeHint{`; it looks like a list of LangChain messages (its first element has "type": ` + strconv.Quote(typ) + `): ` + fix, fix}
+		return shapeHint{detail: `; it looks like a list of LangChain messages (its first element has "type": ` + strconv.Quote(typ) + `)`, fix: fix, join: ": "}
 	}
 	return shapeHint{}
 }
