@@ -78,7 +78,7 @@ func (e *Entry) Run() (*Example, error) {
 		case x.Fix == "":
 			x.Fix, x.FixByHand = e.Fix, true
 		}
-		if x.Fix == "" && !w.OneText() {
+		if x.Fix == "" {
 			return nil, fmt.Errorf("%s: neither the message nor the entry names a fix", e.Code)
 		}
 		return x, nil

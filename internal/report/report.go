@@ -3,8 +3,8 @@
 // how to fix it.
 //
 // Each warning and note takes one line: its path, what was found, what was expected, how to
-// fix it, and what normalization did, each read from the warning's parts (softwarn.Parts). A
-// note whose wording is not yet in parts is one text, which Split takes apart.
+// fix it, and what normalization did, each read from the warning's parts (softwarn.Parts),
+// never cut out of its message.
 package report
 
 import (
@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/dystopic/normalizer/pkg/normalize"
@@ -161,117 +160,32 @@ func rejectionFix(err error, class normalize.Class) string {
 	return ""
 }
 
-// Parts is a warning message taken apart.
-type Parts struct {
-	Found    string // what was found ("found X", or the first clause)
-	Expected string
-	Done     string // what normalization did
-	Fix      string
-}
-
 // Line is one warning or note on one line:
-// "PATH: found X; expected Y; fix: Z; DONE [action, code]". Without a fix of its own, a warning
-// that says what was expected gets "send Y instead".
+// "PATH: found X; expected Y; fix: Z; DONE [action, code]", read from its parts. Without a fix
+// of its own, a warning that says what was expected gets "send Y instead".
 func Line(x softwarn.Warning) string {
-	p := Parts{Found: x.Finding(), Expected: x.Expected, Done: x.Done, Fix: x.Fix}
-	if p.Fix == "" && p.Expected != "" {
-		p.Fix = "send " + p.Expected + " instead"
-	}
-	if x.OneText() {
-		p = Split(x.Problem)
-	}
 	var b strings.Builder
 	b.WriteString(x.Path)
 	b.WriteString(": ")
-	b.WriteString(p.Found)
-	if p.Expected != "" {
+	b.WriteString(x.Finding())
+	fix := x.Fix
+	if x.Expected != "" {
 		b.WriteString("; expected ")
-		b.WriteString(p.Expected)
+		b.WriteString(x.Expected)
+		if fix == "" {
+			fix = "send " + x.Expected + " instead"
+		}
 	}
-	if p.Fix != "" {
+	if fix != "" {
 		b.WriteString("; fix: ")
-		b.WriteString(p.Fix)
+		b.WriteString(fix)
 	}
-	if p.Done != "" {
+	if x.Done != "" {
 		b.WriteString("; ")
-		b.WriteString(p.Done)
+		b.WriteString(x.Done)
 	}
 	fmt.Fprintf(&b, " [%s, %s]", x.Action, x.Code)
 	return b.String()
-}
-
-// Split takes a message apart: "found X, expected Y", then clauses separated by "; " or by
-// sentence ends. A clause that reports what was done ("… was dropped") is Done; the others
-// are the Fix. Without a "found" the first clause is what was found.
-func Split(msg string) Parts {
-	clauses := splitClauses(msg)
-	if len(clauses) == 0 {
-		return Parts{Found: msg}
-	}
-	var p Parts
-	first := clauses[0]
-	if found, exp, ok := strings.Cut(first, ", expected "); ok {
-		p.Found, p.Expected = found, exp
-	} else {
-		p.Found = first
-	}
-	var done, fix []string
-	for _, c := range clauses[1:] {
-		if isDone(c) {
-			done = append(done, c)
-		} else {
-			fix = append(fix, c)
-		}
-	}
-	p.Done = strings.Join(done, "; ")
-	p.Fix = strings.Join(fix, "; ")
-	if p.Fix == "" && p.Expected != "" {
-		p.Fix = "send " + p.Expected + " instead"
-	}
-	return p
-}
-
-// splitClauses cuts at "; " and at ". " before a capital letter, outside quotes and brackets,
-// so the JSON in a fix stays whole.
-func splitClauses(msg string) []string {
-	var (
-		out   []string
-		depth int
-		quote bool
-		start int
-	)
-	for i := 0; i < len(msg); i++ {
-		switch c := msg[i]; {
-		case c == '"' && (i == 0 || msg[i-1] != '\\'):
-			quote = !quote
-		case quote:
-		case c == '{' || c == '[' || c == '(':
-			depth++
-		case (c == '}' || c == ']' || c == ')') && depth > 0:
-			depth--
-		case depth > 0 || i+1 >= len(msg) || msg[i+1] != ' ':
-		case c == ';' || (c == '.' && i+2 < len(msg) && unicode.IsUpper(rune(msg[i+2]))):
-			out = appendClause(out, msg[start:i])
-			start = i + 2
-		}
-	}
-	return appendClause(out, strings.TrimSuffix(msg[start:], "."))
-}
-
-func appendClause(out []string, c string) []string {
-	if c = strings.TrimSpace(c); c != "" {
-		out = append(out, c)
-	}
-	return out
-}
-
-func isDone(clause string) bool {
-	for _, verb := range []string{" was dropped", " were dropped", " was kept", " were kept", " was replaced", " were replaced", " was removed", " was appended"} {
-		if strings.Contains(clause, verb) {
-			return true
-		}
-	}
-	return strings.HasPrefix(clause, "each was ")
 }
 
 func plural(n int, what string) string {

@@ -12,51 +12,6 @@ import (
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
-func TestSplit(t *testing.T) {
-	tests := []struct {
-		name string
-		msg  string
-		want Parts
-	}{
-		{
-			name: "found, expected, done, fix",
-			msg:  `found "developer", expected one of "system", "user"; the message was dropped; OpenAI's "developer" role is the platform's "system": use "system"`,
-			want: Parts{Found: `found "developer"`, Expected: `one of "system", "user"`, Done: "the message was dropped", Fix: `OpenAI's "developer" role is the platform's "system": use "system"`},
-		},
-		{
-			name: "json in the fix stays whole",
-			msg:  `found a bare object, expected an array; the message was dropped; wrap it: [{"a": 1; "b": 2}]`,
-			want: Parts{Found: "found a bare object", Expected: "an array", Done: "the message was dropped", Fix: `wrap it: [{"a": 1; "b": 2}]`},
-		},
-		{
-			name: "no fix: send what was expected",
-			msg:  "found a number, expected an object; metadata was dropped",
-			want: Parts{Found: "found a number", Expected: "an object", Done: "metadata was dropped", Fix: "send an object instead"},
-		},
-		{
-			name: "sentences",
-			msg:  `has 60,000 characters, over the cap of 50,000; the first 50,000 were kept and "…[truncated]" was appended. The judge scores the head only: put the answer first`,
-			want: Parts{Found: "has 60,000 characters, over the cap of 50,000", Done: `the first 50,000 were kept and "…[truncated]" was appended`, Fix: "The judge scores the head only: put the answer first"},
-		},
-		{
-			name: "a note",
-			msg:  `tool call "f" (id "c1") has no tool message answering it; add {"role": "tool"} after it`,
-			want: Parts{Found: `tool call "f" (id "c1") has no tool message answering it`, Fix: `add {"role": "tool"} after it`},
-		},
-		{
-			name: "one clause",
-			msg:  "something odd",
-			want: Parts{Found: "something odd"},
-		},
-		{name: "empty", msg: "", want: Parts{}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, Split(tt.msg), "Split(%q)", tt.msg)
-		})
-	}
-}
-
 // TestLine: a line is read from the warning's parts: what was found (or the problem), what was
 // expected, the fix (without one, "send" what was expected), then what was done.
 func TestLine(t *testing.T) {

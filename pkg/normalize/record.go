@@ -67,11 +67,8 @@ func quotedSize(n int) int { return n + n/8 + 3 }
 // diagnosticSize is room for w in the explain view: its fields, its message and its parts, and
 // the keys and severity AppendDiagnostics writes around them.
 func diagnosticSize(w softwarn.Warning) int {
-	n := 80 + quotedSize(len(w.Path)) + quotedSize(len(w.Pointer)) + len(w.Code) + len(w.Action) + quotedSize(w.Len())
-	if !w.OneText() {
-		n += 80 + quotedSize(w.Len()) // the parts, a few keys and the message's text once more
-	}
-	return n
+	// The parts are the message's text once more, in a few keys.
+	return 160 + quotedSize(len(w.Path)) + quotedSize(len(w.Pointer)) + len(w.Code) + len(w.Action) + 2*quotedSize(w.Len())
 }
 
 // FinalResponse is the text of final_response as the record holds it.
@@ -138,11 +135,7 @@ func AppendDiagnostics(dst []byte, warnings, notes []softwarn.Warning) []byte {
 // appendParts appends the keys of a diagnostic that give what its message says part by part,
 // those that are set, in the order the message has them: subject, found, expected, problem,
 // done, and the fix as {"message": ...}, an object that a machine-applicable patch can join.
-// A message given as one text has no parts to add.
 func appendParts(dst []byte, p *softwarn.Parts) []byte {
-	if p.OneText() {
-		return dst
-	}
 	for _, part := range [...]struct{ key, text string }{
 		{`,"subject":`, p.Subject}, {`,"found":`, p.Found}, {`,"expected":`, p.Expected}, {`,"problem":`, p.Problem}, {`,"done":`, p.Done},
 	} {

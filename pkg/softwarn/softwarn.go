@@ -134,13 +134,7 @@ type Parts struct {
 	Done string
 	// Fix is what to change in the handler, when it is known.
 	Fix string
-
-	oneText bool // built by Loc.Warn: Problem is the whole message, not yet in parts
 }
-
-// OneText reports whether the message was given as one text (Loc.Warn), its Problem, rather
-// than in parts.
-func (p Parts) OneText() bool { return p.oneText }
 
 // String is the warning as it appears in soft_warnings: the path, ": ", then the message.
 func (w Warning) String() string {
@@ -284,12 +278,6 @@ func (l Loc) Pointer() string { return l.pointer }
 // Warning builds the warning at l that says p.
 func (l Loc) Warning(code Code, action Action, p Parts) Warning {
 	return Warning{Path: l.path, Pointer: l.pointer, Code: code, Action: action, Parts: p}
-}
-
-// Warn builds the warning at l whose message is the one text given, not in parts: its Problem.
-// It is for the notes whose wording is not yet in parts.
-func (l Loc) Warn(code Code, action Action, message string) Warning {
-	return l.Warning(code, action, Parts{Problem: message, oneText: true})
 }
 
 // MaxKeyShown is the most of a key, in bytes, that a warning's path, pointer or message shows.

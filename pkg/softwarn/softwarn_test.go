@@ -34,7 +34,7 @@ func TestLoc(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.path, tt.loc.Path())
 			assert.Equal(t, tt.pointer, tt.loc.Pointer())
-			w := tt.loc.Warn(MessageNotObject, Dropped, "found a number")
+			w := tt.loc.Warning(MessageNotObject, Dropped, Parts{Found: "a number"})
 			assert.Equal(t, tt.path+": found a number", w.String())
 		})
 	}
@@ -44,7 +44,7 @@ func TestCollectorLimit(t *testing.T) {
 	var c Collector
 	c.SetLimit(2)
 	for i := range 5 {
-		c.Add(At("messages").Index(i).Warn(MessageNotObject, Dropped, "x"))
+		c.Add(At("messages").Index(i).Warning(MessageNotObject, Dropped, Parts{Found: "x"}))
 	}
 	require.True(t, c.Full())
 	c.Skip("metadata")
@@ -57,10 +57,10 @@ func TestCollectorLimit(t *testing.T) {
 
 	c.SetLimit(0)
 	assert.Empty(t, c.Warnings())
-	c.Add(At("metadata").Warn(MetadataNotObject, Dropped, "x"))
-	c.Add(At("messages").Warn(MessagesNotArray, Dropped, "y"))
+	c.Add(At("metadata").Warning(MetadataNotObject, Dropped, Parts{Found: "x"}))
+	c.Add(At("messages").Warning(MessagesNotArray, Dropped, Parts{Found: "y"}))
 	c.Remove(0, 1)
-	assert.Equal(t, []string{"messages: y"}, Strings(c.Warnings()))
+	assert.Equal(t, []string{"messages: found y"}, Strings(c.Warnings()))
 	c.Close()
 	assert.Len(t, c.Warnings(), 1, "nothing was skipped")
 }
@@ -85,16 +85,16 @@ func TestLongKeysAreCut(t *testing.T) {
 func TestCloseIdempotent(t *testing.T) {
 	var c Collector
 	c.SetLimit(1)
-	c.Add(At("messages").Index(0).Warn(MessageNotObject, Dropped, "x"))
-	c.Add(At("messages").Index(1).Warn(MessageNotObject, Dropped, "y"))
+	c.Add(At("messages").Index(0).Warning(MessageNotObject, Dropped, Parts{Found: "x"}))
+	c.Add(At("messages").Index(1).Warning(MessageNotObject, Dropped, Parts{Found: "y"}))
 	c.Close()
 	c.Close()
 	require.Len(t, c.Warnings(), 2, "one listed warning and one warnings_limited")
 	assert.Equal(t, WarningsLimited, c.Warnings()[1].Code)
 
 	c.SetLimit(1)
-	c.Add(At("metadata").Warn(MetadataNotObject, Dropped, "x"))
-	c.Add(At("messages").Warn(MessagesNotArray, Dropped, "y"))
+	c.Add(At("metadata").Warning(MetadataNotObject, Dropped, Parts{Found: "x"}))
+	c.Add(At("messages").Warning(MessagesNotArray, Dropped, Parts{Found: "y"}))
 	c.Close()
 	require.Len(t, c.Warnings(), 2, "SetLimit starts over: Close adds its warning again")
 	assert.Contains(t, c.Warnings()[1].Message(), "1 more warnings")
@@ -140,8 +140,8 @@ func TestMessage(t *testing.T) {
 func TestWarningsLimitedParts(t *testing.T) {
 	var c Collector
 	c.SetLimit(1)
-	c.Add(At("metadata").Warn(MetadataNotObject, Dropped, "x"))
-	c.Add(At("messages").Warn(MessagesNotArray, Dropped, "y"))
+	c.Add(At("metadata").Warning(MetadataNotObject, Dropped, Parts{Found: "x"}))
+	c.Add(At("messages").Warning(MessagesNotArray, Dropped, Parts{Found: "y"}))
 	c.Close()
 	w := c.Warnings()[1]
 	assert.Equal(t, Parts{
