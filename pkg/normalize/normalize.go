@@ -7,6 +7,12 @@
 // drops invalid messages and metadata keys with soft warnings: malformed rich mode is never
 // fatal, an empty answer is.
 //
+// Each soft warning (Result.Warnings), and each note of the explain view (WithExplain,
+// Result.Notes), is a softwarn.Warning: its path and JSON Pointer, a stable code and the action
+// taken, and what it says in parts (what was found, what was expected, what was done, the fix),
+// which its message, the soft_warnings line, is composed from. The codes are listed, with an
+// example each, in docs/codes.md.
+//
 // The input is read once, by a validating scanner that records where values are rather than
 // decoding them; values that pass through are written out as the bytes they arrived as.
 //
@@ -14,7 +20,9 @@
 //
 // Normalize returns a *ResponseShapeError, *InvalidJSONError or *PayloadTooLargeError; each
 // unwraps to a sentinel (ErrResponseShape, ErrInvalidJSON, ErrPayloadTooLarge) and AppendError
-// writes the contract's error object for it.
+// writes the contract's error object for it. A ResponseShapeError's message is composed from
+// its parts too: what was found and wanted (Got, Want), the problem, what the result looks like
+// and the fix.
 package normalize
 
 import (
