@@ -164,27 +164,34 @@ func rejectionFix(err error, class normalize.Class) string {
 // "PATH: found X; expected Y; fix: Z; DONE [action, code]", read from its parts. Without a fix
 // of its own, a warning that says what was expected gets "send Y instead".
 func Line(x softwarn.Warning) string {
+	finding := x.Finding()
 	var b strings.Builder
+	b.Grow(len(x.Path) + len(finding) + 2*len(x.Expected) + len(x.Fix) + len(x.Done) + len(x.Action) + len(x.Code) + 48)
 	b.WriteString(x.Path)
 	b.WriteString(": ")
-	b.WriteString(x.Finding())
-	fix := x.Fix
+	b.WriteString(finding)
 	if x.Expected != "" {
 		b.WriteString("; expected ")
 		b.WriteString(x.Expected)
-		if fix == "" {
-			fix = "send " + x.Expected + " instead"
-		}
 	}
-	if fix != "" {
+	switch {
+	case x.Fix != "":
 		b.WriteString("; fix: ")
-		b.WriteString(fix)
+		b.WriteString(x.Fix)
+	case x.Expected != "":
+		b.WriteString("; fix: send ")
+		b.WriteString(x.Expected)
+		b.WriteString(" instead")
 	}
 	if x.Done != "" {
 		b.WriteString("; ")
 		b.WriteString(x.Done)
 	}
-	fmt.Fprintf(&b, " [%s, %s]", x.Action, x.Code)
+	b.WriteString(" [")
+	b.WriteString(string(x.Action))
+	b.WriteString(", ")
+	b.WriteString(string(x.Code))
+	b.WriteString("]")
 	return b.String()
 }
 
