@@ -114,6 +114,9 @@ type Server struct {
 	// some other way.
 	writeTimeout time.Duration
 	waits        shutdownWaits // the shutdown path's waits, which tests replace
+	// afterAnswer, when not nil, runs once a record was written, before its handler returns:
+	// a test's window onto what the request still holds while its client has the answer.
+	afterAnswer func()
 	// lingerCfg bounds the lingering close of a connection whose request was answered before
 	// its body was read (linger.go); Serve sets it, and its zero value turns lingering off.
 	lingerCfg lingerConfig

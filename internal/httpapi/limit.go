@@ -20,8 +20,21 @@ func (s *Server) limitInFlight(next echo.HandlerFunc) echo.HandlerFunc {
 			return &apiError{class: ClassTooManyRequests,
 				msg: "over " + strconv.FormatInt(limit, 10) + " requests in flight; retry after " + s.retryAfter[0] + "s"}
 		}
-		defer s.inFlight.Add(-1) // also when next panics: the panic is recovered further out
+		x := exchangeOf(c)
+		x.holdsSlot = true
+		defer s.releaseSlot(x) // also when next panics: the panic is recovered further out
 		return next(c)
+	}
+}
+
+// releaseSlot gives back the in-flight slot x holds, once. The handler gives it back before
+// the client can have the whole answer (see writeRecord): a client that sends its next
+// request as soon as it has read this one's answer must find the slot free, or one at
+// --max-in-flight 1 would be refused for its own finished request.
+func (s *Server) releaseSlot(x *exchange) {
+	if x.holdsSlot {
+		x.holdsSlot = false
+		s.inFlight.Add(-1)
 	}
 }
 

@@ -40,6 +40,7 @@ type exchange struct {
 	conn      *trackedConn // the request's connection, when Serve accepted it; nil otherwise
 	connIndex int64        // the request's index among its connection's
 	rate      bodyRate     // the minimum body data rate's watch on its body (bodyrate.go)
+	holdsSlot bool         // the request holds an in-flight slot (limit.go)
 }
 
 // clockBase is the origin of monotonic.

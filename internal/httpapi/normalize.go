@@ -78,16 +78,41 @@ func (s *Server) handleNormalize(c echo.Context) error {
 	h[echo.HeaderContentType] = jsonContentType
 	h[echo.HeaderContentLength] = []string{strconv.Itoa(len(out.b))}
 	w.WriteHeader(http.StatusOK)
-	// The record is flushed here rather than by net/http after the handler, so that a failed
-	// write (the client went away, or the write deadline passed) is seen: the status was
-	// committed, so nothing can be told to the client, but the log line and the metrics say
-	// the answer did not arrive. Flushing here costs no extra system call.
-	_, err = w.Write(out.b)
-	if err == nil {
-		err = flush(x.ResponseWriter)
+	x.noteWrite(s.writeRecord(x, w, out.b))
+	if s.afterAnswer != nil {
+		s.afterAnswer()
 	}
-	x.noteWrite(err)
 	return nil
+}
+
+// smallRecord is the largest record whose request gives its in-flight slot back before the
+// record is written: the write of so little returns at once (the socket's send buffer takes
+// it), so a slow reader holds two small buffers, and the memory budget still counts them,
+// while a larger record's request holds its slot until all but its last byte is sent.
+const smallRecord = 64 << 10
+
+// writeRecord writes the record and flushes it, giving the request's in-flight slot back
+// before the client can have the last byte. The record is flushed here rather than by
+// net/http after the handler, so that a failed write (the client went away, or the write
+// deadline passed) is seen: the status was committed, so nothing can be told to the client,
+// but the log line and the metrics say the answer did not arrive. For a small record the
+// flush costs no extra system call; a large one is written in two.
+func (s *Server) writeRecord(x *exchange, w io.Writer, record []byte) error {
+	if len(record) > smallRecord {
+		last := len(record) - 1
+		if _, err := w.Write(record[:last]); err != nil {
+			return err
+		}
+		if err := flush(x.ResponseWriter); err != nil {
+			return err
+		}
+		record = record[last:]
+	}
+	s.releaseSlot(x)
+	if _, err := w.Write(record); err != nil {
+		return err
+	}
+	return flush(x.ResponseWriter)
 }
 
 // flush sends what net/http buffered of the response, and says whether that worked.

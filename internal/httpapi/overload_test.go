@@ -199,3 +199,29 @@ func TestRefusalClosesAtOnce(t *testing.T) {
 		awaitLingered(t, s, lingerTimeout)
 	}
 }
+
+// TestSlotFreeOnceAnswered: once a client has a record's last byte, the request no longer
+// holds its in-flight slot, so that a client sending one request after another at
+// --max-in-flight 1 is never refused for its own finished request. The handler is held
+// after its answer (afterAnswer) while the client reads it: the slot must already be free.
+// A small record gives the slot back before it is written, a large one before its last byte.
+func TestSlotFreeOnceAnswered(t *testing.T) {
+	for _, size := range []int{10, smallRecord + 1, 4 << 20} {
+		s, _ := newTestServer(t, Config{MaxInFlight: 1})
+		answered, resume := make(chan int64), make(chan struct{})
+		s.afterAnswer = func() {
+			answered <- s.inFlight.Load()
+			<-resume
+		}
+		addr := startServer(t, s, Timeouts{})
+		body := `{"final_response":"a","metadata":{"blob":"` + strings.Repeat("a", size) + `"}}`
+		res, err := http.Post("http://"+addr+"/v1/normalize", "application/json", strings.NewReader(body))
+		require.NoError(t, err)
+		record, err := io.ReadAll(res.Body) // the whole answer, while its handler is held
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, res.StatusCode, "%.200s", record)
+		assert.Zero(t, <-answered, "record of %d bytes: its request still holds the slot after the client has it", len(record))
+		close(resume)
+		_ = res.Body.Close()
+	}
+}
