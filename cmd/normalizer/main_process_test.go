@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -323,6 +325,84 @@ func TestProcessServeDrains(t *testing.T) {
 	require.NoError(t, p.cmd.Process.Kill())
 	<-p.exited
 	assert.NotContains(t, p.stderr.String(), "ANSWER", "logs never carry a result's text")
+}
+
+// TestProcessServeDrainPooled sends POSTs from pooled keep-alive clients through a SIGTERM to
+// `normalizer serve` in its own process: every request started gets its 200 and its record,
+// and each client learns of the drain from an answer that says Connection: close, as a load
+// balancer's client would, then stops sending. The drain delay outlasts the test, so the end
+// of the drain (the idle connections closed, covered by internal/httpapi's
+// TestDrainLosesNoRequest) does not come into it; nothing is timed.
+func TestProcessServeDrainPooled(t *testing.T) {
+	t.Parallel()
+	const clients, warm = 8, 5 // warm: requests each before the signal, so each holds a connection
+	p := startMain(t, map[string]string{"NORMALIZER_SHUTDOWN_GRACE": "60s"},
+		"serve", "--addr", "127.0.0.1:0", "--drain-delay", "1h")
+	base := "http://" + p.listeningAddr(t)
+	pollReadyz(t, base, func(s int) bool { return s == 200 })
+
+	transport := &http.Transport{MaxIdleConnsPerHost: clients, DisableCompression: true}
+	defer transport.CloseIdleConnections()
+	client := &http.Client{Transport: transport, Timeout: procWait}
+	const result = `{"final_response":"POOLED-ANSWER"}`
+	const want = `{"final_response":"POOLED-ANSWER","messages":null,"metadata":null,"soft_warnings":[],"rich_mode":false}`
+
+	var warmed sync.WaitGroup
+	warmed.Add(clients)
+	type outcome struct {
+		requests int
+		closed   bool // the last answer said Connection: close
+		err      error
+	}
+	outcomes := make(chan outcome, clients)
+	for range clients {
+		go func() {
+			var o outcome
+			defer func() { outcomes <- o }()
+			for deadline := time.Now().Add(procWait); time.Now().Before(deadline); {
+				o.requests++
+				res, err := client.Post(base+"/v1/normalize", "application/json", strings.NewReader(result))
+				if err != nil {
+					o.err = fmt.Errorf("request %d: %w", o.requests, err)
+					break
+				}
+				b, err := io.ReadAll(res.Body)
+				res.Body.Close()
+				if err == nil && (res.StatusCode != 200 || string(b) != want) {
+					err = fmt.Errorf("%d %s", res.StatusCode, b)
+				}
+				if err != nil {
+					o.err = fmt.Errorf("request %d: %w", o.requests, err)
+					break
+				}
+				if o.requests == warm {
+					warmed.Done()
+				}
+				if res.Close {
+					o.closed = true
+					break
+				}
+			}
+			if o.requests < warm {
+				warmed.Done()
+			}
+		}()
+	}
+	warmed.Wait()
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	total := 0
+	for range clients {
+		o := <-outcomes
+		total += o.requests
+		assert.NoError(t, o.err, "a request started through the SIGTERM got no answer")
+		assert.True(t, o.closed || o.err != nil, "a client saw no answer with Connection: close in %s", procWait)
+	}
+	t.Logf("%d requests from %d pooled clients, all answered", total, clients)
+	assert.Equal(t, 503, pollReadyz(t, base, func(s int) bool { return s != 200 }), "serve drains")
+	require.True(t, p.running(), "serve exited during its drain delay; stderr:\n%s", p.stderr.String())
+	require.NoError(t, p.cmd.Process.Kill())
+	<-p.exited
+	assert.NotContains(t, p.stderr.String(), "POOLED-ANSWER", "logs never carry a result's text")
 }
 
 // portOf is the port of a host:port address.
