@@ -34,8 +34,11 @@ fi
 step "bash -n scripts/*.sh"
 for f in scripts/*.sh; do bash -n "$f"; done
 
+# deploy/ is a module of its own (the Dockerfile's and the manifests' checks, with buildkit's
+# parser and k8s.io/api), so that a library user's module graph does not carry them.
 step "go vet"
 go vet ./...
+(cd deploy && go vet ./...)
 
 # The string scan has assembly for amd64 and plain Go elsewhere: keep the other side compiling
 # (and vetted, tests included) on a 64-bit and a 32-bit architecture.
@@ -90,8 +93,9 @@ if [ -n "$client_pkgs" ]; then
 	[ -z "$policy" ] || rm -f "$policy"
 fi
 
-step "go test -race (every package)"
+step "go test -race (every package, both modules)"
 go test -race -count=1 ./...
+(cd deploy && go test -race -count=1 ./...)
 
 # The memory and allocation budgets skip under -race (it changes what allocates), so every
 # package that has them (it defines raceEnabled in a norace_test.go) runs whole once more

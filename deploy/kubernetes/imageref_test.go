@@ -7,9 +7,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/distribution/reference"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/deploy/internal/deploycheck"
 )
 
 // placeholderTag is the tag deployment.yaml and kustomization.yaml carry until whoever deploys
@@ -25,21 +26,18 @@ var versionTag = regexp.MustCompile(`^(v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z][0-9
 // pinnedImage checks that an image reference names one build: a digest, or a version tag (or
 // the placeholder). An untagged reference pulls latest, so it is rejected like :latest.
 func pinnedImage(ref string) error {
-	named, err := reference.ParseNormalizedNamed(ref)
-	if err != nil {
-		return fmt.Errorf("image %q: %v", ref, err)
-	}
-	if _, ok := named.(reference.Digested); ok {
-		return nil
-	}
-	tagged, ok := named.(reference.Tagged)
+	img, err := deploycheck.ParseImage(ref)
 	switch {
-	case !ok:
+	case err != nil:
+		return err
+	case img.Digest != "":
+		return nil
+	case img.Tag == "":
 		return fmt.Errorf("image %q has no tag, so it pulls latest; expected a version tag such as :v1.2.3", ref)
-	case tagged.Tag() == "latest":
+	case img.Tag == "latest":
 		return fmt.Errorf("image %q: latest moves; expected a version tag such as :v1.2.3", ref)
-	case tagged.Tag() != placeholderTag && !versionTag.MatchString(tagged.Tag()):
-		return fmt.Errorf("image %q: tag %q is not a version (vX.Y.Z, git describe, or %q); expected a tag that names one build", ref, tagged.Tag(), placeholderTag)
+	case img.Tag != placeholderTag && !versionTag.MatchString(img.Tag):
+		return fmt.Errorf("image %q: tag %q is not a version (vX.Y.Z, git describe, or %q); expected a tag that names one build", ref, img.Tag, placeholderTag)
 	}
 	return nil
 }
@@ -64,11 +62,8 @@ type kustomizeImage struct {
 
 // imageName is the reference without its tag or digest, as kustomize matches it.
 func imageName(ref string) (string, error) {
-	named, err := reference.ParseNormalizedNamed(ref)
-	if err != nil {
-		return "", fmt.Errorf("image %q: %v", ref, err)
-	}
-	return reference.FamiliarName(named), nil
+	img, err := deploycheck.ParseImage(ref)
+	return img.Name, err
 }
 
 // apply returns the image kustomize runs for ref: unchanged unless the entry names it, else
@@ -85,7 +80,7 @@ func (k kustomizeImage) apply(ref string) (string, error) {
 	if name != want {
 		return ref, nil
 	}
-	named, _ := reference.ParseNormalizedNamed(ref)
+	img, _ := deploycheck.ParseImage(ref)
 	if k.NewName != "" {
 		name = k.NewName
 	}
@@ -95,11 +90,11 @@ func (k kustomizeImage) apply(ref string) (string, error) {
 	case k.NewTag != "":
 		return name + ":" + k.NewTag, nil
 	}
-	if d, ok := named.(reference.Digested); ok {
-		return name + "@" + d.Digest().String(), nil
+	if img.Digest != "" {
+		return name + "@" + img.Digest, nil
 	}
-	if tg, ok := named.(reference.Tagged); ok {
-		return name + ":" + tg.Tag(), nil
+	if img.Tag != "" {
+		return name + ":" + img.Tag, nil
 	}
 	return name, nil
 }
@@ -175,7 +170,7 @@ func TestPinnedImage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := pinnedImage(tt.ref)
-			assertErrorWants(t, err, tt.wantErr)
+			deploycheck.ErrorWants(t, err, tt.wantErr)
 		})
 	}
 }

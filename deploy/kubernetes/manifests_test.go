@@ -24,6 +24,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dystopic/normalizer/deploy/internal/deploycheck"
+
 	"github.com/dystopic/normalizer/internal/httpapi"
 	"github.com/dystopic/normalizer/internal/memlimit"
 )
@@ -76,7 +78,7 @@ func TestStrictDecodingCatchesTypos(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var d appsv1.Deployment
 			err := unmarshalStrict([]byte("apiVersion: apps/v1\nkind: Deployment\nspec:\n"+tt.spec), &d)
-			assertErrorWants(t, err, tt.wantErr)
+			deploycheck.ErrorWants(t, err, tt.wantErr)
 		})
 	}
 }
@@ -405,7 +407,7 @@ func TestScaleOwnedByHPA(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := scaleOwnedByHPA(tt.d, tt.h)
-			assertErrorWants(t, err, tt.wantErr)
+			deploycheck.ErrorWants(t, err, tt.wantErr)
 		})
 	}
 }
@@ -496,7 +498,7 @@ func TestBudgetFits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := budgetFits(tt.spec, tt.replicas)
-			assertErrorWants(t, err, tt.wantErr)
+			deploycheck.ErrorWants(t, err, tt.wantErr)
 		})
 	}
 }
@@ -518,16 +520,4 @@ func TestMemoryBudgetFitsRequestsAtTheLimit(t *testing.T) {
 	budget := memlimit.Budget(softLimit(t, c).SoftLimit)
 	assert.EqualValues(t, 8, budget/httpapi.ReservationFor(body.Value(), false), "requests at the body limit held at once")
 	assert.EqualValues(t, 5, budget/httpapi.ReservationFor(body.Value(), true), "requests at the body limit held at once, with explain")
-}
-
-// assertErrorWants checks a table case's error: none when want is empty, else one whose text
-// holds want.
-func assertErrorWants(t *testing.T, err error, want string) {
-	t.Helper()
-	if want == "" {
-		assert.NoError(t, err)
-		return
-	}
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), want)
 }

@@ -1,4 +1,6 @@
-package httpapi
+// Package docker checks the Dockerfile at the repository's root: its stages, base images,
+// user, build command and health check, without a Docker engine (buildkit's own parser reads it).
+package docker
 
 import (
 	"fmt"
@@ -9,11 +11,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/distribution/reference"
 	"github.com/moby/buildkit/frontend/dockerfile/parser"
 	"github.com/moby/buildkit/frontend/dockerfile/shell"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/deploy/internal/deploycheck"
 )
 
 // buildCommand is the one way the binary is built, in the Dockerfile and in
@@ -124,10 +127,11 @@ func baseImage(from instruction, args map[string]*string, build map[string]strin
 // checkBuilderImage: the build stage is Go 1.26's official image, by tag, optionally pinned to a
 // digest (golang:1.26@sha256:...), never a moving latest.
 func checkBuilderImage(image string) error {
-	name, tag, _, err := splitImage(image)
+	img, err := deploycheck.ParseImage(image)
 	if err != nil {
 		return err
 	}
+	name, tag := img.Name, img.Tag
 	if name != "golang" || (tag != "1.26" && !strings.HasPrefix(tag, "1.26.") && !strings.HasPrefix(tag, "1.26-")) {
 		return fmt.Errorf("builder image %s; expected golang:1.26 (a 1.26 tag, optionally @sha256:...)", image)
 	}
@@ -140,29 +144,15 @@ func checkRuntimeImage(image string) error {
 	if image == "scratch" {
 		return nil
 	}
-	name, tag, _, err := splitImage(image)
+	img, err := deploycheck.ParseImage(image)
 	if err != nil {
 		return err
 	}
+	name, tag := img.Name, img.Tag
 	if !strings.HasPrefix(name, "gcr.io/distroless/static") || tag != "nonroot" {
 		return fmt.Errorf("final base image %s; expected gcr.io/distroless/static*:nonroot (optionally @sha256:...) or scratch", image)
 	}
 	return nil
-}
-
-// splitImage parses an image reference as docker does: its familiar name, tag and digest.
-func splitImage(image string) (name, tag, digest string, err error) {
-	named, err := reference.ParseNormalizedNamed(image)
-	if err != nil {
-		return "", "", "", fmt.Errorf("image %q: %v", image, err)
-	}
-	if tg, ok := named.(reference.Tagged); ok {
-		tag = tg.Tag()
-	}
-	if dg, ok := named.(reference.Digested); ok {
-		digest = dg.Digest().String()
-	}
-	return reference.FamiliarName(named), tag, digest, nil
 }
 
 func TestDockerfile(t *testing.T) {
@@ -265,13 +255,10 @@ func TestBaseImage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := baseImage(instruction{cmd: "from", args: []string{tt.from}, line: "FROM " + tt.from}, args, tt.build)
-			if tt.wantErr != "" {
-				require.Error(t, err)
-				assert.Contains(t, err.Error(), tt.wantErr)
-				return
+			deploycheck.ErrorWants(t, err, tt.wantErr)
+			if err == nil {
+				assert.Equal(t, tt.want, got)
 			}
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, got)
 		})
 	}
 }
@@ -302,13 +289,7 @@ func TestCheckBaseImages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.check(tt.image)
-			if tt.wantErr == "" {
-				assert.NoError(t, err)
-				return
-			}
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tt.wantErr)
+			deploycheck.ErrorWants(t, tt.check(tt.image), tt.wantErr)
 		})
 	}
 }
@@ -354,13 +335,7 @@ func TestCheckNonRootUser(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := checkNonRootUser(tt.user)
-			if tt.wantErr == "" {
-				assert.NoError(t, err)
-				return
-			}
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tt.wantErr)
+			deploycheck.ErrorWants(t, checkNonRootUser(tt.user), tt.wantErr)
 		})
 	}
 }
