@@ -8,7 +8,7 @@
 # The file holds only lines jq accepts (jq stops at the first malformed line): results with
 # messages, tool calls and metadata, a fifth of them dirty (soft warnings), ~2% rejected by
 # shape, a few blank lines, a few over the 50,000-character cap. It is generated once by
-# internal/jsonlgen/genjsonl and kept in /tmp, never in the repository.
+# internal/tools/genjsonl and kept in /tmp, never in the repository.
 # Uses hyperfine (installed with apt-get when missing and possible), else /usr/bin/time
 # (or set NO_HYPERFINE=1).
 set -euo pipefail
@@ -24,7 +24,7 @@ CORES=$(nproc)
 
 go build -o "$BIN" ./cmd/normalizer
 if [[ ! -s "$FILE" ]]; then
-	go run ./internal/jsonlgen/genjsonl -size "$SIZE_MB" -seed "$SEED" -o "$FILE"
+	go run ./internal/tools/genjsonl -size "$SIZE_MB" -seed "$SEED" -o "$FILE"
 fi
 BYTES=$(stat -c %s "$FILE")
 LINES=$(wc -l <"$FILE")

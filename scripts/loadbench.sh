@@ -35,9 +35,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-go build -o "$work/floor" ./internal/httpapi/loadbench/floor
+go build -o "$work/floor" ./internal/tools/loadbench/floor
 go test -c -o "$work/normalize.test" ./pkg/normalize
-go run ./internal/httpapi/loadbench/bodies "$work"
+go run ./internal/tools/loadbench/bodies "$work"
 scripts/build-static.sh "$work/normalizer" >/dev/null
 
 taskset -c 0 "$work/floor" -addr "127.0.0.1:$PORT_FLOOR" & pids+=($!)
@@ -57,9 +57,9 @@ wait_up "http://127.0.0.1:$PORT_SERVE/v1/normalize"
 # run URL BODY PID -> "req/s p50_ms p99_ms cpu_us_per_request"
 run() {
 	local url=$1 body=$2 pid=$3 t0 t1
-	BODY=$body taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d1s -s internal/httpapi/loadbench/post.lua "$url" >/dev/null
+	BODY=$body taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d1s -s internal/tools/loadbench/post.lua "$url" >/dev/null
 	t0=$(cpu_ticks "$pid")
-	BODY=$body taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency -s internal/httpapi/loadbench/post.lua "$url" >"$work/out"
+	BODY=$body taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency -s internal/tools/loadbench/post.lua "$url" >"$work/out"
 	t1=$(cpu_ticks "$pid")
 	grep -q "Non-2xx" "$work/out" && { echo "loadbench: non-2xx answers from $url" >&2; cat "$work/out" >&2; exit 1; }
 	awk -v ticks=$((t1 - t0)) -v hz="$clk_tck" '

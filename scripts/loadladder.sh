@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Load ladder: where a request's CPU goes between the echo-back floor and `normalizer serve`.
 # It serves, one after the other on CPU 0 under wrk on CPU 1 (as scripts/loadbench.sh does),
-# the servers of internal/httpapi/loadbench/profile:
+# the servers of internal/tools/loadbench/profile:
 #   floor     net/http reading the body and writing it back (the load benchmark's floor)
 #   spin:D    the floor plus D of busy CPU per request: whether a slower server pays more than
 #             its own extra work under this load (its clients wait, and waking them costs)
@@ -43,8 +43,8 @@ need_load_tools loadladder
 
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
-go build -o "$work/profile" ./internal/httpapi/loadbench/profile
-go run ./internal/httpapi/loadbench/bodies "$work"
+go build -o "$work/profile" ./internal/tools/loadbench/profile
+go run ./internal/tools/loadbench/bodies "$work"
 
 # one MODE BODY -> "cpu_us_per_request req_per_s"
 one() {
@@ -54,7 +54,7 @@ one() {
 	taskset -c 0 "$work/profile" -addr "127.0.0.1:$PORT" -mode "$mode" "${args[@]}" -warm 1s -d 3s 2>"$work/report" &
 	local pid=$!
 	for _ in $(seq 50); do curl -fs -o /dev/null -X POST --data-binary @"$2" "http://127.0.0.1:$PORT/v1/normalize" && break; sleep 0.02; done
-	BODY=$2 taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d5s -s internal/httpapi/loadbench/post.lua "http://127.0.0.1:$PORT/v1/normalize" >/dev/null
+	BODY=$2 taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d5s -s internal/tools/loadbench/post.lua "http://127.0.0.1:$PORT/v1/normalize" >/dev/null
 	wait "$pid"
 	sed -n 's/.* \([0-9]*\) req\/s; CPU per request \([0-9.]*\) µs.*/\2 \1/p' "$work/report" | grep . || { cat "$work/report" >&2; exit 1; }
 }

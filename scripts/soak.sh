@@ -13,5 +13,5 @@ duration=${1:-${SOAK_DURATION:-2m}}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/normalizer" ./cmd/normalizer
-go build -o "$tmp/soak" ./internal/soak
+go build -o "$tmp/soak" ./internal/tools/soak
 "$tmp/soak" -normalizer "$tmp/normalizer" -duration "$duration" -workers "${SOAK_WORKERS:-8}"

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dystopic/normalizer/internal/refused"
+	"github.com/dystopic/normalizer/internal/testkit/refused"
 )
 
 func TestHealthcheck(t *testing.T) {

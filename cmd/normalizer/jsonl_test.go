@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dystopic/normalizer/internal/jsonlgen"
+	"github.com/dystopic/normalizer/internal/testkit/jsonlgen"
 )
 
 // mixedLines are a few thousand lines of every sort: valid, dirty, malformed, blank, and

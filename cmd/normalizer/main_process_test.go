@@ -20,7 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dystopic/normalizer/internal/refused"
+	"github.com/dystopic/normalizer/internal/testkit/refused"
 )
 
 // runMainEnv makes the test binary the normalizer program: TestMain calls main() with the

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dystopic/normalizer/internal/jsonlgen"
+	"github.com/dystopic/normalizer/internal/testkit/jsonlgen"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 

@@ -7,7 +7,7 @@
 // no entry, when an example does not give its code, or when docs/codes.md is stale.
 package codedoc
 
-//go:generate go run ./gencodes -o ../../docs/codes.md
+//go:generate go run ../tools/gencodes -o ../../docs/codes.md
 
 import (
 	"bytes"

@@ -12,7 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/dystopic/normalizer/internal/corpus"
+	"github.com/dystopic/normalizer/internal/testkit/corpus"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 

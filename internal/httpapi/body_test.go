@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dystopic/normalizer/internal/heaptest"
+	"github.com/dystopic/normalizer/internal/testkit/heaptest"
 )
 
 // Reading the request body: the body limit and what its 413s say, a Content-Length not taken

@@ -21,7 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dystopic/normalizer/internal/heaptest"
+	"github.com/dystopic/normalizer/internal/testkit/heaptest"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dystopic/normalizer/internal/schemacheck"
+	"github.com/dystopic/normalizer/internal/testkit/schemacheck"
 	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/schemas"
 )

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dystopic/normalizer/internal/heaptest"
+	"github.com/dystopic/normalizer/internal/testkit/heaptest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

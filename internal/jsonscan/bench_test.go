@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dystopic/normalizer/internal/benchcpu"
-	"github.com/dystopic/normalizer/internal/corpus"
+	"github.com/dystopic/normalizer/internal/testkit/benchcpu"
+	"github.com/dystopic/normalizer/internal/testkit/corpus"
 )
 
 // scans names the string scans the benchmarks compare: blocks classified with AVX512-VBMI,

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dystopic/normalizer/internal/corpus"
+	"github.com/dystopic/normalizer/internal/testkit/corpus"
 )
 
 // compactWant is AppendCompact's definition: encoding/json's Compact, which elides the same

@@ -5,7 +5,7 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/dystopic/normalizer/internal/goldenfile"
+	"github.com/dystopic/normalizer/internal/testkit/goldenfile"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dystopic/normalizer/internal/schemacheck"
+	"github.com/dystopic/normalizer/internal/testkit/schemacheck"
 	"github.com/dystopic/normalizer/pkg/messages"
 	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/pkg/softwarn"

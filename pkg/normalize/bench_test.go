@@ -3,8 +3,8 @@ package normalize_test
 import (
 	"testing"
 
-	"github.com/dystopic/normalizer/internal/benchcpu"
-	"github.com/dystopic/normalizer/internal/corpus"
+	"github.com/dystopic/normalizer/internal/testkit/benchcpu"
+	"github.com/dystopic/normalizer/internal/testkit/corpus"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 

@@ -3,7 +3,7 @@ package normalize_test
 import (
 	"testing"
 
-	"github.com/dystopic/normalizer/internal/goldenfile"
+	"github.com/dystopic/normalizer/internal/testkit/goldenfile"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 

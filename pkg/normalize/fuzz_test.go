@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/dystopic/normalizer/internal/schemacheck"
+	"github.com/dystopic/normalizer/internal/testkit/schemacheck"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 

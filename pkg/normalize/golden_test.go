@@ -10,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dystopic/normalizer/internal/goldenfile"
-	"github.com/dystopic/normalizer/internal/schemacheck"
+	"github.com/dystopic/normalizer/internal/testkit/goldenfile"
+	"github.com/dystopic/normalizer/internal/testkit/schemacheck"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 

@@ -1,0 +1,4 @@
+// Package tools holds, in the commands below it, what developers run and the product does not
+// ship: the soak test (soak), the load benchmark's servers and profiles (loadbench), and the
+// generators of docs/codes.md (gencodes) and of JSON-lines corpora (genjsonl).
+package tools

@@ -1,0 +1,45 @@
+// Command genjsonl writes a JSONL file of generated raw handler results, for the --jsonl
+// benchmark (scripts/bench-jsonl.sh).
+//
+//	go run ./internal/tools/genjsonl -size 200 -seed 1 -o /tmp/results.jsonl
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/dystopic/normalizer/internal/testkit/jsonlgen"
+)
+
+func main() {
+	size := flag.Int64("size", 200, "write at least this many MB (10^6 bytes)")
+	seed := flag.Uint64("seed", 1, "random seed; the same seed gives the same file")
+	out := flag.String("o", "", "output file (required)")
+	malformed := flag.Bool("malformed", false, "make about 2% of the lines malformed JSON (jq stops at the first)")
+	flag.Parse()
+	if *out == "" || flag.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: genjsonl [-size MB] [-seed N] [-malformed] -o FILE")
+		os.Exit(2)
+	}
+	if err := write(*out, *size*1_000_000, *seed, *malformed); err != nil {
+		fmt.Fprintln(os.Stderr, "genjsonl:", err)
+		os.Exit(1)
+	}
+}
+
+func write(path string, size int64, seed uint64, malformed bool) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	lines, err := jsonlgen.Write(f, size, seed, malformed)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	fmt.Fprintf(os.Stderr, "genjsonl: wrote %d lines to %s\n", lines, path)
+	return nil
+}
