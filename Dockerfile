@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The normalizer service image: a static binary on distroless, running as a non-root user.
 # scripts/build-static.sh builds the same binary with the same flags outside Docker, and
-# internal/httpapi/image_test.go holds this file to those rules.
+# deploy/docker/dockerfile_test.go holds this file to those rules.
 
 # The base images, as tags that move with upstream's patches. A release pipeline pins them by
 # digest without editing this file, e.g.
