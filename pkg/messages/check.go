@@ -51,7 +51,7 @@ func (r *Reader) readToolCalls() callFacts {
 		switch {
 		case r.KeepFlatCalls:
 		case flat && flatCall:
-			r.calls.truncate(r.calls.len() - 1) // appended valid: not needed while all are flat
+			r.truncateCalls(r.calls.len() - 1) // appended valid: not needed while all are flat
 		case flat && j > 0:
 			r.backfillBefore(start, j, !bad)
 		}
@@ -129,7 +129,7 @@ type callFields struct {
 // to check).
 func (r *Reader) readToolCall(j int) (reason softwarn.Parts, bad, flat bool) {
 	s := r.s
-	kind := s.Peek()
+	kind, start := s.Peek(), s.Pos()
 	if kind != jsonscan.Object {
 		s.SkipValue()
 		return softwarn.Parts{Found: kind.Describe(), Expected: "a tool call object", Done: droppedMessage,
@@ -195,6 +195,9 @@ func (r *Reader) readToolCall(j int) (reason softwarn.Parts, bad, flat bool) {
 			Fix: "send the call's id as a string, or null when it has none"}, true, false
 	}
 	r.calls.append(call)
+	if r.Observer != nil {
+		r.callAt.append(int32(start))
+	}
 	return softwarn.Parts{}, false, flat
 }
 

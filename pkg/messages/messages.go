@@ -65,13 +65,37 @@ type Reader struct {
 	fnKeys  jsonscan.Members // the keys of its function object
 	calls   chunked[ToolCall]
 	kept    chunked[Message]
-	n       int         // messages kept
-	dups    []duplicate // duplicate keys of the message being read, reported if it is kept
+	callAt  chunked[int32] // with Observer: where each call in calls starts, as an object
+	n       int            // messages kept
+	dups    []duplicate    // duplicate keys of the message being read, reported if it is kept
 	// KeepFlatCalls keeps in the call table the calls of messages copied as they are (their
 	// tool_calls already in the flat form), which the record does not need: the explain view
 	// reads every kept call from the table. Without it a transcript of small flat calls costs
 	// no table at all (28 bytes a call, more than a small call's own bytes).
 	KeepFlatCalls bool
+	// Observer, when set, is told of every message that is an object, kept or dropped, as
+	// soon as it is read, and the table keeps where each call is (CallAt): what package
+	// normalize's View shows of the messages, so that advice on them never reads the array
+	// again and keeps no table of its own. It is meant with KeepFlatCalls, which puts every
+	// kept call in the table.
+	Observer Observer
+}
+
+// Observer is told of the messages a Reader reads.
+type Observer interface {
+	// Message is message m, just read. Its members are m.Members[0] to m.Members[1] of
+	// members, each key once at its first place with its last value, as the record has them;
+	// they are valid only during the call, and must not be changed.
+	Message(m Located, members *jsonscan.Members)
+}
+
+// Located is a message of the input that is an object, as an Observer is told of it.
+type Located struct {
+	Index   int32           // its position in the messages array
+	Span    jsonscan.Span32 // the message
+	Members [2]int32        // its members in the Members passed with it
+	Calls   [2]int32        // its tool calls in the table (none when dropped)
+	Kept    bool
 }
 
 // duplicate is a duplicate key found inside a message, reported only if the message is kept so
@@ -87,9 +111,15 @@ type duplicate struct {
 func (r *Reader) Reset(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	r.s, r.warn = s, warn
 	r.members.Reset()
-	r.calls.truncate(0)
+	r.truncateCalls(0)
 	r.kept.truncate(0)
 	r.n = 0
+}
+
+// truncateCalls forgets the calls of the table from the n-th on.
+func (r *Reader) truncateCalls(n int) {
+	r.calls.truncate(n)
+	r.callAt.truncate(n)
 }
 
 // Cap is the largest capacity r holds on to, so that a pool can refuse to keep a huge Reader.
@@ -106,6 +136,10 @@ func (r *Reader) Calls() int { return r.calls.len() }
 
 // Call is the kept messages' tool call i, in the order they come (as the record writes them).
 func (r *Reader) Call(i int) ToolCall { return *r.calls.at(i) }
+
+// CallAt is where the kept messages' tool call i starts, as an object in the input; only with
+// an Observer.
+func (r *Reader) CallAt(i int) int { return int(*r.callAt.at(i)) }
 
 // Segments is the number of segments the kept messages are in.
 func (r *Reader) Segments() int { return r.kept.len() }
@@ -146,7 +180,7 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 		}
 		return
 	}
-	ws0 := s.WS()
+	ws0, at := s.WS(), s.Pos() // at: after any whitespace Peek skipped
 	first := r.members.Begin()
 	callsFrom := r.calls.len()
 	r.dups = r.dups[:0]
@@ -158,7 +192,7 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 		wsv, vstart := s.WS(), s.Pos()
 		switch string(s.KeyName()) {
 		case "tool_calls":
-			r.calls.truncate(callsFrom)
+			r.truncateCalls(callsFrom)
 			r.forgetDuplicates(func(d duplicate) bool { return d.call >= 0 })
 			f.calls = r.readToolCalls()
 		case "thinking":
@@ -180,8 +214,11 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 		} else {
 			r.warn.Add(w)
 		}
+		r.truncateCalls(callsFrom)
+		if r.Observer != nil {
+			r.observe(i, at, first, callsFrom, false)
+		}
 		r.members.Drop()
-		r.calls.truncate(callsFrom)
 		return
 	}
 	if len(r.dups) > 0 {
@@ -194,6 +231,9 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 		r.backfillFlat(int(f.calls.span.Start), math.MaxInt) // rebuilt: written from the table
 	}
 	calls := [2]int32{int32(callsFrom), int32(r.calls.len())}
+	if r.Observer != nil {
+		r.observe(i, at, first, callsFrom, true)
+	}
 	switch {
 	case len(r.dups) > 0:
 		r.kept.append(Message{Index: int32(i), Count: 1, Span: span, kind: rebuilt, compact: ws,
@@ -205,10 +245,18 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 	default:
 		r.appendCopied(int32(i), span, ws)
 		if !r.KeepFlatCalls {
-			r.calls.truncate(callsFrom)
+			r.truncateCalls(callsFrom)
 		}
 	}
 	r.members.Drop()
+}
+
+// observe tells the Observer of message i, which starts at start and was just read, with its
+// members from first on and its calls from callsFrom on.
+func (r *Reader) observe(i, start, first, callsFrom int, kept bool) {
+	m := Located{Index: int32(i), Span: jsonscan.Span{Start: start, End: r.s.Pos()}.Pack(),
+		Members: [2]int32{int32(first), int32(len(r.members.List))}, Calls: [2]int32{int32(callsFrom), int32(r.calls.len())}, Kept: kept}
+	r.Observer.Message(m, &r.members)
 }
 
 // appendCopied adds message i, to be copied as written, to the run of copied messages before it

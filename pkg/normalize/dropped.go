@@ -25,26 +25,29 @@ type droppedLink struct {
 	answer int32           // the last dropped message whose tool_call_id is this id, or -1
 }
 
-// readDropped reads dropped message i, an object at the scanner, in one pass: for the ids that
-// link it to kept messages, its tool_call_id (or, without one, tool_use_id: an Anthropic
-// tool_result block sent as a message, which its warning says how to convert) and the ids of
-// its tool calls; and for another framework's shape, which it notes.
-func (w *messageWalk) readDropped(s *jsonscan.Scanner, n *noteList, i int) {
-	f := foreignFacts{start: s.Pos(), noRole: true}
+// readDropped reads dropped message m, from its members: for the ids that link it to kept
+// messages, its tool_call_id (or, without one, tool_use_id: an Anthropic tool_result block sent
+// as a message, which its warning says how to convert) and the ids of its tool calls; and for
+// another framework's shape, which it notes. Each key's last value counts, as in the record.
+func (w *messageWalk) readDropped(m Message, n *noteRun) {
+	i := m.Index
+	f := foreignFacts{start: m.Span.Start, noRole: true}
 	var callID, useID, content jsonscan.Span
-	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		switch key := s.KeyName(); string(key) {
+	o := m.Members
+	for j := range o.Len() {
+		v := o.Value(j)
+		switch key := o.Name(j); string(key) {
 		case "content":
-			content = s.SkipValue() // the last one counts, as in the record
+			content = v
 		case "tool_call_id":
-			callID = w.stringAt(s.SkipValue())
+			callID = w.stringAt(v)
 		case "tool_use_id":
-			useID = w.stringAt(s.SkipValue())
+			useID = w.stringAt(v)
 		case "tool_calls":
 			f.stepOut = true // a smolagents memory step's, beside "step_number"
-			w.readDroppedCalls(s, i)
+			w.readDroppedCalls(v, i)
 		default:
-			w.readForeign(s, key, &f)
+			w.readForeign(key, v, &f)
 		}
 	}
 	if !callID.Present() {
@@ -63,11 +66,11 @@ func (w *messageWalk) readDropped(s *jsonscan.Scanner, n *noteList, i int) {
 // (or, for "text", a content part's type, to wrap it in an array), which would keep the wrapper;
 // the tool's output is output.value. The note is built
 // only when it is listed.
-func (w *messageWalk) noteToolOutput(n *noteList, i int, f *foreignFacts, sp jsonscan.Span) {
+func (w *messageWalk) noteToolOutput(n *noteRun, i int, f *foreignFacts, sp jsonscan.Span) {
 	if !sp.Present() || w.data[sp.Start] != '{' || string(w.shortText(f.role)) != "tool" {
 		return
 	}
-	obj, depth := w.data[sp.Start:sp.End], w.r.s.MaxDepth()
+	obj, depth := w.data[sp.Start:sp.End], w.v.MaxDepth()
 	typ := member(obj, "type", depth)
 	value := member(obj, "value", depth)
 	if len(typ) < 2 || typ[0] != '"' || len(typ) > 16 || value == nil {
@@ -95,18 +98,19 @@ func (w *messageWalk) noteToolOutput(n *noteList, i int, f *foreignFacts, sp jso
 	if t == "text" { // a content part's type: the warning says to wrap it
 		instead = "[output]"
 	}
-	n.add(w.base+sp.Start, messageAt(i).Key("content").Warning(softwarn.MessageOtherFramework, softwarn.Dropped, softwarn.Parts{
+	n.add(sp.Start, messageAt(i).Key("content").Warning(softwarn.MessageOtherFramework, softwarn.Dropped, softwarn.Parts{
 		Found:    `the AI SDK's tool output, {"type": "` + t + `", "value": ...} (a ToolResultOutput)`,
 		Expected: "the tool's output itself",
 		Done:     "the message was dropped",
 		Fix:      "send " + send + ", not " + instead + ", which would keep the wrapper"}))
 }
 
-// readDroppedCalls reads the tool_calls value of dropped message i at the scanner: the calls'
-// ids, wherever a call fails.
-func (w *messageWalk) readDroppedCalls(s *jsonscan.Scanner, i int) {
+// readDroppedCalls reads the tool_calls value of dropped message i, at v: the calls' ids,
+// wherever a call fails.
+func (w *messageWalk) readDroppedCalls(v jsonscan.Span, i int) {
+	var s jsonscan.Scanner
+	data := w.scanner(&s, v)
 	if s.Peek() != jsonscan.Array {
-		s.SkipValue()
 		return
 	}
 	j := 0
@@ -119,11 +123,12 @@ func (w *messageWalk) readDroppedCalls(s *jsonscan.Scanner, i int) {
 		var id jsonscan.Span
 		for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 			isID := string(s.KeyName()) == "id"
-			if v := w.stringAt(s.SkipValue()); isID {
-				id = v // the last id counts, as in the record
+			if sv := stringIn(data, s.SkipValue()); isID {
+				id = sv // the last id counts, as in the record
 			}
 		}
 		if id.Present() {
+			id = jsonscan.Span{Start: v.Start + id.Start, End: v.Start + id.End}
 			index := int32(j)
 			w.linkDropped(id, func(l *droppedLink) { l.call, l.index = int32(i), index })
 		}
@@ -166,14 +171,14 @@ func (w *messageWalk) droppedLinkOf(id []byte) (droppedLink, bool) {
 
 // noteAnswersDropped notes kept tool message i, whose tool_call_id (the token tok) is the id of
 // a call in a message that was dropped before it; false when no dropped message has that call.
-func (w *messageWalk) noteAnswersDropped(n *noteList, i int, id []byte, tok jsonscan.Span) bool {
+func (w *messageWalk) noteAnswersDropped(n *noteRun, i int, id []byte, tok jsonscan.Span) bool {
 	l, ok := w.droppedLinkOf(id)
 	if !ok || l.call < 0 {
 		return false
 	}
 	if n.take() {
 		dropped := messageAt(int(l.call))
-		n.add(w.base+tok.Start, messageAt(i).Key("tool_call_id").Warning(softwarn.ToolResultUnmatched, softwarn.Kept, softwarn.Parts{
+		n.add(tok.Start, messageAt(i).Key("tool_call_id").Warning(softwarn.ToolResultUnmatched, softwarn.Kept, softwarn.Parts{
 			Problem: "tool_call_id " + jsonscan.ShortToken(tokenText(w.data, tok)) + " is the id of the tool call at " + dropped.Key("tool_calls").Index(int(l.index)).Path() +
 				", but " + dropped.Path() + " was dropped (see its warning), so the trace cannot link this result to its call",
 			Fix: "make " + dropped.Path() + " valid as its warning says, and this result will link to its call"}))

@@ -2,7 +2,9 @@ package normalize
 
 import (
 	"bytes"
+	"cmp"
 	"hash/maphash"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -10,31 +12,67 @@ import (
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
-// lint finds the explain view's notes, in input order. It is the human path, not the hot one:
-// it reads the result object's members and walks the input's kept messages a second time with
-// the scanner, keeping a few facts per message and about 30 bytes per tool call, decoding
-// nothing, and it lists at most as many notes as warnings (the rest are counted), so that
-// explain on a hostile transcript stays within a small multiple of the input.
-func lint(r *Result) []softwarn.Warning {
-	n := noteList{limit: r.maxWarnings}
-	if r.finalKind == jsonscan.String && !r.truncated {
-		finalNotes(r, &n)
+// builtin is the Advisor of the explain view's notes.
+type builtin struct{}
+
+// Notes starts the explain view's notes on one result. It is the human path, not the hot one:
+// it is told what Normalize reads as it reads it (the result object's members, the messages
+// with their members, the kept tool calls) and looks inside a value only where a note depends
+// on what the contract does not read (a content list's blocks, a call's other arguments key),
+// keeping a few bytes per tool call and decoding nothing; it lists at most as many notes as
+// warnings (the rest are counted), so that explain on a hostile transcript stays within a
+// small multiple of the input.
+func (builtin) Notes(v View) Notes {
+	l := &linter{v: v}
+	for _, r := range l.runs() {
+		r.limit = v.WarningLimit()
 	}
-	metadataNotes(r, &n)
-	var w messageWalk
-	w.run(r, topLevel(r, &n), &n)
-	return n.close()
+	l.walk.begin(v)
+	return l
 }
 
-// messageWalk is one pass over the input's messages for the notes. The tool calls are the
-// record's (messages.Reader.Call), in the order the walk meets them; the walk keeps where each
-// is, whether it is answered, and a hash of its id: about 30 bytes a call, for there may be a
-// million.
+// Hint returns err: the hints are given where the rejection is made.
+func (builtin) Hint(err error, _ []byte, _ int) error { return err }
+
+// linter finds the notes on one result.
+type linter struct {
+	v                                                   View
+	final, meta, variants, transcript, msgs, unanswered noteRun
+	top                                                 topKeys
+	walk                                                messageWalk
+}
+
+// runs are the linter's runs, in the order closeRuns merges them.
+func (l *linter) runs() []*noteRun {
+	return []*noteRun{&l.final, &l.meta, &l.variants, &l.transcript, &l.msgs, &l.unanswered}
+}
+
+func (l *linter) Member(name []byte, value Span) { l.top.see(l.v, name, value) }
+
+func (l *linter) MessagesBegin() {
+	l.msgs.reset()
+	l.walk.begin(l.v)
+}
+
+func (l *linter) Message(m Message) { l.walk.message(m, &l.msgs) }
+
+func (l *linter) End() []softwarn.Warning {
+	if l.v.FinalKind() == jsonscan.String && !l.v.Truncated() {
+		finalNotes(l.v, &l.final)
+	}
+	metadataNotes(l.v, &l.meta)
+	l.top.note(l.v, &l.variants, &l.transcript)
+	l.walk.noteUnanswered(&l.unanswered)
+	return closeRuns(l.v.WarningLimit(), l.runs()...)
+}
+
+// messageWalk is one pass over the View's messages for the notes. The tool calls are the
+// record's (View.Call), in the order the walk meets them; the walk keeps where each is, whether
+// it is answered, and a hash of its id: about 20 bytes a call, for there may be a million.
 type messageWalk struct {
-	r        *Result
-	data     []byte                 // the messages array, as sent
-	base     int                    // where data starts in the input, for the notes' order
-	calls    []callRef              // where kept call k is
+	v        View
+	data     []byte                 // the input
+	owners   []owner                // the kept messages with calls, in order: where kept call k is
 	answered []answer               // what answers kept call k
 	byID     map[uint64]int32       // call by a hash of its id; the last call with an id wins
 	byFolded map[uint64]int32       // first call by a hash of its id folded, once an id is unmatched
@@ -43,8 +81,22 @@ type messageWalk struct {
 	msg      messageFacts
 }
 
+// owner is a kept message with tool calls: its index in the input, and its first call's in
+// the View.
+type owner struct{ msg, first int32 }
+
 // callRef is where a kept tool call is: message and index in the input.
 type callRef struct{ msg, index int32 }
+
+// call is where kept call k is.
+func (w *messageWalk) call(k int) callRef {
+	i, _ := slices.BinarySearchFunc(w.owners, int32(k), func(o owner, k int32) int { return cmp.Compare(o.first, k) })
+	if i == len(w.owners) || w.owners[i].first > int32(k) {
+		i-- // the last owner whose first call is before k
+	}
+	o := w.owners[i]
+	return callRef{msg: o.msg, index: int32(k) - o.first}
+}
 
 // answer is what answers a kept tool call.
 type answer uint8
@@ -59,7 +111,7 @@ const (
 )
 
 // messageFacts is what the notes need of one message; its last value of each key counts, as
-// in the record. Offsets are in the messages array.
+// in the record. Offsets are in the input.
 type messageFacts struct {
 	start          int // where the message starts
 	isTool         bool
@@ -84,86 +136,43 @@ type otherArgs struct {
 	key       string
 }
 
-// run walks the kept messages, the value sp of the result's last "messages" key, giving their
-// notes, then the notes of the calls nothing answered. If the walk and the record's call table
-// were ever out of step, the calls' notes would name the wrong calls: they are left out then.
-func (w *messageWalk) run(r *Result, sp jsonscan.Span, n *noteList) (inStep bool) {
-	if !sp.Present() {
-		return r.msgs.Calls() == 0
-	}
-	n.startRun()
-	w.r, w.data, w.base, w.seed = r, r.s.Data()[sp.Start:sp.End], sp.Start, maphash.MakeSeed()
-	w.calls, w.answered = make([]callRef, 0, r.msgs.Calls()), make([]answer, r.msgs.Calls())
-	w.byID = map[uint64]int32{}
-	if !w.walk(r.s.MaxDepth(), n) {
-		return false
-	}
-	w.noteUnanswered(n)
-	return true
+// begin starts the walk of a messages value.
+func (w *messageWalk) begin(v View) {
+	w.v, w.data, w.seed = v, v.Input(), maphash.MakeSeed()
+	w.owners, w.answered = w.owners[:0], w.answered[:0]
+	w.byID, w.byFolded, w.dropped = map[uint64]int32{}, nil, nil
 }
 
-// walk reads each kept message and gives its notes; it reports whether it met exactly the
-// calls the record kept.
-func (w *messageWalk) walk(depth int, n *noteList) bool {
-	kept := keptRanges(w.r)
-	var s jsonscan.Scanner
-	s.Reset(w.data, depth)
-	if s.Peek() != jsonscan.Array { // null, or not an array: no message was kept
-		return len(w.answered) == 0
+// message gives the notes of message m, just read.
+func (w *messageWalk) message(m Message, n *noteRun) {
+	if !m.Kept {
+		w.readDropped(m, n)
+		return
 	}
-	i := 0
-	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
-		for len(kept) > 0 && i >= kept[0][1] {
-			kept = kept[1:]
-		}
-		if len(kept) > 0 && i >= kept[0][0] && s.Peek() == jsonscan.Object {
-			w.msg.start = s.Pos()
-			w.read(&s)
-			if !w.register(i) {
-				return false
-			}
-			w.noteParts(n, i)
-			w.note(n, i)
-		} else if s.Peek() == jsonscan.Object {
-			w.readDropped(&s, n, i)
-		} else {
-			s.SkipValue()
-		}
-		i++
-	}
-	return s.Err() == nil && len(w.calls) == len(w.answered)
+	w.read(m)
+	w.register(m)
+	w.noteParts(n, m.Index)
+	w.note(n, m.Index)
 }
 
-// keptRanges is the input index ranges of the kept messages, in order.
-func keptRanges(r *Result) [][2]int {
-	var kept [][2]int
-	for k := range r.msgs.Segments() {
-		seg := r.msgs.Segment(k)
-		kept = append(kept, [2]int{int(seg.Index), int(seg.Index + seg.Count)})
+// register records the calls of kept message m, just read.
+func (w *messageWalk) register(m Message) {
+	if m.Calls > 0 {
+		w.owners = append(w.owners, owner{msg: int32(m.Index), first: int32(m.FirstCall)})
 	}
-	return kept
-}
-
-// register records the calls of kept message i, just read; false when there are more than the
-// record kept (the walk is out of step).
-func (w *messageWalk) register(i int) bool {
-	for j := range w.msg.calls {
-		k := len(w.calls)
-		if k >= len(w.answered) {
-			return false
-		}
-		w.calls = append(w.calls, callRef{msg: int32(i), index: int32(j)})
+	for j := range m.Calls {
+		k := m.FirstCall + j
+		w.answered = append(w.answered, unanswered)
 		if id, ok := w.callID(k); ok {
 			w.byID[maphash.Bytes(w.seed, id)] = int32(k)
 			w.addFolded(k, id)
 		}
 	}
-	return true
 }
 
 // callID is the text of kept call k's id, when it has one (a string).
 func (w *messageWalk) callID(k int) ([]byte, bool) {
-	data, sp := w.r.s.Data(), w.r.msgs.Call(k).ID.Unpack()
+	data, sp := w.data, w.v.Call(k).ID
 	if !sp.Present() || data[sp.Start] != '"' {
 		return nil, false
 	}
@@ -226,7 +235,7 @@ func (w *messageWalk) addFolded(k int, id []byte) {
 func (w *messageWalk) didYouMean(id []byte) (hint string, k int) {
 	if w.byFolded == nil {
 		w.byFolded = map[uint64]int32{}
-		for k := range w.calls {
+		for k := range w.answered {
 			if theirs, ok := w.callID(k); ok {
 				w.addFolded(k, theirs)
 			}
@@ -244,27 +253,27 @@ func (w *messageWalk) didYouMean(id []byte) (hint string, k int) {
 	if g, _ := folded(theirs); bytes.Equal(theirs, id) || !bytes.Equal(f, g) {
 		return "", -1
 	}
-	return "; did you mean " + jsonscan.ShortToken(tokenText(w.r.s.Data(), w.r.msgs.Call(int(c)).ID.Unpack())) + "? ids are matched exactly", int(c)
+	return "; did you mean " + jsonscan.ShortToken(tokenText(w.data, w.v.Call(int(c)).ID)) + "? ids are matched exactly", int(c)
 }
 
 // tokenText is the token at sp, as written.
 func tokenText(data []byte, sp jsonscan.Span) string { return string(data[sp.Start:sp.End]) }
 
 // noteUnanswered notes the calls no tool message answered, nor meant to.
-func (w *messageWalk) noteUnanswered(n *noteList) {
-	n.startRun()
-	data := w.r.s.Data()
-	for k, c := range w.calls {
+func (w *messageWalk) noteUnanswered(n *noteRun) {
+	data := w.data
+	for k := range w.answered {
 		if w.answered[k] != unanswered || !n.take() {
 			continue
 		}
+		c := w.call(k)
 		at := messageAt(int(c.msg)).Key("tool_calls").Index(int(c.index))
-		call := w.r.msgs.Call(k)
-		name := jsonscan.ShortToken(tokenText(data, call.Name.Unpack()))
+		call := w.v.Call(k)
+		name := jsonscan.ShortToken(tokenText(data, call.Name))
 		// Inside the call's object: after its start, where a note on its arguments' key is.
 		where := int(call.Name.Start)
 		if text, ok := w.callID(k); ok {
-			id := jsonscan.ShortToken(tokenText(data, call.ID.Unpack()))
+			id := jsonscan.ShortToken(tokenText(data, call.ID))
 			if j, ok := w.answeredByDropped(text, c.msg); ok {
 				n.add(min(where, int(call.ID.Start)), at.Warning(softwarn.ToolCallUnanswered, softwarn.Kept, softwarn.Parts{
 					Problem: "tool call " + name + " (id " + id + ") is answered only by " + messageAt(j).Path() +
@@ -296,7 +305,7 @@ const (
 
 // note gives the notes of kept message i, whose facts were just read, in the order of the keys
 // they concern.
-func (w *messageWalk) note(n *noteList, i int) {
+func (w *messageWalk) note(n *noteRun, i int) {
 	m := &w.msg
 	var parts [4]struct{ at, part int }
 	k := 0
@@ -332,24 +341,24 @@ func (w *messageWalk) note(n *noteList, i int) {
 	}
 }
 
-func (w *messageWalk) noteFunctionCall(n *noteList, i int) {
+func (w *messageWalk) noteFunctionCall(n *noteRun, i int) {
 	if n.take() {
 		// One clause, its fix after a colon: the problem, whole.
-		n.add(w.base+w.msg.functionCallAt, messageAt(i).Key("function_call").Warning(softwarn.LegacyFunctionCall, softwarn.Kept, softwarn.Parts{
+		n.add(w.msg.functionCallAt, messageAt(i).Key("function_call").Warning(softwarn.LegacyFunctionCall, softwarn.Kept, softwarn.Parts{
 			Problem: "function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls: " +
 				"send it as \"tool_calls\": [{\"id\": <an id>, \"name\": <name>, \"arguments\": <arguments>}]"}))
 	}
 }
 
-func (w *messageWalk) noteContent(n *noteList, i int) {
+func (w *messageWalk) noteContent(n *noteRun, i int) {
 	m := &w.msg
 	if m.uses > 0 && n.take() {
-		n.add(w.base+m.contentAt, messageAt(i).Key("content").Warning(softwarn.AnthropicContentBlocks, softwarn.Kept, softwarn.Parts{
+		n.add(m.contentAt, messageAt(i).Key("content").Warning(softwarn.AnthropicContentBlocks, softwarn.Kept, softwarn.Parts{
 			Problem: "holds " + plural(m.uses, "Anthropic tool_use block"),
 			Fix:     "the trace shows tool calls only from tool_calls: move each to tool_calls as {\"id\": <id>, \"name\": <name>, \"arguments\": <input>}"}))
 	}
 	if m.results > 0 && n.take() {
-		n.add(w.base+m.contentAt, messageAt(i).Key("content").Warning(softwarn.AnthropicContentBlocks, softwarn.Kept, softwarn.Parts{
+		n.add(m.contentAt, messageAt(i).Key("content").Warning(softwarn.AnthropicContentBlocks, softwarn.Kept, softwarn.Parts{
 			Problem: "holds " + plural(m.results, "Anthropic tool_result block"),
 			Fix:     "the trace links results only from tool messages: send each as {\"role\": \"tool\", \"tool_call_id\": <tool_use_id>, \"content\": <content>}"}))
 	}
@@ -358,11 +367,11 @@ func (w *messageWalk) noteContent(n *noteList, i int) {
 // noteArguments notes the calls whose arguments are under another SDK's key. Rule 9 leaves
 // that key out of the flat form, as the platform does, without a warning (the record must be
 // the platform's, byte for byte): the note says so, with the action "dropped".
-func (w *messageWalk) noteArguments(n *noteList, i int) {
+func (w *messageWalk) noteArguments(n *noteRun, i int) {
 	for _, c := range w.msg.otherArgs {
 		if n.take() {
 			key := strconv.Quote(c.key)
-			n.add(w.base+c.at, messageAt(i).Key("tool_calls").Index(c.index).Warning(softwarn.ToolCallArgumentsKey, softwarn.Dropped, softwarn.Parts{
+			n.add(c.at, messageAt(i).Key("tool_calls").Index(c.index).Warning(softwarn.ToolCallArgumentsKey, softwarn.Dropped, softwarn.Parts{
 				Problem: "has no \"arguments\" but has " + key + " (" + argumentsKeyOrigin(c.key) + "), which the flat form does not keep",
 				Done:    "the arguments under " + key + " were dropped from the record, so the trace shows this call without arguments",
 				Fix:     "rename the key " + key + " to \"arguments\""}))
@@ -385,7 +394,7 @@ func (w *messageWalk) resultAt() int {
 
 // noteResult links tool message i to the call it answers, or notes why it cannot be. A call
 // that the message means but does not link to gets no note of its own (see meant).
-func (w *messageWalk) noteResult(n *noteList, i int) {
+func (w *messageWalk) noteResult(n *noteRun, i int) {
 	m := &w.msg
 	switch {
 	case m.toolCallID.Present():
@@ -396,7 +405,7 @@ func (w *messageWalk) noteResult(n *noteList, i int) {
 		hint, k := w.didYouMean(id)
 		w.mean(k)
 		if n.take() {
-			n.add(w.base+m.toolCallID.Start, messageAt(i).Key("tool_call_id").Warning(softwarn.ToolResultUnmatched, softwarn.Kept, softwarn.Parts{
+			n.add(m.toolCallID.Start, messageAt(i).Key("tool_call_id").Warning(softwarn.ToolResultUnmatched, softwarn.Kept, softwarn.Parts{
 				Problem: "tool_call_id " + jsonscan.ShortToken(tokenText(w.data, m.toolCallID)) + " answers no earlier tool call, so the trace cannot link this result to its call",
 				Fix:     "use the id of the assistant tool call it answers" + hint}))
 		}
@@ -404,7 +413,7 @@ func (w *messageWalk) noteResult(n *noteList, i int) {
 		w.noteToolUseID(n, i)
 	default:
 		if n.take() {
-			n.add(w.base+m.start, messageAt(i).Warning(softwarn.ToolResultUnmatched, softwarn.Kept, softwarn.Parts{
+			n.add(m.start, messageAt(i).Warning(softwarn.ToolResultUnmatched, softwarn.Kept, softwarn.Parts{
 				Problem: "a tool message without tool_call_id, so the trace cannot link this result to its call",
 				Fix:     "add \"tool_call_id\": <the id of the assistant tool call it answers>"}))
 		}
@@ -413,7 +422,7 @@ func (w *messageWalk) noteResult(n *noteList, i int) {
 
 // noteToolUseID notes tool message i, which has its call's id under tool_use_id, as Anthropic's
 // tool_result blocks do, and no tool_call_id: renaming the key links it.
-func (w *messageWalk) noteToolUseID(n *noteList, i int) {
+func (w *messageWalk) noteToolUseID(n *noteRun, i int) {
 	m := &w.msg
 	id := jsonscan.StringText(w.data, m.toolUseID)
 	value := jsonscan.ShortToken(tokenText(w.data, m.toolUseID))
@@ -423,7 +432,7 @@ func (w *messageWalk) noteToolUseID(n *noteList, i int) {
 	}
 	if k, ok := w.match(id); ok {
 		w.mean(k)
-		c := w.calls[k]
+		c := w.call(k)
 		p.Fix += ": its value " + value + " is the id of the tool call at " + messageAt(int(c.msg)).Key("tool_calls").Index(int(c.index)).Path()
 	} else {
 		hint, k := w.didYouMean(id)
@@ -431,72 +440,81 @@ func (w *messageWalk) noteToolUseID(n *noteList, i int) {
 		p.Fix += ", and use the id of the assistant tool call it answers: " + value + " answers no earlier tool call" + hint
 	}
 	if n.take() {
-		n.add(w.base+m.toolUseID.Start, messageAt(i).Key("tool_use_id").Warning(softwarn.ToolResultUnmatched, softwarn.Kept, p))
+		n.add(m.toolUseID.Start, messageAt(i).Key("tool_use_id").Warning(softwarn.ToolResultUnmatched, softwarn.Kept, p))
 	}
 }
 
-// read reads the message object at the scanner into w.msg.
-func (w *messageWalk) read(s *jsonscan.Scanner) {
-	m := &w.msg
-	*m = messageFacts{start: m.start, otherArgs: m.otherArgs[:0]}
-	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		switch string(s.KeyName()) {
+// read reads the facts of kept message m, from its members, into w.msg.
+func (w *messageWalk) read(m Message) {
+	f := &w.msg
+	*f = messageFacts{start: m.Span.Start, otherArgs: f.otherArgs[:0]}
+	o := m.Members
+	for j := range o.Len() {
+		v := o.Value(j)
+		switch string(o.Name(j)) {
 		case "role":
-			v := w.stringAt(s.SkipValue())
-			m.isTool = v.Present() && string(jsonscan.StringText(w.data, v)) == "tool"
+			s := w.stringAt(v)
+			f.isTool = s.Present() && string(jsonscan.StringText(w.data, s)) == "tool"
 		case "tool_call_id":
-			m.toolCallID = w.stringAt(s.SkipValue())
+			f.toolCallID = w.stringAt(v)
 		case "tool_use_id":
-			m.toolUseID = w.stringAt(s.SkipValue())
+			f.toolUseID = w.stringAt(v)
 		case "function_call":
-			v := s.SkipValue()
-			m.functionCall, m.functionCallAt = w.data[v.Start] != 'n', v.Start
+			f.functionCall, f.functionCallAt = w.data[v.Start] != 'n', v.Start
 		case "content":
-			m.contentAt, m.hasContent = s.Pos(), s.Peek() != jsonscan.Null
-			m.uses, m.results = w.contentBlocks(s)
+			f.contentAt, f.hasContent = v.Start, w.data[v.Start] != 'n'
+			f.uses, f.results = w.contentBlocks(v)
 		case "tool_calls":
-			w.readCalls(s)
+			w.readCalls(m)
 		case "parts":
-			m.parts, m.partKinds = w.readParts(s)
+			f.parts, f.partKinds = w.readParts(v)
 		case "blocks":
-			m.blocks = s.Peek() == jsonscan.Array
-			s.SkipValue()
-		default:
-			s.SkipValue()
+			f.blocks = w.data[v.Start] == '['
 		}
 	}
 }
 
-// readCalls reads the tool_calls value at the scanner into w.msg: the last one counts.
-func (w *messageWalk) readCalls(s *jsonscan.Scanner) {
-	m := &w.msg
-	m.calls, m.otherArgs = 0, m.otherArgs[:0]
-	if s.Peek() != jsonscan.Array {
-		s.SkipValue()
-		return
-	}
-	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
-		at := s.Pos()
-		if key := w.readCall(s); key != "" {
-			m.otherArgs = append(m.otherArgs, otherArgs{index: m.calls, at: at, key: key})
+// readCalls reads the kept calls of m into w.msg: those without arguments whose arguments are
+// under another key.
+func (w *messageWalk) readCalls(m Message) {
+	f := &w.msg
+	f.calls, f.otherArgs = m.Calls, f.otherArgs[:0]
+	for j := range m.Calls {
+		c := w.v.Call(m.FirstCall + j)
+		if c.Arguments.Present() {
+			continue
 		}
-		m.calls++
+		if key := w.otherArgumentsKey(c.At); key != "" {
+			f.otherArgs = append(f.otherArgs, otherArgs{index: j, at: c.At, key: key})
+		}
 	}
+}
+
+// scanner resets s to read the value at v, and returns it: the offsets s gives are v.Start
+// less than the input's.
+func (w *messageWalk) scanner(s *jsonscan.Scanner, v jsonscan.Span) []byte {
+	data := w.data[v.Start:v.End]
+	s.Reset(data, w.v.MaxDepth())
+	return data
 }
 
 // stringAt is v when it is a string token, else absent.
-func (w *messageWalk) stringAt(v jsonscan.Span) jsonscan.Span {
-	if v.Present() && w.data[v.Start] == '"' {
+func (w *messageWalk) stringAt(v jsonscan.Span) jsonscan.Span { return stringIn(w.data, v) }
+
+// stringIn is v when it is a string token in data, else absent.
+func stringIn(data []byte, v jsonscan.Span) jsonscan.Span {
+	if v.Present() && data[v.Start] == '"' {
 		return v
 	}
 	return jsonscan.Span{}
 }
 
-// contentBlocks counts the Anthropic tool_use and tool_result blocks of the content at the
-// scanner, which the trace does not link.
-func (w *messageWalk) contentBlocks(s *jsonscan.Scanner) (uses, results int) {
+// contentBlocks counts the Anthropic tool_use and tool_result blocks of the content at v,
+// which the trace does not link.
+func (w *messageWalk) contentBlocks(v jsonscan.Span) (uses, results int) {
+	var s jsonscan.Scanner
+	data := w.scanner(&s, v)
 	if s.Peek() != jsonscan.Array {
-		s.SkipValue()
 		return 0, 0
 	}
 	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
@@ -507,10 +525,10 @@ func (w *messageWalk) contentBlocks(s *jsonscan.Scanner) (uses, results int) {
 		typ := ""
 		for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 			isType := string(s.KeyName()) == "type"
-			if v := w.stringAt(s.SkipValue()); isType {
+			if v := stringIn(data, s.SkipValue()); isType {
 				typ = ""
 				if v.Present() {
-					typ = string(jsonscan.StringText(w.data, v))
+					typ = string(jsonscan.StringText(data, v))
 				}
 			}
 		}
@@ -524,14 +542,11 @@ func (w *messageWalk) contentBlocks(s *jsonscan.Scanner) (uses, results int) {
 	return uses, results
 }
 
-// readCall reads the tool call at the scanner and returns the other key its arguments are
-// under, or "". As in the record, OpenAI's nested shape takes them from function.
-func (w *messageWalk) readCall(s *jsonscan.Scanner) string {
-	// Not an object: an earlier tool_calls of a message whose last one the record kept.
-	if s.Peek() != jsonscan.Object {
-		s.SkipValue()
-		return ""
-	}
+// otherArgumentsKey is the other key the arguments of the call object at offset at are under,
+// or "". As in the record, OpenAI's nested shape takes them from function.
+func (w *messageWalk) otherArgumentsKey(at int) string {
+	var s jsonscan.Scanner
+	s.Reset(w.data[at:], w.v.MaxDepth()) // the object only is read
 	var entry, function argumentsKeys
 	nested := false
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {

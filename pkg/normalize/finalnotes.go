@@ -12,17 +12,13 @@ import (
 // with: a whole result serialized twice, only whitespace, a placeholder that some language
 // prints for a missing value or an object, or Python's text of a result object instead of the
 // answer in it. The answer is graded all the same, so these are notes, not warnings.
-func finalNotes(r *Result, n *noteList) {
-	n.startRun()
-	at := 0 // a bare string: the whole input
-	if r.fields[fieldFinal].count > 0 {
-		at = r.fields[fieldFinal].last
-	}
-	text := bytes.TrimSpace(jsonscan.StringText(r.final, jsonscan.Span{Start: 0, End: len(r.final)}))
+func finalNotes(v View, n *noteRun) {
+	at, final := v.FinalAt(), v.Final()
+	text := bytes.TrimSpace(jsonscan.StringText(final, jsonscan.Span{Start: 0, End: len(final)}))
 	var p softwarn.Parts
 	code := softwarn.FinalResponsePlaceholder
 	switch {
-	case holdsResult(text, r.s.MaxDepth()):
+	case holdsResult(text, v.MaxDepth()):
 		code, p = softwarn.FinalResponseSerialized, softwarn.Parts{
 			Problem: `is the JSON text of a whole result (an object with "final_response"), graded as it is: the result was serialized twice (json.dumps of a JSON string)`,
 			Fix:     "return the object itself"}

@@ -49,11 +49,12 @@ var pydanticPartKinds = map[string]partKinds{
 	"retry-prompt": pkRetryPrompt, "text": pkText, "tool-call": pkToolCall, "thinking": pkThinking,
 }
 
-// readParts reads the "parts" value at the scanner: whether it is an array, and the kinds of its
-// parts, by Pydantic AI's part_kind or by Gemini's keys.
-func (w *messageWalk) readParts(s *jsonscan.Scanner) (bool, partKinds) {
+// readParts reads the "parts" value at v: whether it is an array, and the kinds of its parts,
+// by Pydantic AI's part_kind or by Gemini's keys.
+func (w *messageWalk) readParts(v jsonscan.Span) (bool, partKinds) {
+	var s jsonscan.Scanner
+	data := w.scanner(&s, v)
 	if s.Peek() != jsonscan.Array {
-		s.SkipValue()
 		return false, 0
 	}
 	var kinds partKinds
@@ -68,8 +69,8 @@ func (w *messageWalk) readParts(s *jsonscan.Scanner) (bool, partKinds) {
 			v := s.SkipValue()
 			switch string(key) {
 			case "part_kind":
-				if v := w.stringAt(v); v.Present() {
-					kinds |= pydanticPartKinds[string(jsonscan.StringText(w.data, v))]
+				if v := stringIn(data, v); v.Present() {
+					kinds |= pydanticPartKinds[string(jsonscan.StringText(data, v))]
 				}
 			case "text":
 				if k == jsonscan.String {
@@ -107,20 +108,19 @@ type foreignFacts struct {
 // noteForeign notes dropped message i, whose facts are f, when it is in the shape of another
 // framework's message. The note is built only when it is listed: a transcript of a million
 // dropped messages is counted past the limit, not written out.
-func (w *messageWalk) noteForeign(n *noteList, i int, f *foreignFacts) {
+func (w *messageWalk) noteForeign(n *noteRun, i int, f *foreignFacts) {
 	if shape := w.foreignShapeOf(f); shape != notForeign && n.take() {
-		n.add(w.base+f.start, messageAt(i).Warning(softwarn.MessageOtherFramework, softwarn.Dropped, w.foreignMessage(f, shape)))
+		n.add(f.start, messageAt(i).Warning(softwarn.MessageOtherFramework, softwarn.Dropped, w.foreignMessage(f, shape)))
 	}
 }
 
-// readForeign reads the value of member key of a dropped message, at the scanner, into f.
-func (w *messageWalk) readForeign(s *jsonscan.Scanner, key []byte, f *foreignFacts) {
+// readForeign reads the value v of member key of a dropped message into f.
+func (w *messageWalk) readForeign(key []byte, v jsonscan.Span, f *foreignFacts) {
 	if string(key) == "parts" {
-		f.parts, f.kinds = w.readParts(s)
+		f.parts, f.kinds = w.readParts(v)
 		return
 	}
-	k := s.Peek()
-	v := s.SkipValue()
+	k := kindOf(w.data[v.Start:v.End])
 	switch string(key) {
 	case "role":
 		f.role, f.noRole = w.stringAt(v), k == jsonscan.Null
@@ -379,13 +379,13 @@ const geminiResponses = `send each function_response part as a message of its ow
 // noteParts notes kept message i, just read, when it has "parts" (Gemini's Content) or "blocks"
 // (LlamaIndex's ChatMessage: {"role", "additional_kwargs", "blocks": [{"block_type": "text",
 // "text"}]}) and no "content": the record keeps it, but the trace shows it without its text.
-func (w *messageWalk) noteParts(n *noteList, i int) {
+func (w *messageWalk) noteParts(n *noteRun, i int) {
 	m := &w.msg
 	if m.hasContent || !m.parts && !m.blocks || !n.take() {
 		return
 	}
 	if !m.parts {
-		n.add(w.base+m.start, messageAt(i).Warning(softwarn.MessageTextInParts, softwarn.Kept, softwarn.Parts{
+		n.add(m.start, messageAt(i).Warning(softwarn.MessageTextInParts, softwarn.Kept, softwarn.Parts{
 			Found:    `"blocks" (LlamaIndex's ChatMessage, as model_dump writes it) and no "content"`,
 			Expected: `the message's text in "content": the platform reads a message's text only from "content", not "blocks"`,
 			Done:     textNotShown,
@@ -402,7 +402,7 @@ func (w *messageWalk) noteParts(n *noteList, i int) {
 	if m.partKinds&pkFunctionResponse != 0 {
 		fixes = append(fixes, geminiResponses)
 	}
-	n.add(w.base+m.start, messageAt(i).Warning(softwarn.MessageTextInParts, softwarn.Kept, softwarn.Parts{
+	n.add(m.start, messageAt(i).Warning(softwarn.MessageTextInParts, softwarn.Kept, softwarn.Parts{
 		Found:    `"parts" (Gemini's Content shape) and no "content"`,
 		Expected: `the message's text in "content": the platform reads a message's text only from "content", not "parts"`,
 		Done:     textNotShown,

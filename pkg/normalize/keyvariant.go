@@ -55,63 +55,75 @@ func (v *keyVariant) matches(name []byte) (how string, ok bool) {
 	return "", false
 }
 
-// topLevel reads the result object's members again. It returns the value of the last
-// "messages" key (the one that counts), found without decoding the rest (a final_response of
-// megabytes is not copied for it), and notes the first key that is messages or metadata spelled
-// another way (Messages, message, meta_data, metaData) when the key itself is absent: rule 4
-// ignores unknown keys without a warning, which leaves a porter with no rich mode and no idea why.
-func topLevel(r *Result, n *noteList) jsonscan.Span {
-	var s jsonscan.Scanner
-	s.Reset(r.s.Data(), r.s.MaxDepth())
-	var last jsonscan.Span
-	if s.Peek() != jsonscan.Object {
-		return last
+// topKeys is what the notes on the result object's keys need of them: the first key that is
+// messages or metadata spelled another way (Messages, message, meta_data, metaData), noted when
+// the key itself is absent (rule 4 ignores unknown keys without a warning, which leaves a
+// porter with no rich mode and no idea why), and a transcript under another name, noted when
+// nothing else holds one.
+type topKeys struct {
+	variants   [len(keyVariants)]variantSeen
+	transcript transcriptKey
+}
+
+// variantSeen is the first key that is a variant of a keyVariant.
+type variantSeen struct {
+	name []byte // cut as the note shows it
+	at   int    // where its value starts
+	how  string
+}
+
+// see looks at the top-level member name, whose value is at val.
+func (t *topKeys) see(v View, name []byte, val Span) {
+	if string(name) == "messages" {
+		return
 	}
-	n.startRun()
-	var done [len(keyVariants)]bool
-	for i, v := range keyVariants {
-		done[i] = r.fields[v.field].count > 0 // the key itself is there: a variant is something else
-	}
-	var transcript transcriptKey
-	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		name := s.KeyName()
-		isMessages := string(name) == "messages"
-		kind := s.Peek()
-		v := s.SkipValue()
-		if isMessages {
-			last = v
+	data := v.Input()
+	kind := kindOf(data[val.Start:val.End])
+	t.transcript.see(data, name, kind, val, v.MaxDepth())
+	for i := range keyVariants {
+		kv, seen := &keyVariants[i], &t.variants[i]
+		if seen.name != nil || kind != kv.kind {
 			continue
 		}
-		transcript.see(r.s.Data(), name, kind, v, r.s.MaxDepth())
-		for i := range keyVariants {
-			kv := &keyVariants[i]
-			if done[i] || kind != kv.kind {
-				continue
+		if how, ok := kv.matches(name); ok {
+			if len(name) > softwarn.MaxKeyShown+4 { // the key is shown cut: copy no more of it
+				name = name[:softwarn.MaxKeyShown+4]
 			}
-			if how, ok := kv.matches(name); ok {
-				done[i] = true
-				if n.take() {
-					n.add(v.Start, variantNote(name, kv, how))
-				}
-			}
+			*seen = variantSeen{name: append([]byte{}, name...), at: val.Start, how: how}
+		}
+	}
+}
+
+// before reports whether v was seen, and before o or o was not.
+func (v *variantSeen) before(o *variantSeen) bool {
+	return v.name != nil && (o.name == nil || v.at < o.at)
+}
+
+// note gives the notes on the keys, once the result object is read: the variants of the keys
+// the object lacks, in input order, into variants, and the transcript key into transcript.
+func (t *topKeys) note(v View, variants, transcript *noteRun) {
+	var order [len(keyVariants)]int
+	for i := range order { // a few: an insertion sort by the place of the variant
+		order[i] = i
+		for j := i; j > 0 && t.variants[order[j]].before(&t.variants[order[j-1]]); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	for _, i := range order {
+		kv, seen := &keyVariants[i], &t.variants[i]
+		if seen.name != nil && v.Count(fieldNames[kv.field]) == 0 && variants.take() {
+			variants.add(seen.at, variantNote(seen.name, kv, seen.how))
 		}
 	}
 	// A transcript under another name, when nothing else holds one: no "messages", and no
-	// variant of it noted (done says either).
-	if transcript.at > 0 && !done[0] {
-		n.startRun()
-		if n.take() {
-			n.add(transcript.at, transcript.note())
-		}
+	// variant of it.
+	if t.transcript.at > 0 && v.Count("messages") == 0 && t.variants[0].name == nil && transcript.take() {
+		transcript.add(t.transcript.at, t.transcript.note())
 	}
-	return last
 }
 
 // variantNote is the note on name, a variant of kv's key.
 func variantNote(name []byte, kv *keyVariant, how string) softwarn.Warning {
-	if len(name) > softwarn.MaxKeyShown+4 { // the key is shown cut: copy no more of it
-		name = name[:softwarn.MaxKeyShown+4]
-	}
 	want := fieldNames[kv.field]
 	return softwarn.At(string(name)).Warning(softwarn.TopLevelKeyVariant, softwarn.Dropped, softwarn.Parts{
 		Found:    "the key " + softwarn.QuoteKey(string(name)) + " holding " + kv.kind.Describe(),

@@ -117,48 +117,47 @@ func (k *metaKey) matches(name []byte) (how string, ok bool) {
 // It reads the members the record kept (the last metadata, each key's last value, unescaped),
 // so a duplicated or escaped key is judged as the record has it. Metadata sent as a list of
 // one-key objects or of key/value pairs, dropped with a warning, is told to merge them.
-func metadataNotes(r *Result, n *noteList) {
-	m := &r.meta
-	if m.kind == jsonscan.Array {
-		if w, ok := listNote(r.s.Data(), m.span, r.s.MaxDepth()); ok {
-			n.startRun()
+func metadataNotes(v View, n *noteRun) {
+	kind, span, m := v.Metadata()
+	if kind == jsonscan.Array {
+		if w, ok := listNote(v.Input(), span, v.MaxDepth()); ok {
 			if n.take() {
-				n.add(m.span.Start, w)
+				n.add(span.Start, w)
 			}
 		}
 		return
 	}
-	if m.kind != jsonscan.Object {
+	if kind != jsonscan.Object {
 		return
 	}
-	data := r.s.Data()
+	data := v.Input()
 	var covered [len(metaKeys)]bool
 	var sib siblings
-	for i := range m.members.List {
-		name := m.members.Name(data, i)
+	for i := range m.Len() {
+		name := m.Name(i)
 		for k := range metaKeys {
 			covered[k] = covered[k] || string(name) == metaKeys[k].name
 		}
-		sib.see(data, name, m.members.List[i].Value())
+		sib.see(data, name, m.Value(i))
 	}
 	if !sib.hasCache() {
-		u := usageCache(m, data, r.s.MaxDepth())
+		u := usageCache(m, data, v.MaxDepth())
 		sib.takeCache(&u)
 	}
 	var notes []placedNote
-	for i := range m.members.List {
+	for i := range m.Len() {
 		if w, ok := otherNameNote(m, data, i, &covered, &sib); ok {
-			notes = append(notes, placedNote{at: m.members.List[i].Key().Start, w: w})
+			notes = append(notes, placedNote{at: m.Key(i).Start, w: w})
 		}
 	}
-	for i := range m.members.List {
+	for i := range m.Len() {
 		if w, ok := durationNote(m, data, i, &covered, &sib); ok {
-			notes = append(notes, placedNote{at: m.members.List[i].Key().Start, w: w})
+			notes = append(notes, placedNote{at: m.Key(i).Start, w: w})
 		}
 	}
-	for i := range m.members.List {
-		if w, ok := usageNote(m, data, i, r.s.MaxDepth(), &covered, &sib); ok {
-			notes = append(notes, placedNote{at: m.members.List[i].Key().Start, w: w})
+	for i := range m.Len() {
+		if w, ok := usageNote(m, data, i, v.MaxDepth(), &covered, &sib); ok {
+			notes = append(notes, placedNote{at: m.Key(i).Start, w: w})
 		}
 	}
 	for j := 1; j < len(notes); j++ { // at most a few: an insertion sort into input order
@@ -166,7 +165,6 @@ func metadataNotes(r *Result, n *noteList) {
 			notes[l], notes[l-1] = notes[l-1], notes[l]
 		}
 	}
-	n.startRun()
 	for _, p := range notes {
 		if n.take() {
 			n.add(p.at, p.w)
@@ -279,13 +277,13 @@ func smallCount(tok []byte) (uint64, bool) {
 // usageCache is the cache counts in the first usage object of metadata, for a count at
 // metadata's top when none are beside it: {"input_tokens": 42, "usage": {"input_tokens": 42,
 // "cache_read_input_tokens": 1800}} is Anthropic's usage with its input count copied out.
-func usageCache(m *metadata, data []byte, depth int) siblings {
+func usageCache(m Object, data []byte, depth int) siblings {
 	var all [len(metaKeys)]bool // no count wanted, only the cache counts
 	for k := range all {
 		all[k] = true
 	}
-	for i := range m.members.List {
-		v, name := m.members.List[i].Value(), m.members.Name(data, i)
+	for i := range m.Len() {
+		v, name := m.Value(i), m.Name(i)
 		if !v.Present() || data[v.Start] != '{' || !isUsageKey(name) {
 			continue
 		}
@@ -302,12 +300,12 @@ func usageCache(m *metadata, data []byte, depth int) siblings {
 
 // otherNameNote is the note on metadata member i when it is another name for a recognised key
 // not yet covered, and holds what that key would.
-func otherNameNote(m *metadata, data []byte, i int, covered *[len(metaKeys)]bool, sib *siblings) (softwarn.Warning, bool) {
-	v := m.members.List[i].Value()
+func otherNameNote(m Object, data []byte, i int, covered *[len(metaKeys)]bool, sib *siblings) (softwarn.Warning, bool) {
+	v := m.Value(i)
 	if !v.Present() { // a recognised key that failed its check
 		return softwarn.Warning{}, false
 	}
-	name, kind := m.members.Name(data, i), kindOf(data[v.Start:v.End])
+	name, kind := m.Name(i), kindOf(data[v.Start:v.End])
 	for k := range metaKeys {
 		key := &metaKeys[k]
 		if covered[k] || kind != key.kind {
@@ -352,9 +350,9 @@ const keptUnchecked = "it was kept as an ordinary key, stored as sent and not ch
 // other keys of an Ollama response, and agent_runtime_ms is not covered: the same run time, in
 // nanoseconds, where agent_runtime_ms is in milliseconds. A rename would show it a million times
 // too long.
-func durationNote(m *metadata, data []byte, i int, covered *[len(metaKeys)]bool, sib *siblings) (softwarn.Warning, bool) {
-	v := m.members.List[i].Value()
-	if covered[metaRuntime] || !sib.ollama || !v.Present() || string(m.members.Name(data, i)) != "total_duration" ||
+func durationNote(m Object, data []byte, i int, covered *[len(metaKeys)]bool, sib *siblings) (softwarn.Warning, bool) {
+	v := m.Value(i)
+	if covered[metaRuntime] || !sib.ollama || !v.Present() || string(m.Name(i)) != "total_duration" ||
 		kindOf(data[v.Start:v.End]) != jsonscan.Number {
 		return softwarn.Warning{}, false
 	}
@@ -399,9 +397,9 @@ func shownKey(name []byte) []byte {
 // usageNote is the note on metadata member i when it is a usage object holding token counts for
 // recognised keys not yet covered: the platform reads no counts inside it. top is what metadata
 // itself holds: cache counts there, when the usage object has none, go into the sum.
-func usageNote(m *metadata, data []byte, i, depth int, covered *[len(metaKeys)]bool, top *siblings) (softwarn.Warning, bool) {
-	v := m.members.List[i].Value()
-	name := m.members.Name(data, i)
+func usageNote(m Object, data []byte, i, depth int, covered *[len(metaKeys)]bool, top *siblings) (softwarn.Warning, bool) {
+	v := m.Value(i)
+	name := m.Name(i)
 	if !v.Present() || data[v.Start] != '{' || !isUsageKey(name) {
 		return softwarn.Warning{}, false
 	}

@@ -68,13 +68,14 @@ type config struct {
 	maxDepth    int
 	maxWarnings int
 	explain     bool
+	advisor     Advisor
 	// built: made by newConfig. The zero Normalizer's config is not, and Normalize uses
 	// defaults instead: its zeros would mean no size or warning limit and a depth of 0.
 	built bool
 }
 
 func newConfig(opts []Option) config {
-	c := config{maxBytes: DefaultMaxBytes, maxDepth: DefaultMaxDepth, maxWarnings: DefaultMaxWarnings, built: true}
+	c := config{maxBytes: DefaultMaxBytes, maxDepth: DefaultMaxDepth, maxWarnings: DefaultMaxWarnings, advisor: builtin{}, built: true}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -159,15 +160,19 @@ func (n *Normalizer) Normalize(raw []byte) (*Result, error) {
 	}
 	r := resultPool.Get().(*Result)
 	r.released = false
-	r.explain, r.maxWarnings = cfg.explain, cfg.maxWarnings
+	r.explain, r.maxWarnings, r.advisor = cfg.explain, cfg.maxWarnings, cfg.advisor
 	r.warn.SetLimit(cfg.maxWarnings)
 	r.s.Reset(raw, cfg.maxDepth)
+	r.beginNotes()
 	if err := r.read(); err != nil {
 		r.Release()
+		if cfg.advisor != nil {
+			err = cfg.advisor.Hint(err, raw, cfg.maxDepth)
+		}
 		return nil, err
 	}
-	if r.explain {
-		r.notes = lint(r)
+	if r.lint != nil {
+		r.notes, r.lint = r.lint.End(), nil
 	}
 	return r, nil
 }
@@ -202,9 +207,11 @@ func (r *Result) Release() {
 	r.s.Reset(nil, 0)
 	r.warn.SetLimit(0)
 	r.msgs.Reset(nil, nil)
+	r.msgs.Observer = nil
 	r.meta.reset()
 	r.fields = [3]field{}
 	r.final, r.finalKind, r.truncated, r.explain, r.replaying, r.notes = nil, 0, false, false, false, nil
+	r.advisor, r.lint = nil, nil
 	resultPool.Put(r)
 }
 
@@ -221,6 +228,8 @@ type Result struct {
 	explain   bool
 	replaying bool // reading the result object a second time (see replay)
 	notes     []softwarn.Warning
+	advisor   Advisor
+	lint      Notes // with explain and an Advisor: the notes being found, while r is read
 	// maxWarnings is the configured limit, kept for a replay.
 	maxWarnings int
 	// released: Release was called, and no Normalize has taken r from the pool since.
@@ -301,8 +310,13 @@ func (p probeKeys) first() (string, bool) {
 
 func (r *Result) readObject() (probe probeKeys) {
 	s := &r.s
+	start := 0
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		name := s.KeyName()
+		if r.lint != nil {
+			s.Peek()
+			start = s.Pos()
+		}
 		switch string(name) {
 		case "final_response":
 			if r.begin(fieldFinal) {
@@ -332,6 +346,9 @@ func (r *Result) readObject() (probe probeKeys) {
 			}
 			s.SkipValue()
 		}
+		if r.lint != nil && s.Err() == nil {
+			r.lint.Member(name, jsonscan.Span{Start: start, End: s.Pos()})
+		}
 	}
 	return probe
 }
@@ -359,6 +376,7 @@ func (r *Result) replay() {
 	r.warn.SetLimit(r.maxWarnings)
 	r.meta.reset()
 	r.final, r.finalKind, r.truncated, r.replaying = nil, jsonscan.None, false, true
+	r.beginNotes() // the first reading's notes are void with its warnings
 	for i := range r.fields {
 		r.fields[i].seen = false
 	}
@@ -414,6 +432,11 @@ func (r *Result) readMessages() {
 	s := &r.s
 	r.msgs.Reset(s, &r.warn)
 	r.msgs.KeepFlatCalls = r.explain // the explain view reads every kept call from the table
+	r.msgs.Observer = nil
+	if r.lint != nil {
+		r.lint.MessagesBegin()
+		r.msgs.Observer = (*observer)(r)
+	}
 	switch kind := s.Peek(); kind {
 	case jsonscan.Array:
 		r.msgs.ReadArray()
