@@ -16,6 +16,7 @@ import (
 	"github.com/dystopic/normalizer/internal/golden"
 	"github.com/dystopic/normalizer/internal/report"
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 )
 
 const checkUsage = `Usage: normalizer check [--update] [--explain [--format text]] [-v] DIR|FILE...
@@ -143,8 +144,8 @@ func otherHint(suffix string) string {
 // The normalizers of the golden check have the defaults that `normalize` has without flags
 // or environment: the golden files must not depend on who runs the check.
 var (
-	goldenNormalizer  = normalize.New()
-	explainNormalizer = normalize.New(normalize.WithExplain())
+	goldenNormalizer  = porting.New()
+	explainNormalizer = porting.New(normalize.WithExplain())
 )
 
 // render is exactly what `normalizer normalize` prints for input with the mode's flags. The

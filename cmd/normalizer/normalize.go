@@ -16,6 +16,7 @@ import (
 	"github.com/dystopic/normalizer/internal/ctxio"
 	"github.com/dystopic/normalizer/internal/report"
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 )
 
 const normalizeUsage = `Usage: normalizer normalize [flags] [FILE]
@@ -119,7 +120,7 @@ func (cfg normalizeConfig) normalizer() *normalize.Normalizer {
 	if cfg.explain {
 		opts = append(opts, normalize.WithExplain())
 	}
-	return normalize.New(opts...)
+	return porting.New(opts...)
 }
 
 // runNormalize is `normalizer normalize`.

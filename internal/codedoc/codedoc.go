@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -50,7 +51,7 @@ func (e *Entry) Run() (*Example, error) {
 	if e.MaxWarnings > 0 {
 		opts = append(opts, normalize.WithMaxWarnings(e.MaxWarnings))
 	}
-	res, err := normalize.Normalize([]byte(e.Input), opts...)
+	res, err := porting.Normalize([]byte(e.Input), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the example is rejected: %w", e.Code, err)
 	}

@@ -32,6 +32,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 )
 
 // Defaults of the limits a user can change.
@@ -149,8 +150,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.normalizeOKLog = s.reqLog.With().Str("method", http.MethodPost).Str("route", routeNormalize).Int("status", http.StatusOK).Logger()
 	opts := []normalize.Option{normalize.WithMaxBytes(cfg.BodyLimit), normalize.WithMaxDepth(cfg.MaxDepth)}
-	s.plain = normalize.New(opts...)
-	s.explain = normalize.New(append(opts, normalize.WithExplain())...)
+	s.plain = porting.New(opts...)
+	s.explain = porting.New(append(opts, normalize.WithExplain())...)
 	var err error
 	if s.schemas, err = loadSchemas(cfg.Schemas); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dystopic/normalizer/internal/testkit/goldenfile"
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 )
 
 var update = flag.Bool("update", false, "rewrite the text reports under testdata/explain")
@@ -17,7 +18,7 @@ const explainDir = "../../testdata/explain"
 // inputs: testdata/explain/NAME.input.json beside NAME.golden.txt. Regenerate with
 // `go test ./internal/report -run Golden -update` and review with `git diff testdata/`.
 func TestGoldenReport(t *testing.T) {
-	n := normalize.New(normalize.WithExplain())
+	n := porting.New(normalize.WithExplain())
 	goldenfile.Test(t, explainDir, ".golden.txt", *update, "go test ./internal/report -run Golden -update", func(name string, raw []byte) []byte {
 		var out bytes.Buffer
 		if res, err := n.Normalize(raw); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -42,7 +43,7 @@ func TestLine(t *testing.T) {
 }
 
 func TestRecord(t *testing.T) {
-	res, err := normalize.Normalize([]byte(`{"final_response":"hi","messages":[{"role":"developer","content":"x"},{"role":"assistant","tool_calls":[{"id":"c1","name":"f"}]}]}`), normalize.WithExplain())
+	res, err := porting.Normalize([]byte(`{"final_response":"hi","messages":[{"role":"developer","content":"x"},{"role":"assistant","tool_calls":[{"id":"c1","name":"f"}]}]}`), normalize.WithExplain())
 	require.NoError(t, err)
 	var out bytes.Buffer
 	Record(&out, "in.json", res)
@@ -56,7 +57,7 @@ func TestRecord(t *testing.T) {
 
 	// Notes are about values kept as sent and about values the contract leaves out without a
 	// warning: the heading must hold for both, and each line's action says which.
-	res, err = normalize.Normalize([]byte(`{"final_response":"None","messages":[{"role":"assistant","tool_calls":[{"id":"c1","name":"f","args":{}}]}]}`), normalize.WithExplain())
+	res, err = porting.Normalize([]byte(`{"final_response":"None","messages":[{"role":"assistant","tool_calls":[{"id":"c1","name":"f","args":{}}]}]}`), normalize.WithExplain())
 	require.NoError(t, err)
 	out.Reset()
 	Record(&out, "in.json", res)
@@ -66,7 +67,7 @@ func TestRecord(t *testing.T) {
 	assert.Contains(t, got, "the arguments under \"args\" were dropped from the record, so the trace shows this call without arguments [dropped, tool_call_arguments_key]\n")
 	assert.Contains(t, got, "[kept, tool_call_unanswered]\n")
 
-	res, err = normalize.Normalize([]byte(`"fine"`), normalize.WithExplain())
+	res, err = porting.Normalize([]byte(`"fine"`), normalize.WithExplain())
 	require.NoError(t, err)
 	out.Reset()
 	Record(&out, "in.json", res)
@@ -74,7 +75,7 @@ func TestRecord(t *testing.T) {
 }
 
 func TestRecordTruncated(t *testing.T) {
-	res, err := normalize.Normalize([]byte(`"`+strings.Repeat("x", normalize.MaxChars+1)+`"`), normalize.WithExplain())
+	res, err := porting.Normalize([]byte(`"`+strings.Repeat("x", normalize.MaxChars+1)+`"`), normalize.WithExplain())
 	require.NoError(t, err)
 	var out bytes.Buffer
 	Record(&out, "in.json", res)
@@ -83,7 +84,7 @@ func TestRecordTruncated(t *testing.T) {
 }
 
 func TestRejection(t *testing.T) {
-	_, err := normalize.Normalize([]byte(`{"output":"x"}`))
+	_, err := porting.Normalize([]byte(`{"output":"x"}`))
 	require.Error(t, err)
 	var out bytes.Buffer
 	Rejection(&out, "in.json", err)
@@ -113,7 +114,7 @@ func TestRejectionFixOfRecognisedShape(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := normalize.Normalize([]byte(tt.input))
+			_, err := porting.Normalize([]byte(tt.input))
 			require.Error(t, err)
 			var out bytes.Buffer
 			Rejection(&out, "in.json", err)
@@ -125,7 +126,7 @@ func TestRejectionFixOfRecognisedShape(t *testing.T) {
 
 // Nesting past the limit is no matter of how the text was written: its fix is the structure.
 func TestRejectionFixOfTooDeep(t *testing.T) {
-	_, err := normalize.Normalize([]byte(strings.Repeat("[", 1100) + strings.Repeat("]", 1100)))
+	_, err := porting.Normalize([]byte(strings.Repeat("[", 1100) + strings.Repeat("]", 1100)))
 	require.Error(t, err)
 	var out bytes.Buffer
 	Rejection(&out, "in.json", err)
@@ -136,7 +137,7 @@ func TestRejectionFixOfTooDeep(t *testing.T) {
 // An integer past the platform parser's digit limit is valid JSON, which json.dumps would not
 // even write: its fix is the value, not the writing.
 func TestRejectionFixOfTooManyDigits(t *testing.T) {
-	_, err := normalize.Normalize([]byte(`{"final_response":"a","metadata":{"id":` + strings.Repeat("1", normalize.MaxIntDigits+1) + `}}`))
+	_, err := porting.Normalize([]byte(`{"final_response":"a","metadata":{"id":` + strings.Repeat("1", normalize.MaxIntDigits+1) + `}}`))
 	require.Error(t, err)
 	var out bytes.Buffer
 	Rejection(&out, "in.json", err)
@@ -148,7 +149,7 @@ func TestRejectionFixOfTooManyDigits(t *testing.T) {
 // not to, and a file in UTF-16 came from an encoder too.
 func TestRejectionFixOfInvalidJSON(t *testing.T) {
 	for _, input := range []string{`{"final_response":"a",}`, `{"final_response":"a","metadata":{"x":NaN}}`, "\xff\xfe{\x00}\x00"} {
-		_, err := normalize.Normalize([]byte(input))
+		_, err := porting.Normalize([]byte(input))
 		require.Error(t, err)
 		var out bytes.Buffer
 		Rejection(&out, "in.json", err)
@@ -160,7 +161,7 @@ func TestRejectionFixOfInvalidJSON(t *testing.T) {
 // one problem with that warning: it is printed under it, and the notes' heading, which says
 // there is no soft warning, is left to the others.
 func TestRecordNotesUnderTheirWarnings(t *testing.T) {
-	res, err := normalize.Normalize([]byte(`{"final_response":"ok","messages":[`+
+	res, err := porting.Normalize([]byte(`{"final_response":"ok","messages":[`+
 		`{"role":"user","parts":[{"text":"hi"}]},`+
 		`{"role":"model","parts":[{"text":"hello"}]}],`+
 		`"metadata":[{"model":"m"},{"total_input_tokens":3}]}`), normalize.WithExplain())
@@ -205,7 +206,7 @@ func TestPlacesOf(t *testing.T) {
 func TestRecordManyNotesLinear(t *testing.T) {
 	steps := func(n int) int {
 		doc := `{"final_response":"a","messages":[` + strings.Repeat(`{"role":"assistant","tool_calls":[{"id":"c","name":"f"}]},{"role":"developer","content":"x"},`, n) + `{"role":"user","content":"x"}]}`
-		res, err := normalize.Normalize([]byte(doc), normalize.WithExplain(), normalize.WithMaxWarnings(0))
+		res, err := porting.Normalize([]byte(doc), normalize.WithExplain(), normalize.WithMaxWarnings(0))
 		require.NoError(t, err)
 		require.Len(t, res.Notes(), n)
 		require.GreaterOrEqual(t, len(res.Warnings()), n)

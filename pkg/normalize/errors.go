@@ -38,23 +38,35 @@ type ResponseShapeError struct {
 	// number; expected a non-empty string", or EmptyResponseMessage, the contract's own.
 	Problem string
 	// Detail is what the message adds about what was sent, when it can tell: the keys it has,
-	// or what it looks like (". It has "choices": it looks like an OpenAI chat completion, the
-	// model's response rather than the handler's result").
+	// or what it looks like (an Advisor, package porting's, names the API whose response it
+	// is, say).
 	Detail string
 	// Fix is the fix the message ends with when it recognises what was sent (a model API's
 	// response, a chat message where the text belongs, an answer under another key) and says
 	// where the text is; "" when it names no fix of its own, so that the general one holds:
 	// return {"final_response": "<a non-empty answer>", ...} through build_response.
 	Fix string
-	// fixJoin joins Fix to the text before it: "; " when empty.
-	fixJoin string
+	// FixJoin joins Fix to the text before it: "; " when empty.
+	FixJoin string
+	// Probe is, for a result object without final_response, the first of the keys that
+	// build_response would have moved there in its place (final_output, output, message)
+	// that the object has; "" when it has none.
+	Probe string
 }
+
+// GotNoFinalResponse is a ResponseShapeError's Got for a result object without
+// final_response.
+const GotNoFinalResponse = "object without final_response"
+
+// FinalExample is a ResponseShapeError's Detail for a final_response of the wrong type, when
+// nothing more is known of what was sent: an example of the right one.
+const FinalExample = `, e.g. {"final_response": "The refund has been issued."}`
 
 func (e *ResponseShapeError) Error() string {
 	if e.Fix == "" {
 		return e.Problem + e.Detail
 	}
-	join := e.fixJoin
+	join := e.FixJoin
 	if join == "" {
 		join = "; "
 	}

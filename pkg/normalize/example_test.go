@@ -67,23 +67,3 @@ func ExampleAppendError() {
 	// ResponseShapeError true
 	// {"error":{"class":"ResponseShapeError","message":"the result is an array; expected a non-empty string or an object with \"final_response\""}}
 }
-
-// The explain view adds diagnostics: each warning with its JSON Pointer, stable code and action,
-// and notes for a person porting an agent, each list in input order.
-func ExampleWithExplain() {
-	raw := []byte(`{"final_response":"ok","messages":[
-	  {"role":"assistant","tool_calls":[{"id":"c1","name":"get_order","arguments":{}}]},
-	  {"role":"tool","tool_call_id":"c9","content":"shipped"},
-	  {"role":"user","content":{"type":"text","text":"hi"}}]}`)
-	res, _ := normalize.Normalize(raw, normalize.WithExplain())
-	for _, w := range res.Warnings() {
-		fmt.Println("warning", w.Pointer, w.Code, w.Action)
-	}
-	for _, n := range res.Notes() {
-		fmt.Println("note", n.Pointer, n.Code)
-	}
-	// Output:
-	// warning /messages/2/content message_content_invalid dropped
-	// note /messages/0/tool_calls/0 tool_call_unanswered
-	// note /messages/1/tool_call_id tool_result_unmatched
-}

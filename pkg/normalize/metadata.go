@@ -68,6 +68,14 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	m.verbatim = clean && s.WS() == ws0
 }
 
+// CheckMetadataValue applies the check of the recognised metadata key named key (model,
+// system_prompt_id, total_input_tokens, total_output_tokens, agent_runtime_ms) to the value at
+// v in input: when the value fails it, it returns the parts of the warning that drops the key,
+// and bad. Any value passes for another key.
+func CheckMetadataValue(key string, input []byte, v Span) (reason softwarn.Parts, bad bool) {
+	return checkMetadataKey(input, []byte(key), v)
+}
+
 // checkMetadataKey checks a recognised metadata key and, when its value fails, says why in the
 // parts of the warning that drops it, and reports bad.
 func checkMetadataKey(data, key []byte, v jsonscan.Span) (reason softwarn.Parts, bad bool) {

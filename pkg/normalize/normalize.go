@@ -3,12 +3,17 @@
 //
 // A result is a JSON string (the final answer itself), or an object with a non-empty
 // final_response and, for rich trace rendering, messages and metadata. Normalization enforces
-// the final answer, caps it at 50,000 characters, flattens OpenAI's nested tool calls, and
+// the final answer, caps it at 50,000 characters, flattens nested tool calls, and
 // drops invalid messages and metadata keys with soft warnings: malformed rich mode is never
 // fatal, an empty answer is.
 //
-// Each soft warning (Result.Warnings), and each note of the explain view (WithExplain,
-// Result.Notes), is a softwarn.Warning: its path and JSON Pointer, a stable code and the action
+// The package is the contract only. Advice for a person porting an agent (the explain view's
+// notes, and the hints a rejection ends with) comes from an Advisor (WithAdvisor), package
+// porting's in the service and the command line; it reads the View of what Normalize found,
+// and a caller without one pays nothing for it.
+//
+// Each soft warning (Result.Warnings), and each note of the explain view (WithExplain with an
+// Advisor, Result.Notes), is a softwarn.Warning: its path and JSON Pointer, a stable code and the action
 // taken, and what it says in parts (what was found, what was expected, what was done, the fix),
 // which its message, the soft_warnings line, is composed from. The codes are listed, with an
 // example each, in docs/codes.md.
@@ -75,7 +80,7 @@ type config struct {
 }
 
 func newConfig(opts []Option) config {
-	c := config{maxBytes: DefaultMaxBytes, maxDepth: DefaultMaxDepth, maxWarnings: DefaultMaxWarnings, advisor: builtin{}, built: true}
+	c := config{maxBytes: DefaultMaxBytes, maxDepth: DefaultMaxDepth, maxWarnings: DefaultMaxWarnings, built: true}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -110,8 +115,9 @@ func WithMaxDepth(n int) Option {
 func WithMaxWarnings(n int) Option { return func(c *config) { c.maxWarnings = n } }
 
 // WithExplain makes the record carry diagnostics: every warning with its pointer, code and
-// action, plus notes that help a person porting an agent (tool calls nothing answers, answers
-// to no call, content blocks of another API).
+// action, plus the notes of the Advisor, if any (WithAdvisor; package porting's notes help a
+// person porting an agent: tool calls nothing answers, answers to no call, content blocks of
+// another API).
 func WithExplain() Option { return func(c *config) { c.explain = true } }
 
 // Normalizer normalizes results with fixed options. It is safe for concurrent use. Its zero
@@ -465,40 +471,21 @@ func (r *Result) shapeError(probe probeKeys) error {
 	case jsonscan.Null:
 		return &ResponseShapeError{Path: "final_response", Got: "null", Want: "non-empty string", Problem: EmptyResponseMessage}
 	case jsonscan.None:
-		e := &ResponseShapeError{Path: "final_response", Got: "object without final_response", Want: "object with final_response",
+		e := &ResponseShapeError{Path: "final_response", Got: GotNoFinalResponse, Want: "object with final_response",
 			Problem: `the result object has no "final_response" key; expected {"final_response": "<the agent's answer>", ...}`}
-		var hint shapeHint
 		if name, ok := probe.first(); ok {
+			e.Probe = name
 			e.Detail = `. It has "` + name + `": it looks like a serialized agent result that did not go through build_response, which moves final_response, final_output, output or message (in that order) to final_response`
-			hint = probeHint(r.s.Data(), r.s.MaxDepth(), name)
-		} else {
-			hint = missingFinalHint(r.s.Data(), r.s.MaxDepth())
 		}
-		return e.withHint(hint)
+		return e
 	}
 	if r.fields[fieldFinal].seen {
-		e := &ResponseShapeError{Path: "final_response", Got: r.finalKind.Name(), Want: "non-empty string",
-			Problem: "final_response is " + r.finalKind.Describe() + `; expected a non-empty string`}
-		hint := finalValueHint(r.s.Data(), r.s.MaxDepth())
-		if hint.detail == "" && hint.fix == "" {
-			hint.detail = `, e.g. {"final_response": "The refund has been issued."}`
-		}
-		return e.withHint(hint)
+		return &ResponseShapeError{Path: "final_response", Got: r.finalKind.Name(), Want: "non-empty string",
+			Problem: "final_response is " + r.finalKind.Describe() + `; expected a non-empty string`,
+			Detail:  FinalExample}
 	}
-	e := &ResponseShapeError{Got: r.finalKind.Name(), Want: "string or object",
+	return &ResponseShapeError{Got: r.finalKind.Name(), Want: "string or object",
 		Problem: "the result is " + r.finalKind.Describe() + `; expected a non-empty string or an object with "final_response"`}
-	var hint shapeHint
-	if r.finalKind == jsonscan.Array {
-		hint = arrayHint(r.s.Data(), r.s.MaxDepth())
-	}
-	return e.withHint(hint)
-}
-
-// withHint adds what a hint says about the shape sent to e's Detail and Fix.
-func (e *ResponseShapeError) withHint(h shapeHint) *ResponseShapeError {
-	e.Detail += h.detail
-	e.Fix, e.fixJoin = h.fix, h.join
-	return e
 }
 
 // invalidJSON places a syntax error as Python's json module does (jsonscan's LineColumn: line,

@@ -31,6 +31,7 @@ import (
 
 	"github.com/dystopic/normalizer/internal/testkit/corpus"
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 )
 
 // canary is in the text of the hand-written results: the server's logs must never show it.
@@ -232,8 +233,8 @@ func post(client *http.Client, base string, it item) (int, []byte, error) {
 // normalization gives for the same bytes (the HTTP body is the CLI's output without its
 // final newline).
 func mix() []item {
-	plain := normalize.New()
-	explain := normalize.New(normalize.WithExplain())
+	plain := porting.New()
+	explain := porting.New(normalize.WithExplain())
 	expect := func(n *normalize.Normalizer, raw []byte) ([]byte, int) {
 		res, err := n.Normalize(raw)
 		if err != nil {

@@ -1,4 +1,4 @@
-package normalize
+package porting
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
 // The ids of dropped messages that explain indexes are bounded (maxDroppedIDs): a transcript
@@ -20,7 +22,7 @@ func TestDroppedIDsBounded(t *testing.T) {
 	}
 	fmt.Fprintf(&b, `{"role":"tool","tool_call_id":"c0","content":"r"},{"role":"tool","tool_call_id":"c%d","content":"r"}]}`, maxDroppedIDs+9)
 	var c capture
-	r, err := New(WithExplain(), WithAdvisor(&c)).Normalize([]byte(b.String()))
+	r, err := normalize.New(normalize.WithExplain(), normalize.WithAdvisor(&c)).Normalize([]byte(b.String()))
 	require.NoError(t, err)
 	defer r.Release()
 	assert.Len(t, c.l.walk.dropped, maxDroppedIDs)
@@ -30,14 +32,14 @@ func TestDroppedIDsBounded(t *testing.T) {
 	assert.Contains(t, notes[1].Message(), fmt.Sprintf(`"c%d" answers no earlier tool call`, maxDroppedIDs+9))
 }
 
-// capture is the builtin Advisor, keeping the last linter it started.
+// capture is the advisor Advisor, keeping the last linter it started.
 type capture struct {
-	builtin
+	advisor
 	l *linter
 }
 
-func (c *capture) Notes(v View) Notes {
-	n := c.builtin.Notes(v)
+func (c *capture) Notes(v normalize.View) normalize.Notes {
+	n := c.advisor.Notes(v)
 	c.l = n.(*linter)
 	return n
 }

@@ -1,4 +1,4 @@
-package normalize
+package porting
 
 import (
 	"hash/maphash"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -117,7 +118,7 @@ func (k *metaKey) matches(name []byte) (how string, ok bool) {
 // It reads the members the record kept (the last metadata, each key's last value, unescaped),
 // so a duplicated or escaped key is judged as the record has it. Metadata sent as a list of
 // one-key objects or of key/value pairs, dropped with a warning, is told to merge them.
-func metadataNotes(v View, n *noteRun) {
+func metadataNotes(v normalize.View, n *noteRun) {
 	kind, span, m := v.Metadata()
 	if kind == jsonscan.Array {
 		if w, ok := listNote(v.Input(), span, v.MaxDepth()); ok {
@@ -277,7 +278,7 @@ func smallCount(tok []byte) (uint64, bool) {
 // usageCache is the cache counts in the first usage object of metadata, for a count at
 // metadata's top when none are beside it: {"input_tokens": 42, "usage": {"input_tokens": 42,
 // "cache_read_input_tokens": 1800}} is Anthropic's usage with its input count copied out.
-func usageCache(m Object, data []byte, depth int) siblings {
+func usageCache(m normalize.Object, data []byte, depth int) siblings {
 	var all [len(metaKeys)]bool // no count wanted, only the cache counts
 	for k := range all {
 		all[k] = true
@@ -300,7 +301,7 @@ func usageCache(m Object, data []byte, depth int) siblings {
 
 // otherNameNote is the note on metadata member i when it is another name for a recognised key
 // not yet covered, and holds what that key would.
-func otherNameNote(m Object, data []byte, i int, covered *[len(metaKeys)]bool, sib *siblings) (softwarn.Warning, bool) {
+func otherNameNote(m normalize.Object, data []byte, i int, covered *[len(metaKeys)]bool, sib *siblings) (softwarn.Warning, bool) {
 	v := m.Value(i)
 	if !v.Present() { // a recognised key that failed its check
 		return softwarn.Warning{}, false
@@ -335,7 +336,7 @@ func otherNameNote(m Object, data []byte, i int, covered *[len(metaKeys)]bool, s
 // it (output_tokens: -1), so that the porter fixes both at once; the check's own words, without
 // what it did ("the key was dropped"), which has not happened yet.
 func failsCheck(data []byte, key *metaKey, v jsonscan.Span) string {
-	reason, bad := checkMetadataKey(data, []byte(key.name), v)
+	reason, bad := normalize.CheckMetadataValue(key.name, data, v)
 	if !bad {
 		return ""
 	}
@@ -350,7 +351,7 @@ const keptUnchecked = "it was kept as an ordinary key, stored as sent and not ch
 // other keys of an Ollama response, and agent_runtime_ms is not covered: the same run time, in
 // nanoseconds, where agent_runtime_ms is in milliseconds. A rename would show it a million times
 // too long.
-func durationNote(m Object, data []byte, i int, covered *[len(metaKeys)]bool, sib *siblings) (softwarn.Warning, bool) {
+func durationNote(m normalize.Object, data []byte, i int, covered *[len(metaKeys)]bool, sib *siblings) (softwarn.Warning, bool) {
 	v := m.Value(i)
 	if covered[metaRuntime] || !sib.ollama || !v.Present() || string(m.Name(i)) != "total_duration" ||
 		kindOf(data[v.Start:v.End]) != jsonscan.Number {
@@ -397,7 +398,7 @@ func shownKey(name []byte) []byte {
 // usageNote is the note on metadata member i when it is a usage object holding token counts for
 // recognised keys not yet covered: the platform reads no counts inside it. top is what metadata
 // itself holds: cache counts there, when the usage object has none, go into the sum.
-func usageNote(m Object, data []byte, i, depth int, covered *[len(metaKeys)]bool, top *siblings) (softwarn.Warning, bool) {
+func usageNote(m normalize.Object, data []byte, i, depth int, covered *[len(metaKeys)]bool, top *siblings) (softwarn.Warning, bool) {
 	v := m.Value(i)
 	name := m.Name(i)
 	if !v.Present() || data[v.Start] != '{' || !isUsageKey(name) {

@@ -1,4 +1,4 @@
-package normalize
+package porting
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -29,7 +30,7 @@ type droppedLink struct {
 // messages, its tool_call_id (or, without one, tool_use_id: an Anthropic tool_result block sent
 // as a message, which its warning says how to convert) and the ids of its tool calls; and for
 // another framework's shape, which it notes. Each key's last value counts, as in the record.
-func (w *messageWalk) readDropped(m Message, n *noteRun) {
+func (w *messageWalk) readDropped(m normalize.Message, n *noteRun) {
 	i := m.Index
 	f := foreignFacts{start: m.Span.Start, noRole: true}
 	var callID, useID, content jsonscan.Span

@@ -1,4 +1,4 @@
-package normalize_test
+package porting_test
 
 import (
 	"strings"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -187,7 +188,7 @@ func actionOf(code softwarn.Code) softwarn.Action {
 // a million unanswered calls.
 func TestExplainNotesLimited(t *testing.T) {
 	doc := `{"final_response":"a","messages":[{"role":"assistant","tool_calls":[{"id":"1","name":"f"},{"id":"2","name":"f"},{"id":"3","name":"f"},{"id":"4","name":"f"}]}]}`
-	res, err := normalize.Normalize([]byte(doc), normalize.WithExplain(), normalize.WithMaxWarnings(2))
+	res, err := porting.Normalize([]byte(doc), normalize.WithExplain(), normalize.WithMaxWarnings(2))
 	require.NoError(t, err)
 	notes := res.Notes()
 	require.Len(t, notes, 3, "notes: %+v", notes)
@@ -200,7 +201,7 @@ func TestExplainNotesLimited(t *testing.T) {
 
 // The notes on tool calls and results say in parts what is wrong, what was done and the fix.
 func TestToolNoteParts(t *testing.T) {
-	res, err := normalize.Normalize([]byte(`{"final_response":"a","messages":[`+
+	res, err := porting.Normalize([]byte(`{"final_response":"a","messages":[`+
 		`{"role":"assistant","tool_calls":[{"id":"c1","name":"f","args":{}}]},`+
 		`{"role":"tool","tool_call_id":"c9","content":"x"}]}`), normalize.WithExplain())
 	require.NoError(t, err)

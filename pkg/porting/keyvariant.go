@@ -1,7 +1,8 @@
-package normalize
+package porting
 
 import (
 	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -31,16 +32,16 @@ func foldsTo(name []byte, want string) bool {
 // must hold to be noted: under another kind it is something else by that name (a status
 // "message" string), not the key misspelt.
 type keyVariant struct {
-	field  int
+	key    string // the record's key
 	forms  [2]string
 	kind   jsonscan.Kind
 	effect string // what the record lacks for want of the key
 }
 
 var keyVariants = [...]keyVariant{
-	{field: fieldMessages, forms: [2]string{"messages", "message"}, kind: jsonscan.Array,
+	{key: "messages", forms: [2]string{"messages", "message"}, kind: jsonscan.Array,
 		effect: "so the record has no messages and rich mode is off"},
-	{field: fieldMetadata, forms: [2]string{"metadata", "metadatas"}, kind: jsonscan.Object,
+	{key: "metadata", forms: [2]string{"metadata", "metadatas"}, kind: jsonscan.Object,
 		effect: "so the record has no metadata"},
 }
 
@@ -73,7 +74,7 @@ type variantSeen struct {
 }
 
 // see looks at the top-level member name, whose value is at val.
-func (t *topKeys) see(v View, name []byte, val Span) {
+func (t *topKeys) see(v normalize.View, name []byte, val normalize.Span) {
 	if string(name) == "messages" {
 		return
 	}
@@ -101,7 +102,7 @@ func (v *variantSeen) before(o *variantSeen) bool {
 
 // note gives the notes on the keys, once the result object is read: the variants of the keys
 // the object lacks, in input order, into variants, and the transcript key into transcript.
-func (t *topKeys) note(v View, variants, transcript *noteRun) {
+func (t *topKeys) note(v normalize.View, variants, transcript *noteRun) {
 	var order [len(keyVariants)]int
 	for i := range order { // a few: an insertion sort by the place of the variant
 		order[i] = i
@@ -111,7 +112,7 @@ func (t *topKeys) note(v View, variants, transcript *noteRun) {
 	}
 	for _, i := range order {
 		kv, seen := &keyVariants[i], &t.variants[i]
-		if seen.name != nil && v.Count(fieldNames[kv.field]) == 0 && variants.take() {
+		if seen.name != nil && v.Count(kv.key) == 0 && variants.take() {
 			variants.add(seen.at, variantNote(seen.name, kv, seen.how))
 		}
 	}
@@ -124,7 +125,7 @@ func (t *topKeys) note(v View, variants, transcript *noteRun) {
 
 // variantNote is the note on name, a variant of kv's key.
 func variantNote(name []byte, kv *keyVariant, how string) softwarn.Warning {
-	want := fieldNames[kv.field]
+	want := kv.key
 	return softwarn.At(string(name)).Warning(softwarn.TopLevelKeyVariant, softwarn.Dropped, softwarn.Parts{
 		Found:    "the key " + softwarn.QuoteKey(string(name)) + " holding " + kv.kind.Describe(),
 		Expected: `"` + want + `" (` + how + `)`,

@@ -1,4 +1,4 @@
-package normalize_test
+package porting_test
 
 import (
 	"strings"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -193,7 +194,7 @@ func TestExplainOtherFrameworks(t *testing.T) {
 func TestExplainOtherFrameworksLimited(t *testing.T) {
 	msg := `{"source":"assistant","content":"x","type":"TextMessage"}`
 	doc := `{"final_response":"a","messages":[` + strings.TrimSuffix(strings.Repeat(msg+",", 1000), ",") + `]}`
-	res, err := normalize.Normalize([]byte(doc), normalize.WithExplain(), normalize.WithMaxWarnings(5))
+	res, err := porting.Normalize([]byte(doc), normalize.WithExplain(), normalize.WithMaxWarnings(5))
 	require.NoError(t, err)
 	notes := res.Notes()
 	require.Len(t, notes, 6)
@@ -221,8 +222,8 @@ func TestExplainOtherFrameworksCountedNotBuilt(t *testing.T) {
 		`{"role":"tool","content":{"type":"json","value":1}}`,
 	} {
 		doc := []byte(`{"final_response":"a","messages":[` + strings.TrimSuffix(strings.Repeat(msg+",", count), ",") + `]}`)
-		plain := normalize.New(normalize.WithMaxWarnings(5))
-		explain := normalize.New(normalize.WithMaxWarnings(5), normalize.WithExplain())
+		plain := porting.New(normalize.WithMaxWarnings(5))
+		explain := porting.New(normalize.WithMaxWarnings(5), normalize.WithExplain())
 		allocs := func(n *normalize.Normalizer) float64 {
 			return leastAllocs(5, func() {
 				res, err := n.Normalize(doc)

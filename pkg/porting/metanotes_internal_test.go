@@ -1,4 +1,4 @@
-package normalize
+package porting
 
 import (
 	"encoding/json"

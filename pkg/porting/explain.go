@@ -1,4 +1,4 @@
-package normalize
+package porting
 
 import (
 	"bytes"
@@ -9,20 +9,18 @@ import (
 	"unicode/utf8"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
-// builtin is the Advisor of the explain view's notes.
-type builtin struct{}
-
-// Notes starts the explain view's notes on one result. It is the human path, not the hot one:
+// Notes starts the explain view's notes on one result (normalize.Advisor). It is the human path, not the hot one:
 // it is told what Normalize reads as it reads it (the result object's members, the messages
 // with their members, the kept tool calls) and looks inside a value only where a note depends
 // on what the contract does not read (a content list's blocks, a call's other arguments key),
 // keeping a few bytes per tool call and decoding nothing; it lists at most as many notes as
 // warnings (the rest are counted), so that explain on a hostile transcript stays within a
 // small multiple of the input.
-func (builtin) Notes(v View) Notes {
+func (advisor) Notes(v normalize.View) normalize.Notes {
 	l := &linter{v: v}
 	for _, r := range l.runs() {
 		r.limit = v.WarningLimit()
@@ -31,12 +29,9 @@ func (builtin) Notes(v View) Notes {
 	return l
 }
 
-// Hint returns err: the hints are given where the rejection is made.
-func (builtin) Hint(err error, _ []byte, _ int) error { return err }
-
 // linter finds the notes on one result.
 type linter struct {
-	v                                                   View
+	v                                                   normalize.View
 	final, meta, variants, transcript, msgs, unanswered noteRun
 	top                                                 topKeys
 	walk                                                messageWalk
@@ -47,14 +42,14 @@ func (l *linter) runs() []*noteRun {
 	return []*noteRun{&l.final, &l.meta, &l.variants, &l.transcript, &l.msgs, &l.unanswered}
 }
 
-func (l *linter) Member(name []byte, value Span) { l.top.see(l.v, name, value) }
+func (l *linter) Member(name []byte, value normalize.Span) { l.top.see(l.v, name, value) }
 
 func (l *linter) MessagesBegin() {
 	l.msgs.reset()
 	l.walk.begin(l.v)
 }
 
-func (l *linter) Message(m Message) { l.walk.message(m, &l.msgs) }
+func (l *linter) Message(m normalize.Message) { l.walk.message(m, &l.msgs) }
 
 func (l *linter) End() []softwarn.Warning {
 	if l.v.FinalKind() == jsonscan.String && !l.v.Truncated() {
@@ -70,7 +65,7 @@ func (l *linter) End() []softwarn.Warning {
 // record's (View.Call), in the order the walk meets them; the walk keeps where each is, whether
 // it is answered, and a hash of its id: about 20 bytes a call, for there may be a million.
 type messageWalk struct {
-	v        View
+	v        normalize.View
 	data     []byte                 // the input
 	owners   []owner                // the kept messages with calls, in order: where kept call k is
 	answered []answer               // what answers kept call k
@@ -137,14 +132,14 @@ type otherArgs struct {
 }
 
 // begin starts the walk of a messages value.
-func (w *messageWalk) begin(v View) {
+func (w *messageWalk) begin(v normalize.View) {
 	w.v, w.data, w.seed = v, v.Input(), maphash.MakeSeed()
 	w.owners, w.answered = w.owners[:0], w.answered[:0]
 	w.byID, w.byFolded, w.dropped = map[uint64]int32{}, nil, nil
 }
 
 // message gives the notes of message m, just read.
-func (w *messageWalk) message(m Message, n *noteRun) {
+func (w *messageWalk) message(m normalize.Message, n *noteRun) {
 	if !m.Kept {
 		w.readDropped(m, n)
 		return
@@ -156,7 +151,7 @@ func (w *messageWalk) message(m Message, n *noteRun) {
 }
 
 // register records the calls of kept message m, just read.
-func (w *messageWalk) register(m Message) {
+func (w *messageWalk) register(m normalize.Message) {
 	if m.Calls > 0 {
 		w.owners = append(w.owners, owner{msg: int32(m.Index), first: int32(m.FirstCall)})
 	}
@@ -445,7 +440,7 @@ func (w *messageWalk) noteToolUseID(n *noteRun, i int) {
 }
 
 // read reads the facts of kept message m, from its members, into w.msg.
-func (w *messageWalk) read(m Message) {
+func (w *messageWalk) read(m normalize.Message) {
 	f := &w.msg
 	*f = messageFacts{start: m.Span.Start, otherArgs: f.otherArgs[:0]}
 	o := m.Members
@@ -476,7 +471,7 @@ func (w *messageWalk) read(m Message) {
 
 // readCalls reads the kept calls of m into w.msg: those without arguments whose arguments are
 // under another key.
-func (w *messageWalk) readCalls(m Message) {
+func (w *messageWalk) readCalls(m normalize.Message) {
 	f := &w.msg
 	f.calls, f.otherArgs = m.Calls, f.otherArgs[:0]
 	for j := range m.Calls {

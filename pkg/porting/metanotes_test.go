@@ -1,4 +1,4 @@
-package normalize_test
+package porting_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -298,7 +299,7 @@ func TestExplainMetadataAsList(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := `{"final_response":"ok","metadata":` + tt.metadata + `}`
-			res, err := normalize.Normalize([]byte(doc))
+			res, err := porting.Normalize([]byte(doc))
 			require.NoError(t, err)
 			require.Equal(t, []string{"metadata: found an array, expected an object; metadata was dropped"}, res.SoftWarnings())
 			notes := explainNotes(t, doc)

@@ -1,4 +1,4 @@
-package normalize_test
+package porting_test
 
 import (
 	"strings"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -15,10 +16,10 @@ import (
 // added diagnostics and changed nothing else.
 func explainNotes(t *testing.T, doc string, opts ...normalize.Option) []softwarn.Warning {
 	t.Helper()
-	plain, err := normalize.Normalize([]byte(doc), opts...)
+	plain, err := porting.Normalize([]byte(doc), opts...)
 	require.NoError(t, err)
 	record := string(plain.AppendJSON(nil))
-	res, err := normalize.Normalize([]byte(doc), append(opts, normalize.WithExplain())...)
+	res, err := porting.Normalize([]byte(doc), append(opts, normalize.WithExplain())...)
 	require.NoError(t, err)
 	explained := string(res.AppendJSON(nil))
 	require.Equal(t, record[:len(record)-1], explained[:len(record)-1], "explain changed the record")

@@ -1,4 +1,4 @@
-package normalize_test
+package porting_test
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 )
 
 // utf16LE and the others encode ASCII text as the wide encodings write it, without a byte
@@ -160,7 +161,7 @@ func TestAnswerKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := normalize.Normalize([]byte(tt.input))
+			_, err := porting.Normalize([]byte(tt.input))
 			var shape *normalize.ResponseShapeError
 			require.ErrorAs(t, err, &shape)
 			assert.Equal(t, tt.want, shape.Error())
@@ -187,7 +188,7 @@ func TestArrayOfMessages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := normalize.Normalize([]byte(tt.input))
+			_, err := porting.Normalize([]byte(tt.input))
 			var shape *normalize.ResponseShapeError
 			require.ErrorAs(t, err, &shape)
 			assert.Equal(t, tt.want, shape.Error())
@@ -204,7 +205,7 @@ func TestWarningParts(t *testing.T) {
 	for _, name := range goldenCases(t) {
 		raw, err := os.ReadFile(filepath.Join(goldenDir, name+".input.json"))
 		require.NoError(t, err)
-		res, err := normalize.Normalize(raw)
+		res, err := porting.Normalize(raw)
 		if err != nil {
 			continue
 		}
@@ -221,7 +222,7 @@ func TestWarningParts(t *testing.T) {
 // shapeError normalizes input and returns its ResponseShapeError.
 func shapeError(t *testing.T, input string) *normalize.ResponseShapeError {
 	t.Helper()
-	_, err := normalize.Normalize([]byte(input))
+	_, err := porting.Normalize([]byte(input))
 	var shape *normalize.ResponseShapeError
 	require.ErrorAs(t, err, &shape)
 	return shape
@@ -435,7 +436,7 @@ func TestShapeErrorParts(t *testing.T) {
 	for _, name := range goldenCases(t) {
 		raw, err := os.ReadFile(filepath.Join(goldenDir, name+".input.json"))
 		require.NoError(t, err)
-		_, err = normalize.Normalize(raw)
+		_, err = porting.Normalize(raw)
 		var shape *normalize.ResponseShapeError
 		if !errors.As(err, &shape) {
 			continue
@@ -465,8 +466,16 @@ func TestShapeHintAllocsFlat(t *testing.T) {
 	b.WriteString(`"tasks_output":[],"z":1}`)
 	doc := []byte(b.String())
 	allocs := leastAllocs(5, func() {
-		_, err := normalize.Normalize(doc)
+		_, err := porting.Normalize(doc)
 		require.Error(t, err)
 	})
 	assert.Less(t, allocs, 100.0)
+}
+
+func rejected(t *testing.T, input string) *normalize.InvalidJSONError {
+	t.Helper()
+	_, err := porting.Normalize([]byte(input))
+	var syn *normalize.InvalidJSONError
+	require.ErrorAs(t, err, &syn)
+	return syn
 }

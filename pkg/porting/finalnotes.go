@@ -1,10 +1,11 @@
-package normalize
+package porting
 
 import (
 	"bytes"
 	"strconv"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -12,7 +13,7 @@ import (
 // with: a whole result serialized twice, only whitespace, a placeholder that some language
 // prints for a missing value or an object, or Python's text of a result object instead of the
 // answer in it. The answer is graded all the same, so these are notes, not warnings.
-func finalNotes(v View, n *noteRun) {
+func finalNotes(v normalize.View, n *noteRun) {
 	at, final := v.FinalAt(), v.Final()
 	text := bytes.TrimSpace(jsonscan.StringText(final, jsonscan.Span{Start: 0, End: len(final)}))
 	var p softwarn.Parts
@@ -249,7 +250,7 @@ func messageContent(ref string, v []byte) (string, bool) {
 }
 
 // inBlocks says where the answer is when ref, the attribute attr, holds the value v: content
-// that is a list (Anthropic's Message, a LangChain message from Claude) holds content blocks,
+// that is a list (Anthropic's normalize.Message, a LangChain message from Claude) holds content blocks,
 // and the answer is the text of its text blocks, not the list.
 func inBlocks(ref, attr string, v []byte) string {
 	if attr == "content" && len(v) > 0 && v[0] == '[' {

@@ -1,0 +1,68 @@
+// Package porting advises a person porting an agent to the platform's contract: the notes of
+// the explain view, and the hints that a rejection ends with, which name the framework or API
+// whose shape was sent and the fix. Package normalize is the contract; this package reads what
+// it found (normalize.View, and the Notes it tells as it reads) and the input, and never
+// changes a record: records and the classes of rejections are the same with its advice or
+// without it.
+//
+// A library user who wants the contract alone uses package normalize and pays nothing for
+// advice. The service and the command line normalize through New, which adds this package's
+// Advisor to the options:
+//
+//	n := porting.New(normalize.WithExplain())
+//	res, err := n.Normalize(raw)
+//
+// # Where advice lives
+//
+// Each source of shapes (an API or framework, or Python's own repr and str) has a file of its
+// own, which holds how its shape is recognised, the code of the note or hint, and the fix;
+// generic advice (tool calls nothing answers, keys spelled another way) has files by subject.
+// CONTRIBUTING.md ("Adding advice for a framework") says how to add one.
+package porting
+
+import (
+	"errors"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
+)
+
+// advisor is this package's normalize.Advisor.
+type advisor struct{}
+
+// Advisor returns this package's advice as a normalize.Advisor, for normalize.WithAdvisor.
+func Advisor() normalize.Advisor { return advisor{} }
+
+// New is normalize.New with this package's advice: opts, then normalize.WithAdvisor(Advisor()).
+func New(opts ...normalize.Option) *normalize.Normalizer {
+	return normalize.New(append(opts[:len(opts):len(opts)], normalize.WithAdvisor(advisor{}))...)
+}
+
+// Normalize is New(opts...).Normalize(raw).
+func Normalize(raw []byte, opts ...normalize.Option) (*normalize.Result, error) {
+	return New(opts...).Normalize(raw)
+}
+
+// Hint gives a rejection of input the hint that says what was sent and how to fix it
+// (normalize.Advisor). Only the error path runs it.
+func (advisor) Hint(err error, input []byte, maxDepth int) error {
+	var e *normalize.ResponseShapeError
+	if !errors.As(err, &e) {
+		return err
+	}
+	var h shapeHint
+	switch {
+	case e.Got == normalize.GotNoFinalResponse && e.Probe != "":
+		h = probeHint(input, maxDepth, e.Probe)
+	case e.Got == normalize.GotNoFinalResponse:
+		h = missingFinalHint(input, maxDepth)
+	case e.Path == "final_response" && e.Detail == normalize.FinalExample:
+		if h = finalValueHint(input, maxDepth); h.detail != "" || h.fix != "" {
+			e.Detail = "" // what was sent says more than the example
+		}
+	case e.Path == "" && e.Got == "array":
+		h = arrayHint(input, maxDepth)
+	}
+	e.Detail += h.detail
+	e.Fix, e.FixJoin = h.fix, h.join
+	return err
+}
