@@ -14,10 +14,12 @@
 //
 // # Where advice lives
 //
-// Each source of shapes (an API or framework, or Python's own repr and str) has a file of its
-// own, which holds how its shape is recognised, the code of the note or hint, and the fix;
-// generic advice (tool calls nothing answers, keys spelled another way) has files by subject.
-// CONTRIBUTING.md ("Adding advice for a framework") says how to add one.
+// The notes are by the place they concern: explain.go (tool calls and their answers, and the
+// linter that runs every note), framenotes.go and dropped.go (messages in another framework's
+// shape), metanotes.go (other SDKs' metadata names), finalnotes.go (placeholders and Python's
+// repr of a result as the answer) and keyvariant.go (top-level keys spelled another way). The
+// hints are in shapehint.go and finalhint.go. CONTRIBUTING.md ("Adding advice for a framework")
+// says how to add one.
 package porting
 
 import (
