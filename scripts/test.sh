@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of normalizer: formatting, vet, the unit, golden, schema, contract and
-# end-to-end tests under the race detector, the memory and allocation budgets (which need a run
+# end-to-end tests under the race detector (among them the SDK corpus, regenerated from the
+# pinned npm packages and compared), the memory and allocation budgets (which need a run
 # without it), a short run of every fuzz target, the golden corpus through the real command,
 # a TypeScript client generated from the OpenAPI document run against the real service, and the
 # static build the Dockerfile makes. It needs Go (and gcc, for -race), and Node.js with npm for
@@ -93,6 +94,18 @@ if [ -n "$client_pkgs" ]; then
 	[ -z "$policy" ] || rm -f "$policy"
 fi
 
+# internal/sdkcorpus compares its committed corpus with what its generator writes from the real
+# SDKs (scripts/sdk-corpus.sh: Node.js, npm and the pinned npm packages, installed into a cache
+# once); the variable makes a missing Node fail that test rather than skip it.
+step "Node.js for internal/sdkcorpus's generated corpus"
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	[ "$(id -u)" -eq 0 ] || { echo "test.sh: the SDK corpus needs Node.js and npm (apt-get install nodejs npm)" >&2; exit 1; }
+	echo "installing nodejs npm"
+	apt-get install -y nodejs npm >/dev/null || { apt-get update >/dev/null && apt-get install -y nodejs npm >/dev/null; }
+fi
+node --version
+export NORMALIZER_SDKCORPUS=1
+
 step "go test -race (every package, both modules)"
 go test -race -count=1 ./...
 (cd deploy && go test -race -count=1 ./...)
@@ -124,6 +137,8 @@ go build -pgo=off -o "$bin_dir/normalizer" ./cmd/normalizer
 "$bin_dir/normalizer" check testdata/golden | tail -n 1
 "$bin_dir/normalizer" check --explain testdata/explain | tail -n 1
 "$bin_dir/normalizer" check --explain --format text testdata/explain | tail -n 1
+"$bin_dir/normalizer" check --explain internal/sdkcorpus/testdata | tail -n 1 | cut -d';' -f1
+"$bin_dir/normalizer" check --explain --format text internal/sdkcorpus/testdata | tail -n 1 | cut -d';' -f1
 
 step "OpenAPI: a client generated from the document, type-checked and run against the real service"
 scripts/openapi-client.sh
