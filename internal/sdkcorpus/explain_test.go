@@ -6,6 +6,7 @@ import (
 	"github.com/dystopic/normalizer/internal/batch"
 	"github.com/dystopic/normalizer/internal/report"
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 )
 
 // explained is the explain view of one input, as the command line prints it.
@@ -14,10 +15,10 @@ type explained struct {
 	Text []byte // what `normalizer normalize --format text` prints, the input named name
 }
 
-var explainNormalizer = normalize.New(normalize.WithExplain())
+var explainNormalizer = porting.New(normalize.WithExplain())
 
-// explain is the one call from these tests into the advice: every check and golden file reads
-// what it returns. When the advice moves to its own package, this is the function to switch.
+// explain is the one call from these tests into the advice (pkg/porting): every check and
+// golden file reads what it returns.
 func explain(name string, raw []byte) explained {
 	out, _ := batch.AppendLine(nil, explainNormalizer, raw)
 	var buf bytes.Buffer
