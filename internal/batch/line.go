@@ -29,7 +29,7 @@ func AppendLine(dst []byte, n *normalize.Normalizer, raw []byte) ([]byte, Outcom
 func AppendError(dst []byte, err error) ([]byte, Outcome) {
 	class, ok := normalize.ClassOf(err)
 	if !ok {
-		class = "InternalError"
+		class = normalize.ClassInternal
 	}
 	dst = normalize.AppendError(dst, err)
 	return append(dst, '\n'), Outcome{Class: class}

@@ -40,7 +40,7 @@ func (r Rejections) ByClass() []ClassCount {
 		{normalize.ClassInvalidJSON, r.InvalidJSON},
 		{normalize.ClassResponseShape, r.ResponseShape},
 		{normalize.ClassPayloadTooLarge, r.PayloadTooLarge},
-		{"InternalError", r.Other},
+		{normalize.ClassInternal, r.Other},
 	} {
 		if c.N > 0 {
 			out = append(out, c)

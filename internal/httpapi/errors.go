@@ -13,14 +13,14 @@ import (
 // Classes of errors that are not rejections of a result. The normalizer's own classes
 // (InvalidJSON, PayloadTooLarge, ResponseShapeError) come from package normalize.
 const (
-	ClassBadRequest           = "BadRequest"           // a bad query parameter, or a body that cannot be read or decoded
-	ClassNotFound             = "NotFound"             // no such route, or no such schema
-	ClassMethodNotAllowed     = "MethodNotAllowed"     // the route exists, not with this method
-	ClassRequestTimeout       = "RequestTimeout"       // the body did not arrive within the read timeout
-	ClassUnsupportedMediaType = "UnsupportedMediaType" // a Content-Encoding other than gzip or identity
-	ClassTooManyRequests      = "TooManyRequests"      // over the cap on requests in flight, or their memory budget
-	ClassInternal             = "Internal"             // a bug: the request id finds it in the logs
-	ClassUnavailable          = "Unavailable"          // not ready: starting or shutting down
+	ClassBadRequest           = "BadRequest"                    // a bad query parameter, or a body that cannot be read or decoded
+	ClassNotFound             = "NotFound"                      // no such route, or no such schema
+	ClassMethodNotAllowed     = "MethodNotAllowed"              // the route exists, not with this method
+	ClassRequestTimeout       = "RequestTimeout"                // the body did not arrive within the read timeout
+	ClassUnsupportedMediaType = "UnsupportedMediaType"          // a Content-Encoding other than gzip or identity
+	ClassTooManyRequests      = "TooManyRequests"               // over the cap on requests in flight, or their memory budget
+	ClassInternal             = string(normalize.ClassInternal) // a bug: the request id finds it in the logs
+	ClassUnavailable          = "Unavailable"                   // not ready: starting or shutting down
 )
 
 // classStatus is the one table from error class to HTTP status.

@@ -16,6 +16,11 @@ const (
 	ClassPayloadTooLarge Class = "PayloadTooLarge"
 )
 
+// ClassInternal is the class AppendError writes for an error that is not a rejection (one from
+// outside this package: a failed read, a bug): the class the HTTP service answers 500 with, so
+// that a client branches on one name whichever of them reports it. ClassOf does not return it.
+const ClassInternal Class = "Internal"
+
 // Sentinels for errors.Is: every rejection unwraps to exactly one of them.
 var (
 	ErrResponseShape   = errors.New(string(ClassResponseShape))
@@ -182,7 +187,7 @@ func (e *PayloadTooLargeError) appendDetails(dst []byte) []byte {
 
 // AppendError appends the error object of the contract, {"error":{"class":…,"message":…}},
 // for a rejection, with the location of the problem where one is known. An error that is not a
-// rejection is reported under the class "InternalError". A nil err appends nothing: dst is
+// rejection is reported under ClassInternal. A nil err appends nothing: dst is
 // returned as it is.
 //
 // The object describes one rejection, the outermost in err's chain (errors.As's order, so
@@ -196,7 +201,7 @@ func AppendError(dst []byte, err error) []byte {
 	}
 	class, ok := ClassOf(err)
 	if !ok {
-		class = "InternalError"
+		class = ClassInternal
 	}
 	msg := err.Error()
 	r := outermost(err)

@@ -71,11 +71,11 @@ func TestAppendErrorMessage(t *testing.T) {
 		{"joined, too large first", fmt.Errorf("%w; %w", large, syntax),
 			`{"error":{"class":"PayloadTooLarge","message":"payload of 12 bytes is over the limit of 10 bytes; send a smaller result or raise the limit","limit":10}}`},
 		{"worded wrapper of another rejection than the outermost", errors.Join(empty, hinted{syntax}), emptyObject},
-		{"worded wrapper of a plain error", hinted{errors.New("disk full")}, `{"error":{"class":"InternalError","message":"disk full; send JSON"}}`},
+		{"worded wrapper of a plain error", hinted{errors.New("disk full")}, `{"error":{"class":"Internal","message":"disk full; send JSON"}}`},
 		{"worded wrapper of a sentinel", logged{normalize.ErrInvalidJSON}, `{"error":{"class":"InvalidJSON","message":"REWORDED"}}`},
 		{"worded wrapper found past another in a join", errors.Join(hinted{errors.New("disk")}, logged{syntax}), syntaxObject("REWORDED")},
-		{"not a rejection", errors.New("disk full"), `{"error":{"class":"InternalError","message":"disk full"}}`},
-		{"not a rejection, wrapped", fmt.Errorf("run 42: %w", errors.New("disk full")), `{"error":{"class":"InternalError","message":"run 42: disk full"}}`},
+		{"not a rejection", errors.New("disk full"), `{"error":{"class":"Internal","message":"disk full"}}`},
+		{"not a rejection, wrapped", fmt.Errorf("run 42: %w", errors.New("disk full")), `{"error":{"class":"Internal","message":"run 42: disk full"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
