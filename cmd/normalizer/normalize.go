@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"runtime"
 	"strings"
@@ -116,7 +117,11 @@ func jobsSet(fs *flag.FlagSet) bool {
 }
 
 func (cfg normalizeConfig) normalizer() *normalize.Normalizer {
-	opts := []normalize.Option{normalize.WithMaxBytes(cfg.maxBytes), normalize.WithMaxDepth(cfg.maxDepth)}
+	maxBytes := cfg.maxBytes
+	if maxBytes == 0 { // --max-bytes 0: no limit, which the option spells as the largest one
+		maxBytes = math.MaxInt64
+	}
+	opts := []normalize.Option{normalize.WithMaxBytes(maxBytes), normalize.WithMaxDepth(cfg.maxDepth)}
 	if cfg.explain {
 		opts = append(opts, normalize.WithExplain())
 	}

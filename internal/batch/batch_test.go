@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -82,7 +83,7 @@ func TestRunHugeLine(t *testing.T) {
 
 // Without a limit a line longer than the read buffer is put together whole.
 func TestRunNoLimit(t *testing.T) {
-	n := normalize.New(normalize.WithMaxBytes(0))
+	n := normalize.New(normalize.WithMaxBytes(math.MaxInt64))
 	long := `"` + strings.Repeat("é", readBufferBytes) + `"`
 	var out bytes.Buffer
 	_, err := Run(context.Background(), strings.NewReader(long+"\n"+long), &out, n, Options{Workers: 3})

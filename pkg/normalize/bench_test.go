@@ -1,6 +1,7 @@
 package normalize_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/dystopic/normalizer/internal/testkit/benchcpu"
@@ -27,7 +28,7 @@ var benchInputs = []struct {
 func BenchmarkNormalize(b *testing.B) {
 	for _, in := range benchInputs {
 		b.Run("input="+in.name+"/impl=normalizer", func(b *testing.B) {
-			n := normalize.New(normalize.WithMaxBytes(0))
+			n := normalize.New(normalize.WithMaxBytes(math.MaxInt64))
 			dst := make([]byte, 0, 2*len(in.doc))
 			b.SetBytes(int64(len(in.doc)))
 			b.ReportAllocs()

@@ -90,17 +90,28 @@ func newConfig(opts []Option) config {
 // defaults is the configuration of New() without options, which the zero Normalizer uses.
 var defaults = newConfig(nil)
 
-// WithMaxBytes rejects input longer than n bytes as PayloadTooLarge; n <= 0 means no limit
-// other than the hard one of 2 GiB.
-func WithMaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
+// The options that take a limit share one rule: n <= 0 means the default (DefaultMaxBytes,
+// DefaultMaxDepth, DefaultMaxWarnings), as a zero in a caller's configuration struct should,
+// never "no limit" and never a limit of 0. A caller that wants no limit passes the largest
+// value of the type (math.MaxInt64, math.MaxInt).
+
+// WithMaxBytes rejects input longer than n bytes as PayloadTooLarge. n <= 0 means
+// DefaultMaxBytes; past 2 GiB - 1 (math.MaxInt32), the hard limit of offsets kept in 32 bits,
+// input is rejected whatever n is, so WithMaxBytes(math.MaxInt64) is no limit but that one.
+func WithMaxBytes(n int64) Option {
+	return func(c *config) {
+		if n <= 0 {
+			n = DefaultMaxBytes
+		}
+		c.maxBytes = n
+	}
+}
 
 // WithMaxDepth rejects input that nests arrays and objects deeper than n levels, counting the
-// result object itself, as InvalidJSON. n <= 0 means DefaultMaxDepth (as httpapi's MaxDepth
-// does): not "no limit", as it does for WithMaxBytes and WithMaxWarnings, because the
-// platform's parser gives up a little past DefaultMaxDepth, so a record nested much deeper
-// would be rejected there; and not 0 or 1, which reject every result with messages or
-// metadata. A command line flag, which can say what is wrong, refuses 0 instead (--max-depth).
-// A limit past about 995 is for a platform whose Python reads deeper (3.12 or later).
+// result object itself, as InvalidJSON. n <= 0 means DefaultMaxDepth. The platform's parser
+// gives up a little past DefaultMaxDepth, so a record nested much deeper would be rejected
+// there; a limit past about 995 is for a platform whose Python reads deeper (3.12 or later).
+// A command line flag, which can say what is wrong, refuses 0 instead (--max-depth).
 func WithMaxDepth(n int) Option {
 	return func(c *config) {
 		if n <= 0 {
@@ -110,9 +121,17 @@ func WithMaxDepth(n int) Option {
 	}
 }
 
-// WithMaxWarnings lists at most n soft warnings, and one more that counts the rest; n <= 0
-// means no limit.
-func WithMaxWarnings(n int) Option { return func(c *config) { c.maxWarnings = n } }
+// WithMaxWarnings lists at most n soft warnings, and one more that counts the rest (and at
+// most n notes in the explain view, and one that counts the rest). n <= 0 means
+// DefaultMaxWarnings; WithMaxWarnings(math.MaxInt) lists every one.
+func WithMaxWarnings(n int) Option {
+	return func(c *config) {
+		if n <= 0 {
+			n = DefaultMaxWarnings
+		}
+		c.maxWarnings = n
+	}
+}
 
 // WithExplain makes the record carry diagnostics: every warning with its pointer, code and
 // action, plus the notes of the Advisor, if any (WithAdvisor; package porting's notes help a
@@ -158,7 +177,7 @@ func (n *Normalizer) Normalize(raw []byte) (*Result, error) {
 	if !cfg.built {
 		cfg = &defaults
 	}
-	if cfg.maxBytes > 0 && int64(len(raw)) > cfg.maxBytes {
+	if int64(len(raw)) > cfg.maxBytes {
 		return nil, &PayloadTooLargeError{Size: int64(len(raw)), Limit: cfg.maxBytes}
 	}
 	if len(raw) > math.MaxInt32 { // offsets are stored in 32 bits

@@ -3,6 +3,7 @@ package normalize_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -43,17 +44,50 @@ func TestZeroNormalizerIsNew(t *testing.T) {
 	assert.Equal(t, normalize.New().PeakHeapRatio(), zero.PeakHeapRatio())
 }
 
-// WithMaxDepth(n <= 0) is the default depth, not 1 (which rejected every result with messages
-// or metadata) and not "no limit".
-func TestMaxDepthZeroIsDefault(t *testing.T) {
-	ok := `{"final_response":"a","metadata":{"x":[[1]]}}`
-	tooDeep := `{"final_response":"a","metadata":` + strings.Repeat("[", normalize.DefaultMaxDepth) + strings.Repeat("]", normalize.DefaultMaxDepth) + `}`
+// The limit options share one rule: n <= 0 is the default limit, not "no limit" and not a
+// limit of 0 (WithMaxDepth(0) used to be the default while WithMaxBytes(0) and
+// WithMaxWarnings(0) were no limit). Each is tested at its default and one past it.
+func TestLimitOptionsZeroIsDefault(t *testing.T) {
+	deep := func(levels int) string { // a result nesting levels deep, itself included
+		return `{"final_response":"a","metadata":{"x":` + strings.Repeat("[", levels-2) + strings.Repeat("]", levels-2) + `}}`
+	}
+	warnings := func(n int) string { // a result with n invalid messages, a warning each
+		return `{"final_response":"a","messages":[` + strings.Repeat(`1,`, n-1) + `1]}`
+	}
+	big := func(size int) string { return `"` + strings.Repeat("a", size-2) + `"` }
 	for _, n := range []int{0, -1} {
-		_, err := normalize.Normalize([]byte(ok), normalize.WithMaxDepth(n))
+		_, err := normalize.Normalize([]byte(deep(normalize.DefaultMaxDepth)), normalize.WithMaxDepth(n))
 		require.NoError(t, err, "WithMaxDepth(%d)", n)
-		_, err = normalize.Normalize([]byte(tooDeep), normalize.WithMaxDepth(n))
+		_, err = normalize.Normalize([]byte(deep(normalize.DefaultMaxDepth+1)), normalize.WithMaxDepth(n))
 		var syn *normalize.InvalidJSONError
 		require.True(t, errors.As(err, &syn), "WithMaxDepth(%d): %v", n, err)
 		assert.Contains(t, syn.Reason, fmt.Sprintf("nesting deeper than %d levels", normalize.DefaultMaxDepth))
+
+		_, err = normalize.Normalize([]byte(big(normalize.DefaultMaxBytes)), normalize.WithMaxBytes(int64(n)))
+		require.NoError(t, err, "WithMaxBytes(%d)", n)
+		_, err = normalize.Normalize([]byte(big(normalize.DefaultMaxBytes+1)), normalize.WithMaxBytes(int64(n)))
+		var large *normalize.PayloadTooLargeError
+		require.True(t, errors.As(err, &large), "WithMaxBytes(%d): %v", n, err)
+		assert.Equal(t, int64(normalize.DefaultMaxBytes), large.Limit)
+
+		res, err := normalize.Normalize([]byte(warnings(normalize.DefaultMaxWarnings)), normalize.WithMaxWarnings(n))
+		require.NoError(t, err)
+		assert.Len(t, res.Warnings(), normalize.DefaultMaxWarnings, "WithMaxWarnings(%d)", n)
+		assert.Zero(t, res.WarningsNotListed())
+		res, err = normalize.Normalize([]byte(warnings(normalize.DefaultMaxWarnings+1)), normalize.WithMaxWarnings(n))
+		require.NoError(t, err)
+		assert.Len(t, res.Warnings(), normalize.DefaultMaxWarnings+1, "WithMaxWarnings(%d): the limit, and warnings_limited", n)
+		assert.Equal(t, 1, res.WarningsNotListed(), "WithMaxWarnings(%d)", n)
 	}
+}
+
+// No limit is the largest value: every warning listed, input past the default size read.
+func TestLimitOptionsLargest(t *testing.T) {
+	many := `{"final_response":"a","messages":[` + strings.Repeat(`1,`, normalize.DefaultMaxWarnings+5) + `1]}`
+	res, err := normalize.Normalize([]byte(many), normalize.WithMaxWarnings(math.MaxInt))
+	require.NoError(t, err)
+	assert.Len(t, res.Warnings(), normalize.DefaultMaxWarnings+6)
+	assert.Zero(t, res.WarningsNotListed())
+	_, err = normalize.Normalize([]byte(`"`+strings.Repeat("a", normalize.DefaultMaxBytes)+`"`), normalize.WithMaxBytes(math.MaxInt64))
+	require.NoError(t, err)
 }

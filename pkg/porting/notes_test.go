@@ -1,6 +1,7 @@
 package porting_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -228,7 +229,7 @@ func TestExplainNotesLimitedInInputOrder(t *testing.T) {
 		[]string{notes[0].Path, notes[1].Path, notes[2].Path, notes[3].Path})
 	assert.Equal(t, "1 more notes were not listed: a record lists at most 3; act on the ones listed and normalize again", notes[3].Message())
 
-	notes = explainNotes(t, doc, normalize.WithMaxWarnings(0))
+	notes = explainNotes(t, doc, normalize.WithMaxWarnings(math.MaxInt))
 	require.Len(t, notes, 4, "no limit: every note")
 	assert.Equal(t, "messages[2].tool_call_id", notes[3].Path)
 }
