@@ -3,9 +3,10 @@
 # end-to-end tests under the race detector (among them the SDK corpus, regenerated from the
 # pinned npm packages and compared), the memory and allocation budgets (which need a run
 # without it), a short run of every fuzz target, the golden corpus through the real command,
-# a TypeScript client generated from the OpenAPI document run against the real service, and the
-# static build the Dockerfile makes. It needs Go (and gcc, for -race), and Node.js with npm for
-# the OpenAPI client (scripts/openapi-client.sh installs Debian's packages when they are missing),
+# the OpenAPI document linted (Redocly CLI) and a TypeScript and a Go client generated from it run
+# against the real service, and the static build the Dockerfile makes. It needs Go (and gcc, for
+# -race), and Node.js with npm for the OpenAPI checks (scripts/openapi-client.sh installs
+# Debian's packages when they are missing),
 # and Debian's python3 with requests, httpx and aiohttp, curl and nginx for the client tests
 # (installed below when missing, as root).
 #
@@ -140,7 +141,7 @@ go build -pgo=off -o "$bin_dir/normalizer" ./cmd/normalizer
 "$bin_dir/normalizer" check --explain internal/sdkcorpus/testdata | tail -n 1 | cut -d';' -f1
 "$bin_dir/normalizer" check --explain --format text internal/sdkcorpus/testdata | tail -n 1 | cut -d';' -f1
 
-step "OpenAPI: a client generated from the document, type-checked and run against the real service"
+step "OpenAPI: the document linted, a TypeScript and a Go client generated from it, compiled and run against the real service"
 scripts/openapi-client.sh
 
 step "static build, as the Dockerfile makes it"

@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"math"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -182,11 +183,29 @@ const (
 	routeHealthz     = "/healthz"
 	routeReadyz      = "/readyz"
 	routeMetrics     = "/metrics"
-	routeSchemaIndex = "/v1/schemas/"
+	routeSchemaIndex = "/v1/schemas"
 	routeSchema      = "/v1/schemas/:name"
 	routeOpenAPI     = "/openapi.json"
 	routeUnmatched   = "unmatched" // the route label of requests no route matched
 )
+
+// schemaIndexSlash is the schema index's path as earlier versions routed it, with a trailing
+// slash: routedRequest answers it as routeSchemaIndex. The document names the index without
+// one, as its other paths are named (Redocly's rule no-path-trailing-slash).
+const schemaIndexSlash = routeSchemaIndex + "/"
+
+// routedRequest is the request the router sees: r, or for schemaIndexSlash a copy of r whose path is
+// routeSchemaIndex (the log keeps the path as sent).
+func routedRequest(r *http.Request) *http.Request {
+	if r.URL.Path != schemaIndexSlash || r.URL.RawPath != "" {
+		return r
+	}
+	r2, u := new(http.Request), new(url.URL)
+	*r2, *u = *r, *r.URL
+	u.Path = routeSchemaIndex
+	r2.URL = u
+	return r2
+}
 
 func (s *Server) routes() *echo.Echo {
 	e := echo.New()

@@ -154,7 +154,9 @@ func TestRoutes(t *testing.T) {
 		{name: "healthz", call: call{method: "GET", target: "/healthz"}, status: 200, bodyHas: `{"status":"ok"}`},
 		{name: "readyz", call: call{method: "GET", target: "/readyz"}, status: 200, bodyHas: `{"status":"ready"}`},
 		{name: "metrics", call: call{method: "GET", target: "/metrics"}, status: 200, bodyHas: "go_goroutines"},
-		{name: "schema-index", call: call{method: "GET", target: "/v1/schemas/"}, status: 200,
+		{name: "schema-index", call: call{method: "GET", target: "/v1/schemas"}, status: 200,
+			bodyHas: `{"schemas":[{"name":"error","url":"/v1/schemas/error.schema.json"},{"name":"record","url":"/v1/schemas/record.schema.json"}]}`},
+		{name: "schema-index-trailing-slash", call: call{method: "GET", target: "/v1/schemas/"}, status: 200,
 			bodyHas: `{"schemas":[{"name":"error","url":"/v1/schemas/error.schema.json"},{"name":"record","url":"/v1/schemas/record.schema.json"}]}`},
 		{name: "schema-by-name", call: call{method: "GET", target: "/v1/schemas/record"}, status: 200,
 			bodyHas: `"$id":"record.schema.json"`, ctype: "application/schema+json"},
@@ -472,7 +474,7 @@ func TestSchemasRejectInvalidJSON(t *testing.T) {
 func TestNewWithoutSchemas(t *testing.T) {
 	s, err := New(Config{Logger: zerolog.Nop()})
 	require.NoError(t, err)
-	w := do(t, s, call{method: "GET", target: "/v1/schemas/"})
+	w := do(t, s, call{method: "GET", target: "/v1/schemas"})
 	assert.Equal(t, `{"schemas":[]}`, w.Body.String())
 	assert.Equal(t, http.StatusOK, w.Code)
 }

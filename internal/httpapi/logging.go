@@ -130,7 +130,7 @@ func (s *Server) dispatch(x *exchange, r *http.Request) {
 			s.recovered(x, v)
 		}
 	}()
-	s.echo.ServeHTTP(x, r)
+	s.echo.ServeHTTP(x, routedRequest(r))
 }
 
 // recovered logs a panic with its stack and answers 500 unless the response was under way.

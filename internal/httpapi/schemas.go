@@ -44,7 +44,7 @@ func loadSchemas(fsys fs.FS) (*schemaSet, error) {
 			}
 			name := strings.TrimSuffix(p, schemaSuffix)
 			set.files[name] = b
-			entries = append(entries, schemaEntry{Name: name, URL: routeSchemaIndex + p})
+			entries = append(entries, schemaEntry{Name: name, URL: routeSchemaIndex + "/" + p})
 		}
 	}
 	index, err := json.Marshal(struct {
