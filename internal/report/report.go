@@ -29,7 +29,7 @@ func Record(w io.Writer, name string, res *normalize.Result) {
 		fmt.Fprintf(w, "  final_response: %d characters\n", utf8.RuneCountInString(res.FinalResponse()))
 	}
 	if res.RichMode() {
-		fmt.Fprintf(w, "  messages: %d kept, rich mode on\n", res.Messages())
+		fmt.Fprintf(w, "  messages: %d kept, rich mode on\n", res.NumMessages())
 	} else {
 		fmt.Fprintf(w, "  messages: none kept, rich mode off (the run is graded on final_response alone)\n")
 	}

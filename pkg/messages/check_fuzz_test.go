@@ -49,7 +49,7 @@ func FuzzCheckAgreesWithNormalize(f *testing.F) {
 		}
 		require.NoError(t, nerr, "Check judged %q; Normalize refused it", raw)
 		defer res.Release()
-		require.Equal(t, res.Messages() == 1, kept, "%q", raw)
+		require.Equal(t, res.NumMessages() == 1, kept, "%q", raw)
 		require.Equal(t, nonNil(res.Warnings()), nonNil(ws), "%q", raw)
 	})
 }

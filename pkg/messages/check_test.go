@@ -166,7 +166,7 @@ func TestCheckWarningsAreNormalizes(t *testing.T) {
 			continue
 		}
 		require.NoError(t, err, label)
-		require.Equal(t, res.Messages() == 1, kept, label)
+		require.Equal(t, res.NumMessages() == 1, kept, label)
 		require.Equal(t, nonNil(res.Warnings()), nonNil(ws), label)
 		if kept && len(ws) > 0 {
 			dups++

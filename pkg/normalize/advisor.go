@@ -33,7 +33,7 @@ type Notes interface {
 	MessagesBegin()
 	// Message is a message of that value that is an object, just read. m.Members is valid
 	// only during the call.
-	Message(m Message)
+	Message(m InputMessage)
 	// End says the result has been read: the View is complete. It returns the notes, in input
 	// order.
 	End() []softwarn.Warning
@@ -59,7 +59,7 @@ type observer Result
 
 func (o *observer) Message(m messages.Located, members *jsonscan.Members) {
 	r := (*Result)(o)
-	r.lint.Message(Message{Index: int(m.Index), Span: m.Span.Unpack(), Kept: m.Kept,
+	r.lint.Message(InputMessage{Index: int(m.Index), Span: m.Span.Unpack(), Kept: m.Kept,
 		Members:   Object{m: members, data: r.s.Data(), from: int(m.Members[0]), to: int(m.Members[1])},
 		FirstCall: int(m.Calls[0]), Calls: int(m.Calls[1] - m.Calls[0])})
 }

@@ -67,3 +67,40 @@ func ExampleAppendError() {
 	// ResponseShapeError true
 	// {"error":{"class":"ResponseShapeError","message":"the result is an array; expected a non-empty string or an object with \"final_response\""}}
 }
+
+// The kept messages and metadata, decoded: built from the record when asked for, so a caller
+// that only forwards the record (AppendJSON) pays nothing for them.
+func ExampleResult_Messages() {
+	raw := []byte(`{"final_response": "Issued.",
+	  "messages": [
+	    {"role": "user", "content": "Refund order 4521"},
+	    {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+	      "function": {"name": "refund", "arguments": "{\"order\":4521}"}}]},
+	    {"role": "tool", "tool_call_id": "c1", "content": "issued"}
+	  ],
+	  "metadata": {"model": "claude-sonnet-4-5", "total_input_tokens": 1842, "team": "billing"}}`)
+	res, err := normalize.Normalize(raw)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, m := range res.Messages() {
+		text, _ := m.Text()
+		fmt.Printf("%s %q", m.Role, text)
+		for _, c := range m.ToolCalls {
+			fmt.Printf(" call %s %s(%s)", c.ID, c.Name, c.Arguments)
+		}
+		if m.ToolCallID != "" {
+			fmt.Printf(" answers %s", m.ToolCallID)
+		}
+		fmt.Println()
+	}
+	md := res.Metadata()
+	tokens, _ := md.TotalInputTokens.Int64()
+	fmt.Println(md.Model, tokens, string(md.Extra["team"]))
+	// Output:
+	// user "Refund order 4521"
+	// assistant "" call c1 refund("{\"order\":4521}")
+	// tool "issued" answers c1
+	// claude-sonnet-4-5 1842 "billing"
+}

@@ -403,7 +403,7 @@ func TestAllocations(t *testing.T) {
 		dst = res.AppendJSON(dst[:0])
 	})
 	res, _ := n.Normalize(doc)
-	perMessage := fresh / float64(res.Messages())
+	perMessage := fresh / float64(res.NumMessages())
 	assert.Less(t, perMessage, 2.0, "allocations per message without Release (%.0f per result)", fresh)
 }
 

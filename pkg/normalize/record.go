@@ -94,9 +94,6 @@ func (r *Result) Notes() []softwarn.Warning { r.live(); return r.notes }
 // RichMode reports whether the record carries messages.
 func (r *Result) RichMode() bool { r.live(); return r.msgs.Len() > 0 }
 
-// Messages is the number of messages kept.
-func (r *Result) Messages() int { r.live(); return r.msgs.Len() }
-
 // Truncated reports whether final_response was cut at MaxChars.
 func (r *Result) Truncated() bool { r.live(); return r.truncated }
 

@@ -65,6 +65,8 @@ func TestUseAfterReleasePanics(t *testing.T) {
 		"Notes":             func(r *normalize.Result) { r.Notes() },
 		"RichMode":          func(r *normalize.Result) { r.RichMode() },
 		"Messages":          func(r *normalize.Result) { r.Messages() },
+		"NumMessages":       func(r *normalize.Result) { r.NumMessages() },
+		"Metadata":          func(r *normalize.Result) { r.Metadata() },
 		"Truncated":         func(r *normalize.Result) { r.Truncated() },
 	}
 	huge := `{"final_response":"x","messages":[` + strings.Repeat(`{"role":"user","content":"a","content":"b"},`, 40_000) + `1]}`

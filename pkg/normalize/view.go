@@ -84,13 +84,13 @@ func (v View) Calls() int {
 }
 
 // Call is kept tool call k, 0 <= k < Calls().
-func (v View) Call(k int) ToolCall {
+func (v View) Call(k int) InputCall {
 	c := v.r.msgs.Call(k)
-	return ToolCall{ID: c.ID.Unpack(), Name: c.Name.Unpack(), Arguments: c.Arguments.Unpack(), At: v.r.msgs.CallAt(k)}
+	return InputCall{ID: c.ID.Unpack(), Name: c.Name.Unpack(), Arguments: c.Arguments.Unpack(), At: v.r.msgs.CallAt(k)}
 }
 
-// Message is a message of the input that is an object, as Notes.Message is told of it.
-type Message struct {
+// InputMessage is a message of the input that is an object, as Notes.Message is told of it.
+type InputMessage struct {
 	Index int           // its position in the messages array
 	Span  jsonscan.Span // the message object
 	Kept  bool          // the record keeps it; a dropped one has a warning at its path or deeper
@@ -100,9 +100,9 @@ type Message struct {
 	FirstCall, Calls int
 }
 
-// ToolCall is a kept tool call: the tokens the flat form takes from it, absent when not given,
+// InputCall is a kept tool call of the input: the tokens the flat form takes from it, absent when not given,
 // and where the call object starts.
-type ToolCall struct {
+type InputCall struct {
 	ID, Name, Arguments jsonscan.Span
 	At                  int
 }

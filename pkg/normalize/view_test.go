@@ -76,7 +76,7 @@ func TestViewCallsAreTheRecords(t *testing.T) {
 					got = append(got, string(in[c.Name.Start:c.Name.End]))
 				}
 			}
-			assert.Equal(t, r.Messages(), kept, "kept messages")
+			assert.Equal(t, r.NumMessages(), kept, "kept messages")
 			assert.Equal(t, want, got, "tool call names")
 			assert.Equal(t, len(want), v.Calls())
 			assert.True(t, rec.ended)
@@ -87,7 +87,7 @@ func TestViewCallsAreTheRecords(t *testing.T) {
 // recorder is an Advisor that keeps what its Notes are told of the last result, and gives no
 // note.
 type recorder struct {
-	messages []normalize.Message
+	messages []normalize.InputMessage
 	members  []string
 	ended    bool
 }
@@ -101,7 +101,7 @@ func (r *recorder) Hint(err error, _ []byte, _ int) error { return err }
 
 func (r *recorder) Member(name []byte, _ normalize.Span) { r.members = append(r.members, string(name)) }
 func (r *recorder) MessagesBegin()                       { r.messages = r.messages[:0] }
-func (r *recorder) Message(m normalize.Message) {
+func (r *recorder) Message(m normalize.InputMessage) {
 	m.Members = normalize.Object{} // valid only during the call
 	r.messages = append(r.messages, m)
 }

@@ -30,7 +30,7 @@ type droppedLink struct {
 // messages, its tool_call_id (or, without one, tool_use_id: an Anthropic tool_result block sent
 // as a message, which its warning says how to convert) and the ids of its tool calls; and for
 // another framework's shape, which it notes. Each key's last value counts, as in the record.
-func (w *messageWalk) readDropped(m normalize.Message, n *noteRun) {
+func (w *messageWalk) readDropped(m normalize.InputMessage, n *noteRun) {
 	i := m.Index
 	f := foreignFacts{start: m.Span.Start, noRole: true}
 	var callID, useID, content jsonscan.Span

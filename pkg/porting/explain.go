@@ -49,7 +49,7 @@ func (l *linter) MessagesBegin() {
 	l.walk.begin(l.v)
 }
 
-func (l *linter) Message(m normalize.Message) { l.walk.message(m, &l.msgs) }
+func (l *linter) Message(m normalize.InputMessage) { l.walk.message(m, &l.msgs) }
 
 func (l *linter) End() []softwarn.Warning {
 	if l.v.FinalKind() == jsonscan.String && !l.v.Truncated() {
@@ -139,7 +139,7 @@ func (w *messageWalk) begin(v normalize.View) {
 }
 
 // message gives the notes of message m, just read.
-func (w *messageWalk) message(m normalize.Message, n *noteRun) {
+func (w *messageWalk) message(m normalize.InputMessage, n *noteRun) {
 	if !m.Kept {
 		w.readDropped(m, n)
 		return
@@ -151,7 +151,7 @@ func (w *messageWalk) message(m normalize.Message, n *noteRun) {
 }
 
 // register records the calls of kept message m, just read.
-func (w *messageWalk) register(m normalize.Message) {
+func (w *messageWalk) register(m normalize.InputMessage) {
 	if m.Calls > 0 {
 		w.owners = append(w.owners, owner{msg: int32(m.Index), first: int32(m.FirstCall)})
 	}
@@ -440,7 +440,7 @@ func (w *messageWalk) noteToolUseID(n *noteRun, i int) {
 }
 
 // read reads the facts of kept message m, from its members, into w.msg.
-func (w *messageWalk) read(m normalize.Message) {
+func (w *messageWalk) read(m normalize.InputMessage) {
 	f := &w.msg
 	*f = messageFacts{start: m.Span.Start, otherArgs: f.otherArgs[:0]}
 	o := m.Members
@@ -471,7 +471,7 @@ func (w *messageWalk) read(m normalize.Message) {
 
 // readCalls reads the kept calls of m into w.msg: those without arguments whose arguments are
 // under another key.
-func (w *messageWalk) readCalls(m normalize.Message) {
+func (w *messageWalk) readCalls(m normalize.InputMessage) {
 	f := &w.msg
 	f.calls, f.otherArgs = m.Calls, f.otherArgs[:0]
 	for j := range m.Calls {

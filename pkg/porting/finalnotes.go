@@ -250,7 +250,7 @@ func messageContent(ref string, v []byte) (string, bool) {
 }
 
 // inBlocks says where the answer is when ref, the attribute attr, holds the value v: content
-// that is a list (Anthropic's normalize.Message, a LangChain message from Claude) holds content blocks,
+// that is a list (Anthropic's Message, a LangChain message from Claude) holds content blocks,
 // and the answer is the text of its text blocks, not the list.
 func inBlocks(ref, attr string, v []byte) string {
 	if attr == "content" && len(v) > 0 && v[0] == '[' {

@@ -226,7 +226,7 @@ func (w *messageWalk) foreignMessage(f *foreignFacts, shape foreignShape) softwa
 }
 
 // isAutoGenType is whether typ names an AutoGen AgentChat message or event class
-// (TextMessage, ToolCallRequestEvent, ...): a capitalized identifier ending in normalize.Message or Event.
+// (TextMessage, ToolCallRequestEvent, ...): a capitalized identifier ending in Message or Event.
 // Being an identifier, it can be shown in a note as it is.
 func isAutoGenType(typ []byte) bool {
 	if len(typ) == 0 || typ[0] < 'A' || typ[0] > 'Z' || !(bytes.HasSuffix(typ, []byte("Message")) || bytes.HasSuffix(typ, []byte("Event"))) {
