@@ -7,7 +7,7 @@
 //	normalizer check [--update] [-v] DIR|FILE...
 //	normalizer serve [--addr ADDR]
 //	normalizer healthcheck [--url URL]
-//	normalizer version
+//	normalizer version (or --version, -v)
 package main
 
 import (
@@ -134,7 +134,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runNormalize(ctx, args[1:], getenv, stdin, stdout, stderr)
 	case "check":
 		return runCheck(ctx, args[1:], stdout)
-	case "version":
+	case "version", "--version", "-version", "-v":
 		return runVersion(args[1:], stdout)
 	case "serve":
 		return runServe(ctx, args[1:], getenv, stdout, stderr)
@@ -158,7 +158,7 @@ Usage:
   normalizer check [--update] DIR|FILE...             golden-file regression check
   normalizer serve [--addr ADDR]                      run the HTTP service
   normalizer healthcheck [--url URL]                  probe a running service (for HEALTHCHECK)
-  normalizer version                                  print the version
+  normalizer version                                  print the version (also --version, -v)
 
 Run 'normalizer COMMAND -h' for a command's flags.
 `

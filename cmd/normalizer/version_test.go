@@ -10,12 +10,23 @@ import (
 
 func TestVersionCommand(t *testing.T) {
 	r := runCmd(t, "", nil, "version")
+	r0 := r
 	assert.Equal(t, 0, r.code)
 	assert.Regexp(t, `^normalizer \S+.*\n`+runtime.Version()+` `+runtime.GOOS+`/`+runtime.GOARCH+`\n$`, r.stdout)
 
 	r = runCmd(t, "", nil, "version", "-h")
 	assert.Equal(t, 0, r.code)
 	assert.Contains(t, r.stdout, "Usage: normalizer version")
+
+	for _, flag := range []string{"--version", "-version", "-v"} {
+		v := runCmd(t, "", nil, flag)
+		assert.Equal(t, 0, v.code, flag)
+		assert.Equal(t, r0.stdout, v.stdout, "%s prints what version does", flag)
+		assert.Empty(t, v.stderr, flag)
+	}
+	r = runCmd(t, "", nil, "--version", "extra")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, `version: found "extra", expected no arguments`)
 
 	r = runCmd(t, "", nil, "version", "extra")
 	assert.Equal(t, 2, r.code)
