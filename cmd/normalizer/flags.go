@@ -129,27 +129,133 @@ func longDash(name string) string {
 	return ""
 }
 
-// printHelp answers -h: the subcommand's usage text, then its flags with their defaults,
-// each named as errors and the docs name it (--name for a long flag, -j for a one-letter
-// one). The listing is the flag package's (its type names and "(default ...)"), which writes
-// -name for both: a line that starts a flag ("  -name type") gets the second dash.
+// printHelp answers -h: the subcommand's usage text, then its flags as the other
+// subcommands' help lists theirs: "  --name VALUE   what it does (default D)", the
+// descriptions in one column, wrapped to helpWidth, each flag named as errors and the docs
+// name it (--name for a long flag, -j for a one-letter one), its value by what it takes (SIZE,
+// DURATION, N, or the flag's last word: ADDR, LEVEL), sizes in units (20MiB) and durations as
+// they are written (2m, 25s), then -h, --help.
 func printHelp(stdout io.Writer, usage string, fs *flag.FlagSet) error {
-	var listing strings.Builder
-	fs.SetOutput(&listing)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+	type row struct {
+		flag  string
+		words []string
+	}
+	var rows []row
+	fs.VisitAll(func(f *flag.Flag) {
+		_, text := flag.UnquoteUsage(f)
+		name := "-" + longDash(f.Name) + f.Name
+		if v := helpValue(f); v != "" {
+			name += " " + v
+		}
+		words := strings.Fields(text)
+		if d := helpDefault(f); d != "" {
+			words = append(words, "(default "+d+")") // one word: never broken
+		}
+		rows = append(rows, row{name, words})
+	})
+	rows = append(rows, row{"-h, --help", []string{"show", "this", "help"}})
+	column := 0
+	for _, r := range rows {
+		column = max(column, len(r.flag))
+	}
+	column += 2 + 3 // the indent, and the gap before the description
 	var b strings.Builder
 	b.WriteString(usage)
-	for _, line := range strings.SplitAfter(listing.String(), "\n") {
-		if rest, ok := strings.CutPrefix(line, "  -"); ok {
-			name, _, _ := strings.Cut(strings.TrimRight(rest, "\n"), " ")
-			name, _, _ = strings.Cut(name, "\t") // a one-letter bool's usage follows a tab
-			line = "  -" + longDash(name) + rest
+	for _, r := range rows {
+		for i, line := range wrapWords(r.words, helpWidth-column) {
+			left := ""
+			if i == 0 {
+				left = "  " + r.flag
+			}
+			fmt.Fprintf(&b, "%-*s%s\n", column, left, line)
 		}
-		b.WriteString(line)
 	}
 	fmt.Fprint(stdout, b.String())
 	return nil
+}
+
+// helpWidth is the widest line of a flag listing.
+const helpWidth = 96
+
+// helpValue names what a flag takes, for its help line: "" for a boolean.
+func helpValue(f *flag.Flag) string {
+	switch f.Value.(type) {
+	case *byteSize, *budgetFlag:
+		return "SIZE"
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return "VALUE"
+	}
+	switch g.Get().(type) {
+	case bool:
+		return ""
+	case time.Duration:
+		return "DURATION"
+	case int, int64, uint, uint64:
+		return "N"
+	case float64:
+		return "X"
+	}
+	last := f.Name[strings.LastIndexByte(f.Name, '-')+1:]
+	return strings.ToUpper(last)
+}
+
+// helpDefault is a flag's default as its help line gives it: sizes in units (byteSize's
+// String), durations without their zero parts (2m, not 2m0s); "" for a zero default, which is
+// left out.
+func helpDefault(f *flag.Flag) string {
+	switch f.DefValue {
+	case "", "0", "0s", "false":
+		return ""
+	}
+	if g, ok := f.Value.(flag.Getter); ok {
+		if _, ok := g.Get().(time.Duration); ok {
+			if d, err := time.ParseDuration(f.DefValue); err == nil {
+				return shortDuration(d)
+			}
+		}
+	}
+	return f.DefValue
+}
+
+// shortDuration writes d as time.Duration does, without the zero units it ends with: 2m, 1h30m,
+// 25s, 500ms.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// wrapWords puts words on lines of at most width bytes, a space between two (a longer word gets
+// a line of its own). A line never starts with a dash, so that a continuation line cannot be
+// taken for a flag's line: the word before goes with it, over the width if it must.
+func wrapWords(words []string, width int) []string {
+	var lines []string
+	for len(words) > 0 {
+		n, size := 1, len(words[0])
+		for n < len(words) && size+1+len(words[n]) <= width {
+			size += 1 + len(words[n])
+			n++
+		}
+		for n > 1 && n < len(words) && strings.HasPrefix(words[n], "-") {
+			n--
+		}
+		for n < len(words) && strings.HasPrefix(words[n], "-") { // over width, rather than a dash first
+			n++
+		}
+		lines = append(lines, strings.Join(words[:n], " "))
+		words = words[n:]
+	}
+	if len(lines) == 0 {
+		lines = []string{""}
+	}
+	return lines
 }
 
 // noOperands refuses operands for a subcommand that takes none.
@@ -189,7 +295,20 @@ var sizeUnits = []struct {
 	{"B", 1},
 }
 
-func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+// String writes the size in the largest binary unit that divides it (20MiB, 64KiB), else in
+// bytes: what Set reads back, and what help texts show.
+func (b *byteSize) String() string {
+	n := int64(*b)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n != 0 && n%u.mult == 0 {
+			return strconv.FormatInt(n/u.mult, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
 
 func (b *byteSize) Set(s string) error {
 	n, err := parseByteSize(s)

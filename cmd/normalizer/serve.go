@@ -20,7 +20,7 @@ import (
 
 const serveUsage = `Usage: normalizer serve [flags]
 
-Runs the HTTP service: POST /v1/normalize, GET /healthz, /readyz, /metrics, /v1/schemas/,
+Runs the HTTP service: POST /v1/normalize, GET /healthz, /readyz, /metrics, /v1/schemas,
 /openapi.json. Every flag can also be set by its environment variable (NORMALIZER_ and the
 flag's name in capitals, '-' as '_', e.g. NORMALIZER_BODY_LIMIT); a flag on the command line
 wins, and a variable set to the empty string counts as unset. A NORMALIZER_ variable that sets
@@ -58,7 +58,7 @@ func newServeFlagSet(f *serveFlags) *flag.FlagSet {
 	f.bodyLimit = httpapi.DefaultBodyLimit
 	f.headerBytes = byteSize(d.MaxHeaderBytes)
 	fs.StringVar(&f.addr, "addr", ":8080", "address to listen on, host:port")
-	fs.Var(&f.bodyLimit, "body-limit", "largest request body, after gzip decoding (e.g. 20MiB)")
+	fs.Var(&f.bodyLimit, "body-limit", "largest request body, after gzip decoding")
 	fs.IntVar(&f.maxDepth, "max-depth", httpapi.DefaultMaxDepth, "deepest nesting of arrays and objects accepted")
 	fs.IntVar(&f.maxInFlight, "max-in-flight", httpapi.DefaultMaxInFlight, "normalize requests served at once; past it: 429 with Retry-After")
 	f.memBudget.auto = true
@@ -68,13 +68,13 @@ func newServeFlagSet(f *serveFlags) *flag.FlagSet {
 	fs.DurationVar(&f.timeouts.Read, "read-timeout", d.Read, "time to read a whole request, body included")
 	fs.DurationVar(&f.timeouts.Write, "write-timeout", d.Write, "time to write a response, from the end of the request headers")
 	fs.DurationVar(&f.timeouts.Idle, "idle-timeout", d.Idle, "time a keep-alive connection may wait for its next request")
-	fs.Var(&f.headerBytes, "max-header-bytes", "largest request line and headers (e.g. 64KiB); net/http allows up to 4KiB more,\nits read buffer's slack")
+	fs.Var(&f.headerBytes, "max-header-bytes", "largest request line and headers; net/http allows up to 4KiB more,\nits read buffer's slack")
 	fs.DurationVar(&f.timeouts.Grace, "shutdown-grace", d.Grace, "time requests in flight get to finish on SIGTERM")
 	fs.DurationVar(&f.timeouts.DrainDelay, "drain-delay", 0, "time between readiness turning false and the listener closing")
 	fs.DurationVar(&f.timeouts.LingerTime, "linger-time", d.LingerTime, "most time a connection answered before its body was read (413, 429, 408) is\nread and discarded from before it closes, so that the client gets its answer;\n0: close at once")
 	fs.DurationVar(&f.timeouts.LingerTimeout, "linger-timeout", d.LingerTimeout, "most time such a lingering connection waits for the client's next bytes")
 	f.lingerBytes = byteSize(d.LingerBytes)
-	fs.Var(&f.lingerBytes, "linger-bytes", "most bytes such a lingering connection discards (e.g. 256MiB)")
+	fs.Var(&f.lingerBytes, "linger-bytes", "most bytes such a lingering connection discards")
 	fs.Int64Var(&f.minRate, "min-body-rate", d.MinBodyRate, "bytes a second a normalize request's body must arrive at, on average, once it has\nbeen arriving for --min-body-rate-grace; slower: 408; 0: no minimum")
 	fs.DurationVar(&f.timeouts.MinBodyRateGrace, "min-body-rate-grace", d.MinBodyRateGrace, "time a body may take before --min-body-rate applies; 0: no minimum")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
