@@ -44,7 +44,9 @@ another letter case (notes.input.JSON) is a failure too: it looks like a case bu
 never be checked. Every other file is ignored, and the summary counts and names them.
 
 The last line is "N passed, M failed", followed by what was not checked: a DIR with no
-cases, golden files of the other format, and "K files ignored (...): PATH, ...".
+cases, golden files of the other format, and "K files ignored (...): PATH, ...". With
+--update, each golden file written is named ("wrote PATH") and the line before the last
+says "N golden files written, M unchanged".
 
 Exit codes: 0 all passed; 1 any failure (or a DIR with no NAME.input.json under it);
 2 usage or I/O error (an operand that is neither a directory nor a NAME.input.json file,

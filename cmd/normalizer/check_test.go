@@ -78,12 +78,16 @@ func TestCheck(t *testing.T) {
 		assert.Equal(t, 0, r.code, r.stdout)
 		assert.Contains(t, r.stdout, "wrote "+filepath.Join(dir, "new.golden.json")+"\n")
 		assert.Contains(t, r.stdout, "wrote "+filepath.Join(dir, "reject", "empty.golden.json")+"\n")
-		assert.True(t, strings.HasSuffix(r.stdout, "\n5 passed, 0 failed\n"), r.stdout)
+		assert.True(t, strings.HasSuffix(r.stdout, "\n2 golden files written, 3 unchanged\n5 passed, 0 failed\n"), r.stdout)
 		assert.Equal(t, `{"final_response":"new case","messages":null,"metadata":null,"soft_warnings":[],"rich_mode":false}`+"\n", readFile(t, filepath.Join(dir, "new.golden.json")))
 
 		r = runCmd(t, "", nil, "check", dir)
 		assert.Equal(t, 0, r.code, r.stdout)
 		assert.Equal(t, "5 passed, 0 failed\n", r.stdout)
+
+		r = runCmd(t, "", nil, "check", "--update", dir)
+		assert.Equal(t, 0, r.code, r.stdout)
+		assert.Equal(t, "0 golden files written, 5 unchanged\n5 passed, 0 failed\n", r.stdout, "nothing to write")
 	})
 	t.Run("flag after dir", func(t *testing.T) {
 		dir := corpusDir(t)
@@ -233,7 +237,7 @@ func TestCheckFileUpdate(t *testing.T) {
 
 	r = runCmd(t, "", nil, "check", "--update", ok)
 	assert.Equal(t, 0, r.code, r.stdout)
-	assert.Equal(t, "wrote "+filepath.Join(dir, "ok.golden.json")+"\n1 passed, 0 failed\n", r.stdout)
+	assert.Equal(t, "wrote "+filepath.Join(dir, "ok.golden.json")+"\n1 golden file written, 0 unchanged\n1 passed, 0 failed\n", r.stdout)
 	assert.Equal(t, runCmd(t, "", nil, "normalize", ok).stdout, readFile(t, filepath.Join(dir, "ok.golden.json")))
 	assert.Equal(t, `{"stale":true}`+"\n", readFile(t, filepath.Join(dir, "dirty", "role.golden.json")), "--update FILE wrote another case")
 
@@ -262,7 +266,7 @@ func TestCheckIgnored(t *testing.T) {
 		{name: "ignored files alone do not fail", files: []string{"README.md", "dirty/.gitkeep", "sub/input.json"}, args: []string{"DIR"},
 			want: "4 passed, 0 failed; 3 " + note + "DIR/README.md, DIR/dirty/.gitkeep, DIR/sub/input.json\n"},
 		{name: "update does not pass a variant", files: []string{"x.INPUT.json"}, args: []string{"--update", "DIR"}, code: 1,
-			want: "FAIL DIR/x.INPUT.json: not checked: the name ends in .INPUT.json, not .input.json (the suffix is case-sensitive); rename it x.input.json\n4 passed, 1 failed\n"},
+			want: "FAIL DIR/x.INPUT.json: not checked: the name ends in .INPUT.json, not .input.json (the suffix is case-sensitive); rename it x.input.json\n0 golden files written, 4 unchanged\n4 passed, 1 failed\n"},
 		{name: "at most five are named", files: []string{"a", "b", "c", "d", "e", "f", "g"}, args: []string{"DIR"},
 			want: "4 passed, 0 failed; 7 " + note + "DIR/a, DIR/b, DIR/c, DIR/d, DIR/e and 2 more (-v lists them all)\n"},
 		{name: "verbose lists them all", files: []string{"reject/a", "reject/b", "reject/c", "reject/d", "reject/e", "reject/f", "elsewhere"}, args: []string{"-v", "DIR/reject"},
@@ -343,7 +347,7 @@ func TestCheckExplain(t *testing.T) {
 		role := filepath.Join(dir, "dirty", "role.input.json")
 		r := runCmd(t, "", nil, "check", "--explain", "--update", role)
 		assert.Equal(t, 1, r.code)
-		assert.Equal(t, "FAIL "+role+": not updated: role.golden.json is a plain golden (a record without \"diagnostics\"), not an explain view; update it without --explain: normalizer check --update "+role+"\n0 passed, 1 failed\n", r.stdout)
+		assert.Equal(t, "FAIL "+role+": not updated: role.golden.json is a plain golden (a record without \"diagnostics\"), not an explain view; update it without --explain: normalizer check --update "+role+"\n0 golden files written, 0 unchanged\n0 passed, 1 failed\n", r.stdout)
 		assert.Equal(t, runCmd(t, "", nil, "normalize", role).stdout, readFile(t, filepath.Join(dir, "dirty", "role.golden.json")))
 	})
 	t.Run("the hint keeps the mode", func(t *testing.T) {

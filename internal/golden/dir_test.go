@@ -60,7 +60,7 @@ func TestCheckDirFiles(t *testing.T) {
 			want:     "FAIL DIR/reject/empty.Golden.json: not checked: the name ends in .Golden.json, not .golden.json (the suffix is case-sensitive); rename it empty.golden.json\n4 passed, 1 failed\n",
 			misnamed: []string{"DIR/reject/empty.Golden.json"}},
 		{name: "update does not pass a variant", files: []string{"x.INPUT.json"}, args: []string{"DIR"}, update: true,
-			want:     "FAIL DIR/x.INPUT.json: not checked: the name ends in .INPUT.json, not .input.json (the suffix is case-sensitive); rename it x.input.json\n4 passed, 1 failed\n",
+			want:     "FAIL DIR/x.INPUT.json: not checked: the name ends in .INPUT.json, not .input.json (the suffix is case-sensitive); rename it x.input.json\n0 golden files written, 4 unchanged\n4 passed, 1 failed\n",
 			misnamed: []string{"DIR/x.INPUT.json"}},
 		{name: "stale golden files in path order, then variants", files: []string{"n.Input.json", "a/b.golden.json", "a-c.golden.json"}, args: []string{"DIR"},
 			want: "FAIL DIR/a-c.golden.json: no a-c.input.json beside it; add the input or delete the stale golden file\n" +

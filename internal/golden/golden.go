@@ -103,6 +103,9 @@ type Report struct {
 // MaxBytes) and every directory under an operand that cannot be listed: each is one FAIL line
 // with its reason, and the check goes on.
 //
+// With Update, the line before the summary says what was written: "N golden files written, M
+// unchanged" (the cases that passed without a write).
+//
 // A failed write of the report stops the check with a *WriteError: a report that cannot be
 // read must not end in a passing exit code. When ctx is done the check stops before the next
 // case and returns ctx's error, with the report of the cases checked so far and no summary line.
@@ -130,11 +133,22 @@ func Check(ctx context.Context, operands []string, opts Options) (Report, error)
 			fmt.Fprintf(opts.Out, "skip %s\n", path)
 		}
 	}
+	if opts.Update {
+		fmt.Fprintf(opts.Out, "%s written, %d unchanged\n", plural(r.Written, "golden file"), r.Passed-r.Written)
+	}
 	fmt.Fprintf(opts.Out, "%d passed, %d failed%s%s%s\n", r.Passed, r.Failed, r.emptyNote(), r.otherNote(opts), r.ignoredNote(opts))
 	if w.err != nil {
 		return r, &WriteError{Err: w.err}
 	}
 	return r, nil
+}
+
+// plural is "1 NOUN" or "N NOUNs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // WriteError is a failed write of the report (a full disk, a closed pipe).

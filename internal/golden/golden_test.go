@@ -134,7 +134,7 @@ func TestUpdate(t *testing.T) {
 	got, err := Check(context.Background(), []string{dir}, opts)
 	require.NoError(t, err)
 	assert.Equal(t, Report{Passed: 3, Written: 2}, got)
-	assert.Equal(t, "wrote "+filepath.Join(dir, "new.golden.json")+"\nwrote "+filepath.Join(dir, "stale.golden.json")+"\n3 passed, 0 failed\n", out.String())
+	assert.Equal(t, "wrote "+filepath.Join(dir, "new.golden.json")+"\nwrote "+filepath.Join(dir, "stale.golden.json")+"\n2 golden files written, 1 unchanged\n3 passed, 0 failed\n", out.String())
 	b, err := os.ReadFile(filepath.Join(dir, "stale.golden.json"))
 	require.NoError(t, err)
 	assert.Equal(t, "T", string(b))

@@ -159,7 +159,7 @@ func TestCheckUpdateUnreadable(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, strings.ReplaceAll("FAIL DIR/a.input.json: not checked: a.golden.json: found a symbolic link to gone.json, which does not exist\n"+
 		"FAIL DIR/b.input.json: not checked: b.golden.json: found a named pipe; expected a regular file\n"+
-		"wrote DIR/c.golden.json\n5 passed, 2 failed\n", "DIR", dir), out.String())
+		"wrote DIR/c.golden.json\n1 golden file written, 4 unchanged\n5 passed, 2 failed\n", "DIR", dir), out.String())
 	assert.Equal(t, Report{Passed: 5, Failed: 2, Written: 1}, got)
 	assert.NoFileExists(t, filepath.Join(dir, "gone.json"))
 	b, err := os.ReadFile(filepath.Join(dir, "c.golden.json"))
