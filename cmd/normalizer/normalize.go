@@ -16,6 +16,7 @@ import (
 	"github.com/dystopic/normalizer/internal/batch"
 	"github.com/dystopic/normalizer/internal/ctxio"
 	"github.com/dystopic/normalizer/internal/report"
+	"github.com/dystopic/normalizer/pkg/fix"
 	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/pkg/porting"
 )
@@ -123,7 +124,7 @@ func (cfg normalizeConfig) normalizer() *normalize.Normalizer {
 	}
 	opts := []normalize.Option{normalize.WithMaxBytes(maxBytes), normalize.WithMaxDepth(cfg.maxDepth)}
 	if cfg.explain {
-		opts = append(opts, normalize.WithExplain())
+		opts = append(opts, normalize.WithExplain(), normalize.WithFixes(fix.Appender))
 	}
 	return porting.New(opts...)
 }

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dystopic/normalizer/pkg/fix"
 	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/pkg/porting"
 	"github.com/dystopic/normalizer/pkg/softwarn"
@@ -47,7 +48,7 @@ type Example struct {
 
 // Run normalizes e's input with the explain view and returns its diagnostic.
 func (e *Entry) Run() (*Example, error) {
-	opts := []normalize.Option{normalize.WithExplain()}
+	opts := []normalize.Option{normalize.WithExplain(), normalize.WithFixes(fix.Appender)}
 	if e.MaxWarnings > 0 {
 		opts = append(opts, normalize.WithMaxWarnings(e.MaxWarnings))
 	}
@@ -133,6 +134,11 @@ func writeEntry(b *bytes.Buffer, e *Entry, x *Example) {
 	case x.Fix != "":
 		fmt.Fprintf(b, "\nFix, as the message says: %s\n", inline(x.Fix))
 	}
+	if why := fix.WhyNone(e.Code); why != "" {
+		fmt.Fprintf(b, "\nNo machine-applicable fix: %s.\n", why)
+	} else {
+		fmt.Fprintf(b, "\nMachine-applicable fix: %s.\n", fixables[e.Code])
+	}
 }
 
 func normalizedWith(e *Entry) string {
@@ -179,8 +185,45 @@ view, whose ` + "`message`" + ` is composed from the parts after it (` + "`subje
 schemas/diagnostic.schema.json). The examples are the normalizer's own output, produced when
 this file is generated.
 
+Where the fix is mechanical, the diagnostic's ` + "`fix`" + ` also carries it as data, as ruff's and
+rustc's do: ` + "`applicability`" + ` (` + "`safe`" + `: the meaning of every value is kept, as for a
+role in another case, and ` + "`normalizer fix`" + ` applies it; ` + "`unsafe`" + `: a conversion of another
+API's shape, for a porter to review, applied with ` + "`--unsafe`" + `) and ` + "`patch`" + `, RFC 6902 JSON Patch
+operations against the input. Each entry says when its code has one; a fix that would need a
+value the input does not hold (a role for plain text, a tool's result) is never made.
+
 `
 
 const warningsHeading = "\n## Soft warnings\n"
 
 const notesHeading = "\n## Notes\n"
+
+// fixables says, for each code that can have a machine-applicable fix (package fix), when it
+// does and what it is; TestFixables keeps it in step with fix's table.
+var fixables = map[softwarn.Code]string{
+	softwarn.FinalResponseLoneSurrogate: "safe, each lone surrogate escape replaced by `\\ufffd`, the character the record holds in its place",
+	softwarn.MessagesNotArray:           "safe, for an object (wrapped in an array) or a string holding an array's JSON text (the array)",
+	softwarn.MessageNotObject:           "safe, for a string holding an object's JSON text (the object); none for plain text, whose role only the sender knows",
+	softwarn.MessageRoleMissing:         "unsafe, for a LangChain message with its content at the top: the role its `type` stands for",
+	softwarn.MessageRoleInvalid:         "safe for a role in another case or with spaces (`\"User\"`); unsafe for another API's role (`developer` to `system`, `model` to `assistant`, `human` to `user`, `function` to `tool`); none for a role that is no string",
+	softwarn.MessageContentInvalid:      "safe for a bare content part (wrapped in an array); unsafe for a tool message's structured output (its JSON text); none for other objects and other kinds",
+	softwarn.MessageToolCallIDInvalid:   "safe, for a number (its text as a string)",
+	softwarn.MessageToolCallsInvalid:    "safe, for a single tool call object (wrapped in an array)",
+	softwarn.ToolCallInvalid:            "safe, for an id or a name that is a number (its text as a string); none for a missing name, which the input does not hold",
+	softwarn.MessageThinkingInvalid:     "safe for a single object (wrapped in an array); unsafe for text (an Anthropic thinking block holding it)",
+	softwarn.OpenAIResponsesItem:        "unsafe, for a `function_call` item (an assistant message with the call), a `function_call_output` item (a tool message) and a `reasoning` item (removed); none for hosted tools' items, whose calls have no name and arguments of the flat form",
+	softwarn.AnthropicBlockMessage:      "unsafe, for a `tool_result` block (a tool message) and a `tool_use` block (an assistant message with the call); none for a bare text part, whose role only the sender knows",
+	softwarn.MetadataNotObject:          "safe, for a string holding an object's JSON text (the object)",
+	softwarn.MetadataKeyInvalid:         "safe, for a count or a time sent as a string of a number (`\"217\"` to `217`), a model sent as a number, and null (the key removed); none for a number that fails its check",
+	softwarn.ToolResultUnmatched:        "unsafe, for Anthropic's `tool_use_id` (renamed `tool_call_id`); none for an id that matches no call, which only the sender can correct",
+	softwarn.AnthropicContentBlocks:     "unsafe, for an assistant message without `tool_calls` whose content holds `tool_use` blocks (moved to `tool_calls`); none for `tool_result` blocks, which become messages of their own",
+	softwarn.ToolCallArgumentsKey:       "unsafe: the key renamed `arguments`",
+	softwarn.TopLevelKeyVariant:         "safe for another case or separators (`Messages`, `meta_data`); unsafe for another word (`message`)",
+	softwarn.MetadataKeyVariant:         "when the note's fix is a rename: safe for another case or separators (`agentRuntimeMs`), unsafe for another SDK's name (`prompt_tokens`); none for a usage object or a count to be summed or converted, which the message says how to compute",
+	softwarn.MetadataAsList:             "safe: the entries merged into one object (their keys differ, or there is no note)",
+	softwarn.LegacyFunctionCall:         "unsafe, for a message without `tool_calls`: the call moved to `tool_calls` in the flat form, without an id",
+	softwarn.FinalResponseSerialized:    "unsafe, for a result that holds nothing but `final_response`: the result replaced by the one its text holds",
+	softwarn.MessageOtherFramework:      "unsafe, for an AutoGen AgentChat `TextMessage`, a LangChain message of `messages_to_dict` and a tool message's AI SDK output (`{\"type\": \"text\" or \"json\", \"value\"}`); none for the other frameworks' shapes, which split one message into several",
+	softwarn.MessageTextInParts:         "unsafe, when every part (block) is text: `content` set to their text, the parts removed",
+	softwarn.TopLevelTranscriptKey:      "unsafe, when every entry has a string `role`: the key renamed `messages`",
+}

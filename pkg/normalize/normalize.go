@@ -74,6 +74,7 @@ type config struct {
 	maxWarnings int
 	explain     bool
 	advisor     Advisor
+	fixes       FixFunc // with explain: what appends a diagnostic's machine-applicable fix
 	// built: made by newConfig. The zero Normalizer's config is not, and Normalize uses
 	// defaults instead: its zeros would mean no size or warning limit and a depth of 0.
 	built bool
@@ -186,6 +187,7 @@ func (n *Normalizer) Normalize(raw []byte) (*Result, error) {
 	r := resultPool.Get().(*Result)
 	r.released = false
 	r.explain, r.maxWarnings, r.advisor = cfg.explain, cfg.maxWarnings, cfg.advisor
+	r.fixes = cfg.fixes
 	r.warn.SetLimit(cfg.maxWarnings)
 	r.s.Reset(raw, cfg.maxDepth)
 	r.beginNotes()
@@ -237,6 +239,7 @@ func (r *Result) Release() {
 	r.fields = [3]field{}
 	r.final, r.finalKind, r.truncated, r.explain, r.replaying, r.notes = nil, 0, false, false, false, nil
 	r.advisor, r.lint = nil, nil
+	r.fixes = nil
 	resultPool.Put(r)
 }
 
@@ -251,6 +254,7 @@ type Result struct {
 	finalKind jsonscan.Kind
 	truncated bool
 	explain   bool
+	fixes     FixFunc
 	replaying bool // reading the result object a second time (see replay)
 	notes     []softwarn.Warning
 	advisor   Advisor

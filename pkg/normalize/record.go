@@ -31,7 +31,7 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 	}
 	if r.explain {
 		dst = append(dst, `,"diagnostics":`...)
-		dst = AppendDiagnostics(dst, r.warn.Warnings(), r.notes)
+		dst = appendDiagnostics(dst, r.warn.Warnings(), r.notes, r.fixesFor())
 	}
 	return append(dst, '}')
 }
@@ -56,6 +56,10 @@ func (r *Result) SizeHint() int {
 	}
 	for _, w := range r.notes {
 		n += diagnosticSize(w)
+	}
+	if r.explain && r.fixes != nil {
+		// Room for patches: values the input holds, copied with a little of their own.
+		n += 2*len(r.s.Data()) + 128*(len(r.warn.Warnings())+len(r.notes))
 	}
 	return n
 }
@@ -99,6 +103,11 @@ func (r *Result) Truncated() bool { r.live(); return r.truncated }
 
 // AppendDiagnostics appends the explain view's diagnostics array: warnings, then notes.
 func AppendDiagnostics(dst []byte, warnings, notes []softwarn.Warning) []byte {
+	return appendDiagnostics(dst, warnings, notes, nil)
+}
+
+// appendDiagnostics is AppendDiagnostics with each diagnostic's fix, by fix when it is not nil.
+func appendDiagnostics(dst []byte, warnings, notes []softwarn.Warning, fix func(dst []byte, w softwarn.Warning) []byte) []byte {
 	dst = append(dst, '[')
 	n := 0
 	for _, group := range [...]struct {
@@ -123,6 +132,7 @@ func AppendDiagnostics(dst []byte, warnings, notes []softwarn.Warning) []byte {
 			dst = append(dst, `,"message":`...)
 			dst = w.AppendQuotedMessage(dst)
 			dst = appendParts(dst, &w.Parts)
+			dst = appendFix(dst, w, fix)
 			dst = append(dst, '}')
 		}
 	}
@@ -141,12 +151,32 @@ func appendParts(dst []byte, p *softwarn.Parts) []byte {
 			dst = jsonscan.AppendString(dst, part.text)
 		}
 	}
-	if p.Fix != "" {
-		dst = append(dst, `,"fix":{"message":`...)
-		dst = jsonscan.AppendString(dst, p.Fix)
-		dst = append(dst, '}')
-	}
 	return dst
+}
+
+// appendFix appends the fix of w: {"message": ...} and, by fix, its patch, each when it has one.
+func appendFix(dst []byte, w softwarn.Warning, fix func(dst []byte, w softwarn.Warning) []byte) []byte {
+	start := len(dst)
+	dst = append(dst, `,"fix":{`...)
+	open := len(dst)
+	if w.Fix != "" {
+		dst = append(dst, `"message":`...)
+		dst = jsonscan.AppendString(dst, w.Fix)
+	}
+	if fix != nil {
+		comma := len(dst)
+		if comma > open {
+			dst = append(dst, ',')
+		}
+		keys := len(dst)
+		if dst = fix(dst, w); len(dst) == keys {
+			dst = dst[:comma]
+		}
+	}
+	if len(dst) == open {
+		return dst[:start]
+	}
+	return append(dst, '}')
 }
 
 // AppendOutput appends what the command line prints for raw, without the final newline: the

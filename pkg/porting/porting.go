@@ -25,6 +25,7 @@ package porting
 import (
 	"errors"
 
+	"github.com/dystopic/normalizer/pkg/fix"
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
@@ -34,9 +35,11 @@ type advisor struct{}
 // Advisor returns this package's advice as a normalize.Advisor, for normalize.WithAdvisor.
 func Advisor() normalize.Advisor { return advisor{} }
 
-// New is normalize.New with this package's advice: opts, then normalize.WithAdvisor(Advisor()).
+// New is normalize.New with this package's advice: opts, then normalize.WithAdvisor(Advisor())
+// and normalize.WithFixes(fix.Appender), so that with WithExplain a diagnostic whose fix is
+// mechanical carries it as an RFC 6902 patch (package fix).
 func New(opts ...normalize.Option) *normalize.Normalizer {
-	return normalize.New(append(opts[:len(opts):len(opts)], normalize.WithAdvisor(advisor{}))...)
+	return normalize.New(append(opts[:len(opts):len(opts)], normalize.WithAdvisor(advisor{}), normalize.WithFixes(fix.Appender))...)
 }
 
 // Normalize is New(opts...).Normalize(raw).
