@@ -4,6 +4,7 @@
 // Usage:
 //
 //	normalizer normalize [--jsonl [-j N]] [--explain] [--format json|text] [FILE]
+//	normalizer fix [--unsafe] [--diff] [FILE]
 //	normalizer check [--update] [-v] DIR|FILE...
 //	normalizer serve [--addr ADDR]
 //	normalizer healthcheck [--url URL]
@@ -134,6 +135,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runNormalize(ctx, args[1:], getenv, stdin, stdout, stderr)
 	case "check":
 		return runCheck(ctx, args[1:], stdout)
+	case "fix":
+		return runFix(ctx, args[1:], getenv, stdin, stdout, stderr)
 	case "version", "--version", "-version", "-v":
 		return runVersion(args[1:], stdout)
 	case "serve":
@@ -155,6 +158,7 @@ const usage = `normalizer: the platform-side ingest for agent handler results.
 Usage:
   normalizer normalize [--jsonl] [--explain] [FILE]   normalize one result (or one per line)
   normalizer normalize --format text [FILE]           what is wrong with a result, and the fix
+  normalizer fix [--unsafe] [--diff] [FILE]           apply the fixes of its diagnostics
   normalizer check [--update] DIR|FILE...             golden-file regression check
   normalizer serve [--addr ADDR]                      run the HTTP service
   normalizer healthcheck [--url URL]                  probe a running service (for HEALTHCHECK)
