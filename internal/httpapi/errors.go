@@ -91,7 +91,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	status := classStatus[class]
-	if x.framing != framingOK || x.route == routeNormalize && class != ClassUnavailable && bodyUnread(x, c.Request()) {
+	if x.framing != framingOK || (x.route == routeNormalize || x.route == routeFix) && class != ClassUnavailable && bodyUnread(x, c.Request()) {
 		markLinger(x) // the rest of the body is read and discarded once the answer is sent
 	}
 	var body []byte

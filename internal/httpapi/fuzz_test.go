@@ -17,6 +17,7 @@ import (
 
 	"github.com/dystopic/normalizer/internal/testkit/schemacheck"
 	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/porting"
 	"github.com/dystopic/normalizer/schemas"
 )
 
@@ -147,8 +148,8 @@ func FuzzHandler(f *testing.F) {
 	s, err := New(Config{BodyLimit: fuzzBodyLimit, Schemas: schemas.FS, Logger: zerolog.Nop(), MemoryBudget: 1 << 40})
 	require.NoError(f, err)
 	s.SetReady(true)
-	plain := normalize.New(normalize.WithMaxBytes(fuzzBodyLimit))
-	explain := normalize.New(normalize.WithMaxBytes(fuzzBodyLimit), normalize.WithExplain())
+	plain := porting.New(normalize.WithMaxBytes(fuzzBodyLimit))
+	explain := porting.New(normalize.WithMaxBytes(fuzzBodyLimit), normalize.WithExplain())
 	methods := []string{"POST", "GET", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH", "BREW"}
 
 	f.Fuzz(func(t *testing.T, body []byte, encoding, id, query, path string, gz bool, clDelta int64, method uint8) {

@@ -215,6 +215,8 @@ func (s *Server) routes() *echo.Echo {
 	// recovery around the router, and route-level wrappers are composed here, once.
 	s.handle(e.POST, routeNormalize, s.limitInFlight(s.handleNormalize))
 	s.handle(e.OPTIONS, routeNormalize, handleOptions("OPTIONS, POST"))
+	s.handle(e.POST, routeFix, s.limitInFlight(s.handleFix))
+	s.handle(e.OPTIONS, routeFix, handleOptions("OPTIONS, POST"))
 	for _, r := range []struct {
 		route string
 		h     echo.HandlerFunc

@@ -305,7 +305,7 @@ func appendMillis(dst []byte, d time.Duration) []byte {
 
 func knownRoute(route string) bool {
 	switch route {
-	case routeNormalize, routeHealthz, routeReadyz, routeMetrics, routeSchemaIndex, routeSchema, routeOpenAPI:
+	case routeNormalize, routeFix, routeHealthz, routeReadyz, routeMetrics, routeSchemaIndex, routeSchema, routeOpenAPI:
 		return true
 	}
 	return false
