@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dystopic/normalizer/pkg/fix"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -50,4 +51,14 @@ func TestDocIsCurrent(t *testing.T) {
 	got, err := os.ReadFile("../../docs/codes.md")
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(got), "docs/codes.md is stale: run go generate ./internal/codedoc")
+}
+
+// TestFixables: the reference says when each code that can have a fix has one, and only those.
+func TestFixables(t *testing.T) {
+	for _, c := range append(softwarn.WarningCodes(), softwarn.NoteCodes()...) {
+		_, said := fixables[c]
+		if said != fix.Has(c) {
+			t.Errorf("%s: fix.Has is %v, but the reference's fixables entry is there: %v", c, fix.Has(c), said)
+		}
+	}
 }
