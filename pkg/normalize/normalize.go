@@ -239,7 +239,7 @@ func (r *Result) Release() {
 	r.fields = [3]field{}
 	r.final, r.finalKind, r.truncated, r.explain, r.replaying, r.notes = nil, 0, false, false, false, nil
 	r.advisor, r.lint = nil, nil
-	r.fixes = nil
+	r.fixes, r.fixBuf, r.fixEnds = nil, nil, nil
 	resultPool.Put(r)
 }
 
@@ -255,6 +255,8 @@ type Result struct {
 	truncated bool
 	explain   bool
 	fixes     FixFunc
+	fixBuf    []byte // the fixes' members, made once (fixData)
+	fixEnds   []int
 	replaying bool // reading the result object a second time (see replay)
 	notes     []softwarn.Warning
 	advisor   Advisor

@@ -58,8 +58,8 @@ func (r *Result) SizeHint() int {
 		n += diagnosticSize(w)
 	}
 	if r.explain && r.fixes != nil {
-		// Room for patches: values the input holds, copied with a little of their own.
-		n += 2*len(r.s.Data()) + 128*(len(r.warn.Warnings())+len(r.notes))
+		r.fixData()
+		n += len(r.fixBuf) + len(`,"fix":{}`)*len(r.fixEnds)
 	}
 	return n
 }
@@ -107,7 +107,7 @@ func AppendDiagnostics(dst []byte, warnings, notes []softwarn.Warning) []byte {
 }
 
 // appendDiagnostics is AppendDiagnostics with each diagnostic's fix, by fix when it is not nil.
-func appendDiagnostics(dst []byte, warnings, notes []softwarn.Warning, fix func(dst []byte, w softwarn.Warning) []byte) []byte {
+func appendDiagnostics(dst []byte, warnings, notes []softwarn.Warning, fix func(dst []byte, i int) []byte) []byte {
 	dst = append(dst, '[')
 	n := 0
 	for _, group := range [...]struct {
@@ -132,7 +132,7 @@ func appendDiagnostics(dst []byte, warnings, notes []softwarn.Warning, fix func(
 			dst = append(dst, `,"message":`...)
 			dst = w.AppendQuotedMessage(dst)
 			dst = appendParts(dst, &w.Parts)
-			dst = appendFix(dst, w, fix)
+			dst = appendFix(dst, w, n-1, fix)
 			dst = append(dst, '}')
 		}
 	}
@@ -155,7 +155,7 @@ func appendParts(dst []byte, p *softwarn.Parts) []byte {
 }
 
 // appendFix appends the fix of w: {"message": ...} and, by fix, its patch, each when it has one.
-func appendFix(dst []byte, w softwarn.Warning, fix func(dst []byte, w softwarn.Warning) []byte) []byte {
+func appendFix(dst []byte, w softwarn.Warning, i int, fix func(dst []byte, i int) []byte) []byte {
 	start := len(dst)
 	dst = append(dst, `,"fix":{`...)
 	open := len(dst)
@@ -169,7 +169,7 @@ func appendFix(dst []byte, w softwarn.Warning, fix func(dst []byte, w softwarn.W
 			dst = append(dst, ',')
 		}
 		keys := len(dst)
-		if dst = fix(dst, w); len(dst) == keys {
+		if dst = fix(dst, i); len(dst) == keys {
 			dst = dst[:comma]
 		}
 	}
