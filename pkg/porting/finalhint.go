@@ -43,6 +43,9 @@ func messageValueHint(obj []byte, maxDepth int) shapeHint {
 	if h := geminiPartHint(obj, maxDepth); h.detail != "" {
 		return h
 	}
+	if h, ok := messageStopped(obj, maxDepth); ok {
+		return h
+	}
 	content := member(obj, "content", maxDepth)
 	switch {
 	case textKind(content) == jsonscan.None:

@@ -131,7 +131,7 @@ func missingFinalHint(data []byte, maxDepth int) shapeHint {
 	if !ok {
 		return shapeHint{}
 	}
-	for _, probe := range [...]func() shapeHint{f.variantHint, f.modelHint, f.frameworkHint, f.answerHint, f.transcriptHint} {
+	for _, probe := range [...]func() shapeHint{f.variantHint, f.modelHint, f.frameworkHint, f.answerHint, f.transcriptHint, f.undefinedFinalHint} {
 		if h := probe(); h.detail != "" {
 			return h
 		}
@@ -158,36 +158,30 @@ func (f *objectFacts) variantHint() shapeHint {
 
 // modelHint recognises a model API's response: an OpenAI chat completion (not a chunk of a
 // stream: its choices hold message), an Anthropic Messages API response, a Gemini
-// generateContent response (its first candidate holds content). One that holds tool calls and
-// no text stopped at a tool call: its text, which the hint would point at, is not there.
+// generateContent response (its first candidate holds content). One that holds tool calls
+// stopped at a tool call (stopped_tool_call.go): its text, if any, is a preamble.
 func (f *objectFacts) modelHint() shapeHint {
 	switch {
 	case isList(f.choices) && (f.object == "chat.completion" || member(firstElement(f.choices, f.maxDepth), "message", f.maxDepth) != nil):
+		if h, ok := f.chatStopped(); ok {
+			return h
+		}
 		return sentInstead(`"choices"`, "an OpenAI chat completion", modelsResponse, "choices[0].message.content")
 	case f.content != nil && f.typ == "message":
 		const has, what = `"type": "message" and "content"`, "an Anthropic Messages API response"
-		if text, calls := partsHold(f.content, f.maxDepth); calls && !text {
-			return stoppedAtCall(has, what, "tool_use blocks")
+		if text, calls := partsHold(f.content, f.maxDepth); calls {
+			return stoppedResponse(has, what, "tool_use blocks", text)
 		}
 		return sentInstead(has, what, modelsResponse, "<the text of its text blocks>")
 	case isList(f.candidates) && member(firstElement(f.candidates, f.maxDepth), "content", f.maxDepth) != nil:
 		const has, what = `"candidates"`, "a Gemini generateContent response"
 		parts := member(member(firstElement(f.candidates, f.maxDepth), "content", f.maxDepth), "parts", f.maxDepth)
-		if text, calls := partsHold(parts, f.maxDepth); calls && !text {
-			return stoppedAtCall(has, what, "function_call parts")
+		if text, calls := partsHold(parts, f.maxDepth); calls {
+			return stoppedResponse(has, what, "function_call parts", text)
 		}
 		return sentInstead(has, what, modelsResponse, "<candidates[0].content.parts[*].text, joined>")
 	}
 	return shapeHint{}
-}
-
-// stoppedAtCall is the hint for a model's response, with the keys has, that looks like what and
-// holds calls (Anthropic's tool_use blocks, Gemini's function_call parts) and no text: the agent
-// stopped at a tool call, and its answer is what it says after the tool round.
-func stoppedAtCall(has, what, calls string) shapeHint {
-	const fix = `send {"final_response": <the agent's answer after the tool round>}, or a sentence saying what the agent did`
-	return shapeHint{detail: ". It has " + has + ": it looks like " + what + ", " + modelsResponse + " rather than the handler's result, " +
-		"and it has no text, only " + calls + ": the agent stopped at a tool call", fix: fix}
 }
 
 // partsHold says whether the list of Anthropic content blocks or Gemini parts holds text (a
@@ -345,6 +339,9 @@ func probeHint(data []byte, maxDepth int, name string) shapeHint {
 	f, ok := readFacts(data, maxDepth)
 	if !ok {
 		return shapeHint{}
+	}
+	if h, ok := responsesStopped(f.output, maxDepth); ok && name == "output" {
+		return h
 	}
 	switch {
 	case name == "output" && isList(f.output) && bytes.Contains(f.output, []byte(`"output_text"`)):
