@@ -26,7 +26,6 @@ var knownWrong = map[string]bool{
 	"framework/langchain-usage-metadata-as-metadata":                     true,
 	"language/gemini-chat-history-as-messages":                           true,
 	"language/langchain-stored-messages":                                 true,
-	"names-a-held-value/agents-history-as-messages":                      true,
 	"names-the-source/agents-history-as-messages":                        true,
 	"names-the-source/agents-new-items-as-messages":                      true,
 	"names-the-source/ai-sdk-steps-as-messages":                          true,

@@ -593,6 +593,11 @@ func (r *Reader) noRole(at softwarn.Loc) softwarn.Warning {
 	if fix == "" {
 		code = softwarn.MessageRoleMissing
 	}
+	if r.members.Find(data, "call_id") < 0 && r.members.Find(data, "callId") >= 0 {
+		// The OpenAI Agents SDK for JavaScript writes its items' call_id in camelCase: the
+		// fix names the key as the item spells it.
+		fix = strings.ReplaceAll(fix, "<call_id>", "<callId>")
+	}
 	p.Fix = fix
 	return at.Warning(code, softwarn.Dropped, p)
 }

@@ -32,6 +32,12 @@ func TestDropWarningWording(t *testing.T) {
 		{"file_search_call item", `{"type":"file_search_call","id":"fs_1","queries":["q"],"status":"completed","results":null}`, "messages[0]", softwarn.OpenAIResponsesItem,
 			noRole + `this is an OpenAI Responses file_search_call item (a search OpenAI's hosted tool ran), not a chat message: leave it out, or send it as ` +
 				`{"role": "assistant", "tool_calls": [{"id": <id>, "name": "file_search", "arguments": {"queries": <queries>}}]} followed by {"role": "tool", "tool_call_id": <id>, "content": <results>}`},
+		{"function_call item of the Agents SDK for JavaScript: callId", `{"type":"function_call","id":"fc_1","callId":"call_1","name":"f","arguments":"{}"}`, "messages[0]", softwarn.OpenAIResponsesItem,
+			noRole + `this is an OpenAI Responses function_call item, not a chat message: send it as {"role": "assistant", "tool_calls": [{"id": <callId>, "name": <name>, "arguments": <arguments>}]}`},
+		{"function_call item with call_id", `{"type":"function_call","call_id":"call_1","callId":"call_1","name":"f","arguments":"{}"}`, "messages[0]", softwarn.OpenAIResponsesItem,
+			noRole + `this is an OpenAI Responses function_call item, not a chat message: send it as {"role": "assistant", "tool_calls": [{"id": <call_id>, "name": <name>, "arguments": <arguments>}]}`},
+		{"function_call_output item with callId", `{"type":"function_call_output","callId":"call_1","output":"{}"}`, "messages[0]", softwarn.OpenAIResponsesItem,
+			noRole + `this is an OpenAI Responses function_call_output item, not a chat message: send it as {"role": "tool", "tool_call_id": <callId>, "content": <output>}`},
 		{"an unknown type is not named", `{"type":"item_reference","id":"x"}`, "messages[0]", softwarn.MessageRoleMissing,
 			strings.TrimSuffix(noRole, "; ")},
 		{"thinking entry not an object", `{"role":"assistant","thinking":["hmm"]}`, "messages[0].thinking[0]", softwarn.MessageThinkingInvalid,
