@@ -33,7 +33,8 @@ var metaKeys = [...]metaKey{
 	{name: "system_prompt_id", folded: "systempromptid", kind: jsonscan.String, lacks: "a system prompt id"},
 	{name: "total_input_tokens", folded: "totalinputtokens", kind: jsonscan.Number, lacks: "an input token count",
 		others: []otherName{
-			{"input_tokens", "inputtokens", "Anthropic's, OpenAI Responses' and Pydantic AI's name for the count"},
+			{"input_tokens", "inputtokens", sharedInputTokens},
+			{"inputTokens", "inputtokens", sharedInputTokensCamel},
 			{"prompt_tokens", "prompttokens", "OpenAI Chat Completions' name for the count"},
 			{"request_tokens", "requesttokens", "Pydantic AI's older name for the count"},
 			{"prompt_eval_count", "promptevalcount", "Ollama's name for the count"},
@@ -41,7 +42,8 @@ var metaKeys = [...]metaKey{
 		}},
 	{name: "total_output_tokens", folded: "totaloutputtokens", kind: jsonscan.Number, lacks: "an output token count",
 		others: []otherName{
-			{"output_tokens", "outputtokens", "Anthropic's, OpenAI Responses' and Pydantic AI's name for the count"},
+			{"output_tokens", "outputtokens", sharedOutputTokens},
+			{"outputTokens", "outputtokens", sharedOutputTokensCamel},
 			{"completion_tokens", "completiontokens", "OpenAI Chat Completions' name for the count"},
 			{"response_tokens", "responsetokens", "Pydantic AI's older name for the count"},
 			{"eval_count", "evalcount", "Ollama's name for the count"},
@@ -91,11 +93,13 @@ func (k *metaKey) matches(name []byte) (how string, ok bool) {
 	if foldsTo(name, k.folded) {
 		return "(keys are matched exactly, case and separators included)", true
 	}
-	for _, o := range k.others {
-		switch {
-		case string(name) == o.name:
+	for _, o := range k.others { // an exact name first: inputTokens is not a spelling of input_tokens
+		if string(name) == o.name {
 			return "(" + o.origin + ")", true
-		case foldsTo(name, o.folded):
+		}
+	}
+	for _, o := range k.others {
+		if foldsTo(name, o.folded) {
 			return "(a spelling of " + o.name + ", " + o.origin + ")", true
 		}
 	}

@@ -21,7 +21,7 @@ import (
 func TestExplainMetadataKeyVariants(t *testing.T) {
 	type note struct{ path, message string } // message: the whole message, or a part of it
 	const (
-		inputTokens = `found the key "input_tokens" holding a number, expected "total_input_tokens" (Anthropic's, OpenAI Responses' and Pydantic AI's name for the count); ` +
+		inputTokens = `found the key "input_tokens" holding a number, expected "total_input_tokens" (a name several SDKs share for the count: Anthropic's, OpenAI Responses' and Pydantic AI's usage, LangChain's usage_metadata); ` +
 			`it was kept as an ordinary key, stored as sent and not checked, so the run is shown without an input token count; rename it "total_input_tokens"`
 		openAIUsage = `found "prompt_tokens" and "completion_tokens" under "usage", expected "total_input_tokens" and "total_output_tokens" in metadata itself ` +
 			`(the platform reads no counts inside "usage"); "usage" was kept as an ordinary key, stored as sent, so the run is shown without token counts; ` +
@@ -33,10 +33,17 @@ func TestExplainMetadataKeyVariants(t *testing.T) {
 	}{
 		// Another SDK's name for a recognised key.
 		{name: "input_tokens", metadata: `{"input_tokens":12}`, notes: []note{{"metadata.input_tokens", inputTokens}}},
+		{name: "the AI SDK's totalUsage, spread", metadata: `{"inputTokens":140,"outputTokens":160,"totalTokens":300,"reasoningTokens":128}`, notes: []note{
+			{"metadata.inputTokens", `found the key "inputTokens" holding a number, expected "total_input_tokens" (a name several SDKs share for the count: the AI SDK's usage and totalUsage, Strands' accumulated_usage); ` +
+				`it was kept as an ordinary key, stored as sent and not checked, so the run is shown without an input token count; rename it "total_input_tokens"`},
+			{"metadata.outputTokens", `found the key "outputTokens" holding a number, expected "total_output_tokens" (a name several SDKs share for the count: the AI SDK's usage and totalUsage, Strands' accumulated_usage); ` +
+				`it was kept as an ordinary key, stored as sent and not checked, so the run is shown without an output token count; rename it "total_output_tokens"`}}},
+		{name: "a spelling of input_tokens", metadata: `{"Input_Tokens":140}`, notes: []note{
+			{"metadata.Input_Tokens", `found the key "Input_Tokens" holding a number, expected "total_input_tokens" (a spelling of input_tokens, a name several SDKs share for the count: Anthropic's, OpenAI Responses' and Pydantic AI's usage, LangChain's usage_metadata)`}}},
 		{name: "prompt_tokens", metadata: `{"prompt_tokens":12}`, notes: []note{{"metadata.prompt_tokens",
 			`found the key "prompt_tokens" holding a number, expected "total_input_tokens" (OpenAI Chat Completions' name for the count); it was kept`}}},
 		{name: "output_tokens whose value would fail the check", metadata: `{"output_tokens":-1}`, notes: []note{{"metadata.output_tokens",
-			`found the key "output_tokens" holding a number, expected "total_output_tokens" (Anthropic's, OpenAI Responses' and Pydantic AI's name for the count); ` +
+			`found the key "output_tokens" holding a number, expected "total_output_tokens" (a name several SDKs share for the count: Anthropic's, OpenAI Responses' and Pydantic AI's usage, LangChain's usage_metadata); ` +
 				`it was kept as an ordinary key, stored as sent and not checked, so the run is shown without an output token count; rename it "total_output_tokens"; ` +
 				`its value would then be dropped: found -1, expected a whole, non-negative number of tokens`}}},
 		{name: "completion_tokens", metadata: `{"completion_tokens":3}`, notes: []note{{"metadata.completion_tokens", `expected "total_output_tokens" (OpenAI Chat Completions' name`}}},
@@ -104,7 +111,7 @@ func TestExplainMetadataKeyVariants(t *testing.T) {
 		{name: "Anthropic usage with one cache count, output sent", metadata: `{"usage":{"input_tokens":12,"cache_read_input_tokens":900,"output_tokens":3},"total_output_tokens":3}`, notes: []note{{"metadata.usage",
 			`copy the run's total to metadata's own key: "input_tokens" + "cache_read_input_tokens" (12 + 900 = 912) to "total_input_tokens" (Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)`}}},
 		{name: "Anthropic counts at the top", metadata: `{"input_tokens":12,"cache_read_input_tokens":900,"output_tokens":3}`, notes: []note{
-			{"metadata.input_tokens", `found the key "input_tokens" holding a number, expected "total_input_tokens" (Anthropic's, OpenAI Responses' and Pydantic AI's name for the count); ` +
+			{"metadata.input_tokens", `found the key "input_tokens" holding a number, expected "total_input_tokens" (a name several SDKs share for the count: Anthropic's, OpenAI Responses' and Pydantic AI's usage, LangChain's usage_metadata); ` +
 				`it was kept as an ordinary key, stored as sent and not checked, so the run is shown without an input token count; ` +
 				`set "total_input_tokens" to the sum "input_tokens" + "cache_read_input_tokens", 12 + 900 = 912 (Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)`},
 			{"metadata.output_tokens", `rename it "total_output_tokens"`}}},
@@ -114,7 +121,7 @@ func TestExplainMetadataKeyVariants(t *testing.T) {
 		// sum names them where they are.
 		{name: "Anthropic input_tokens at the top, cache counts in usage", metadata: `{"input_tokens":42,"output_tokens":217,"usage":{"input_tokens":42,"cache_creation_input_tokens":0,"cache_read_input_tokens":1800,"output_tokens":217}}`,
 			notes: []note{
-				{"metadata.input_tokens", `found the key "input_tokens" holding a number, expected "total_input_tokens" (Anthropic's, OpenAI Responses' and Pydantic AI's name for the count); ` +
+				{"metadata.input_tokens", `found the key "input_tokens" holding a number, expected "total_input_tokens" (a name several SDKs share for the count: Anthropic's, OpenAI Responses' and Pydantic AI's usage, LangChain's usage_metadata); ` +
 					`it was kept as an ordinary key, stored as sent and not checked, so the run is shown without an input token count; ` +
 					`set "total_input_tokens" to the sum "input_tokens" + "cache_creation_input_tokens" + "cache_read_input_tokens" (the cache counts under "usage"), 42 + 0 + 1800 = 1842 ` +
 					`(Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)`},
