@@ -35,5 +35,4 @@ var knownWrong = map[string]bool{
 	"names-the-source/openai-responses-custom-tool-call-items":           true,
 	"names-the-source/openai-responses-stream-events-as-messages":        true,
 	"stopped-at-tool-call/openai-responses-output-text-of-function-call": true,
-	"token-totals/gemini-usage-metadata-with-thoughts":                   true,
 }

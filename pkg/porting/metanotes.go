@@ -187,6 +187,8 @@ type siblings struct {
 	atTop         bool
 	strands       bool // the counts are Strands': under accumulated_usage, or its cacheWriteInputTokens
 	ollama        bool
+	// thoughts is Gemini's thoughtsTokenCount, and its number (gemini_usage.go).
+	thoughts, thoughtsCount []byte
 }
 
 // see takes in member name, holding v.
@@ -203,6 +205,7 @@ func (sib *siblings) see(data, name []byte, v jsonscan.Span) {
 	for _, o := range ollamaKeys {
 		sib.ollama = sib.ollama || string(name) == o
 	}
+	sib.seeThoughts(name, data[v.Start:v.End])
 }
 
 // bedrockCache reports whether cache count j, named name, is Strands' (Bedrock's): its
@@ -325,6 +328,12 @@ func otherNameNote(m normalize.Object, data []byte, i int, covered *[len(metaKey
 				}
 				fix = `set "` + key.name + `" to the sum ` + names + value + reason
 			}
+			if names, value := sib.thoughtsSum(name, data[v.Start:v.End]); k == metaOutputTokens && names != "" {
+				if value != "" {
+					value = ", " + value
+				}
+				fix = `set "` + key.name + `" to the sum ` + names + value + thoughtsReason
+			}
 			name = shownKey(name)
 			return softwarn.At("metadata").Key(string(name)).Warning(softwarn.MetadataKeyVariant, softwarn.Kept, softwarn.Parts{
 				Found:    "the key " + softwarn.QuoteKey(string(name)) + " holding " + kind.Describe(),
@@ -435,6 +444,12 @@ func usageNote(m normalize.Object, data []byte, i, depth int, covered *[len(meta
 			}
 			from, reason = names, why
 		}
+		if names, value := sib.thoughtsSum(count, values[k]); k == metaOutputTokens && names != "" {
+			if value != "" {
+				names += " (" + value + ")"
+			}
+			from, reason = names, reason+thoughtsReason
+		}
 		found, want, copies, lacks = found+q, want+w, copies+from+" to "+w, metaKeys[k].lacks
 		n++
 	}
@@ -495,6 +510,9 @@ func usageCounts(obj []byte, depth int, covered *[len(metaKeys)]bool) (keys, val
 					keys[k], values[k] = name, number
 				}
 			}
+		}
+		if number != nil {
+			sib.seeThoughts(name, number)
 		}
 		for j, c := range cacheKeys {
 			switch {

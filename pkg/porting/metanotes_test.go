@@ -83,6 +83,14 @@ func TestExplainMetadataKeyVariants(t *testing.T) {
 			`copy the run's totals to metadata's own keys: "request_tokens" to "total_input_tokens", "response_tokens" to "total_output_tokens"`}}},
 		{name: "Pydantic AI's usage", metadata: `{"usage":{"input_tokens":57,"cache_write_tokens":0,"cache_read_tokens":0,"output_tokens":8,"requests":1}}`, notes: []note{{"metadata.usage",
 			`copy the run's totals to metadata's own keys: "input_tokens" to "total_input_tokens", "output_tokens" to "total_output_tokens"`}}},
+		{name: "Gemini's usageMetadata of a thinking model, spread", metadata: `{"total_input_tokens":95,"candidatesTokenCount":10,"thoughtsTokenCount":480,"totalTokenCount":585}`, notes: []note{
+			{"metadata.candidatesTokenCount", `set "total_output_tokens" to the sum "candidatesTokenCount" + "thoughtsTokenCount", 10 + 480 = 490 (Gemini's candidatesTokenCount leaves out the thinking tokens, which thoughtsTokenCount counts and total_output_tokens includes)`}}},
+		{name: "Gemini's usage_metadata of a thinking model", metadata: `{"usage_metadata":{"prompt_token_count":95,"candidates_token_count":10,"thoughts_token_count":480}}`, notes: []note{
+			{"metadata.usage_metadata", `"prompt_token_count" to "total_input_tokens", "candidates_token_count" + "thoughts_token_count" (10 + 480 = 490) to "total_output_tokens" (Gemini's candidatesTokenCount leaves out`}}},
+		{name: "Gemini's thoughts count not plain digits", metadata: `{"candidatesTokenCount":10,"thoughtsTokenCount":4.8e2}`, notes: []note{
+			{"metadata.candidatesTokenCount", `set "total_output_tokens" to the sum "candidatesTokenCount" + "thoughtsTokenCount" (Gemini's`}}},
+		{name: "Gemini's usageMetadata without thoughts", metadata: `{"candidatesTokenCount":10}`, notes: []note{
+			{"metadata.candidatesTokenCount", `rename it "total_output_tokens"`}}},
 		{name: "Gemini's usage_metadata", metadata: `{"usage_metadata":{"prompt_token_count":12,"candidates_token_count":3,"total_token_count":15}}`, notes: []note{{"metadata.usage_metadata",
 			`found "prompt_token_count" and "candidates_token_count" under "usage_metadata", expected "total_input_tokens" and "total_output_tokens" in metadata itself ` +
 				`(the platform reads no counts inside "usage_metadata"); "usage_metadata" was kept as an ordinary key, stored as sent, so the run is shown without token counts; ` +
