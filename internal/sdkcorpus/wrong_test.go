@@ -22,8 +22,6 @@ var knownWrong = map[string]bool{
 	"answer-not-lost/openai-chat-stringified-completion":                 true,
 	"answer-not-lost/openai-responses-python-pretty-json":                true,
 	"answer-not-lost/openai-responses-stream-events-as-messages":         true,
-	"language/gemini-chat-history-as-messages":                           true,
-	"language/langchain-stored-messages":                                 true,
 	"names-the-source/agents-history-as-messages":                        true,
 	"names-the-source/agents-new-items-as-messages":                      true,
 	"names-the-source/ai-sdk-steps-as-messages":                          true,

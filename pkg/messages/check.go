@@ -593,6 +593,12 @@ func (r *Reader) noRole(at softwarn.Loc) softwarn.Warning {
 	if fix == "" {
 		code = softwarn.MessageRoleMissing
 	}
+	if code == softwarn.MessageRoleMissing && fix != "" && r.members.Find(data, "data") >= 0 {
+		// LangChain's stored form ({"type", "data"}), the same JSON from Python's
+		// messages_to_dict and JavaScript's mapChatMessagesToStoredMessages:
+		// convert_to_openai_messages does not read it, and JavaScript has neither helper.
+		fix = strings.TrimSuffix(fix, langChainConverts) + langChainStored
+	}
 	if r.members.Find(data, "call_id") < 0 && r.members.Find(data, "callId") >= 0 {
 		// The OpenAI Agents SDK for JavaScript writes its items' call_id in camelCase: the
 		// fix names the key as the item spells it.
@@ -601,6 +607,14 @@ func (r *Reader) noRole(at softwarn.Loc) softwarn.Warning {
 	p.Fix = fix
 	return at.Warning(code, softwarn.Dropped, p)
 }
+
+// The end of the fix for a LangChain message: the helper that converts a message dict, and the
+// helpers that read the stored form {"type", "data"} in each language.
+const (
+	langChainConverts = "; langchain_core.messages.convert_to_openai_messages converts it"
+	langChainStored   = "; LangChain's helpers read this stored form: messages_from_dict in Python (langchain_core.messages), " +
+		"mapStoredMessagesToChatMessages in JavaScript (@langchain/core/messages)"
+)
 
 // typedItem recognises, by its "type", an item of another API that was sent where a message
 // goes, and says what it is and what to send instead; it returns "" for a type it does not
@@ -636,7 +650,7 @@ func typedItem(typ string) (softwarn.Code, string) {
 	case "human", "ai", "system", "tool":
 		role, also := langChainRole(typ)
 		return softwarn.MessageRoleMissing, "this looks like a LangChain message (type " + quote(typ) + `): send it with "role": ` + quote(role) + also +
-			"; langchain_core.messages.convert_to_openai_messages converts it"
+			langChainConverts
 	}
 	return "", ""
 }

@@ -38,6 +38,9 @@ func TestDropWarningWording(t *testing.T) {
 			noRole + `this is an OpenAI Responses function_call item, not a chat message: send it as {"role": "assistant", "tool_calls": [{"id": <call_id>, "name": <name>, "arguments": <arguments>}]}`},
 		{"function_call_output item with callId", `{"type":"function_call_output","callId":"call_1","output":"{}"}`, "messages[0]", softwarn.OpenAIResponsesItem,
 			noRole + `this is an OpenAI Responses function_call_output item, not a chat message: send it as {"role": "tool", "tool_call_id": <callId>, "content": <output>}`},
+		{"LangChain's stored form", `{"type":"human","data":{"content":"hi"}}`, "messages[0]", softwarn.MessageRoleMissing,
+			noRole + `this looks like a LangChain message (type "human"): send it with "role": "user"; LangChain's helpers read this stored form: ` +
+				`messages_from_dict in Python (langchain_core.messages), mapStoredMessagesToChatMessages in JavaScript (@langchain/core/messages)`},
 		{"an unknown type is not named", `{"type":"item_reference","id":"x"}`, "messages[0]", softwarn.MessageRoleMissing,
 			strings.TrimSuffix(noRole, "; ")},
 		{"thinking entry not an object", `{"role":"assistant","thinking":["hmm"]}`, "messages[0].thinking[0]", softwarn.MessageThinkingInvalid,

@@ -78,11 +78,11 @@ func (w *messageWalk) readParts(v jsonscan.Span) (bool, partKinds) {
 				}
 			case "function_call", "functionCall":
 				if k == jsonscan.Object {
-					kinds |= pkFunctionCall
+					kinds |= pkFunctionCall | camelPart(key)
 				}
 			case "function_response", "functionResponse":
 				if k == jsonscan.Object {
-					kinds |= pkFunctionResponse
+					kinds |= pkFunctionResponse | camelPart(key)
 				}
 			}
 		}
@@ -290,9 +290,9 @@ func langChainNote(typ, dropped string) softwarn.Parts {
 	default:
 		send = `{"role": "` + langChainRole([]byte(typ)) + `", "content": <data.content>}`
 	}
-	return softwarn.Parts{Found: `a LangChain message as messages_to_dict writes it ({"type": "` + typ + `", "data": {...}}, no "role")`,
+	return softwarn.Parts{Found: `a LangChain message as ` + langChainStoredWriters + ` writes it ({"type": "` + typ + `", "data": {...}}, no "role")`,
 		Expected: `a chat message {"role", "content", ...}`, Done: dropped,
-		Fix: `send it as ` + send + `, or send the list as messages_from_dict(<the list>) converted by convert_to_openai_messages (langchain_core.messages)`}
+		Fix: `send it as ` + send + `, or ` + langChainStoredFix}
 }
 
 // pydanticNote is what the note on a Pydantic AI ModelRequest or ModelResponse says: the
@@ -351,13 +351,14 @@ func geminiMessage(found, role string, kinds partKinds, dropped string) softwarn
 		fields = append(fields, `"content": <the text of its text parts>`)
 	}
 	if kinds&pkFunctionCall != 0 {
-		fields = append(fields, `"tool_calls": [{"id": `+geminiCallID+`, "name": <name>, "arguments": <args>}, ...] from its function_call parts`)
+		call, _, _ := geminiWords(kinds)
+		fields = append(fields, `"tool_calls": [{"id": `+geminiCallID+`, "name": <name>, "arguments": <args>}, ...] from its `+call+` parts`)
 	}
 	if len(fields) > 0 {
 		also = append(also, `send it as {"role": "`+role+`", `+strings.Join(fields, ", ")+"}")
 	}
 	if kinds&pkFunctionResponse != 0 {
-		also = append(also, geminiResponses)
+		also = append(also, geminiResponsesFix(kinds))
 	}
 	return softwarn.Parts{Found: found, Expected: `a chat message {"role", "content", ...}: the platform reads a message's text from "content", not "parts"`,
 		Done: dropped, Fix: strings.Join(also, ", and ")}
@@ -367,14 +368,6 @@ func geminiMessage(found, role string, kinds partKinds, dropped string) softwarn
 // FunctionCall.id is optional and often absent, so the
 // porter may have to make one, which the function_response that answers it then carries.
 const geminiCallID = `<its id when present, else one you generate, e.g. "call_1">`
-
-// geminiResponses is what a Gemini Content's function_response parts convert to.
-// Its response is an object, which a tool message's content cannot be (rule 8): the fix sends it as
-// JSON text, as the warning on a tool message's object content says. Its id, like its call's, is
-// often absent: it is paired with its call by order and name, as Gemini pairs them.
-const geminiResponses = `send each function_response part as a message of its own: ` +
-	`{"role": "tool", "tool_call_id": <its id when present, else the id you generated for the function_call it answers (the next of the same name, in order)>, "content": json.dumps(<response>)} ` +
-	`(its response is an object, and a tool message's content is text)`
 
 // noteParts notes kept message i, just read, when it has "parts" (Gemini's Content) or "blocks"
 // (LlamaIndex's ChatMessage: {"role", "additional_kwargs", "blocks": [{"block_type": "text",
@@ -397,10 +390,11 @@ func (w *messageWalk) noteParts(n *noteRun, i int) {
 		fixes = append(fixes, `move the text of its text parts to "content": <the text>`)
 	}
 	if m.partKinds&pkFunctionCall != 0 {
-		fixes = append(fixes, `move its function_call parts to "tool_calls": [{"id": `+geminiCallID+`, "name": <name>, "arguments": <args>}, ...]`)
+		call, _, _ := geminiWords(m.partKinds)
+		fixes = append(fixes, `move its `+call+` parts to "tool_calls": [{"id": `+geminiCallID+`, "name": <name>, "arguments": <args>}, ...]`)
 	}
 	if m.partKinds&pkFunctionResponse != 0 {
-		fixes = append(fixes, geminiResponses)
+		fixes = append(fixes, geminiResponsesFix(m.partKinds))
 	}
 	n.add(m.start, messageAt(i).Warning(softwarn.MessageTextInParts, softwarn.Kept, softwarn.Parts{
 		Found:    `"parts" (Gemini's Content shape) and no "content"`,

@@ -75,8 +75,11 @@ func TestExplainOtherFrameworks(t *testing.T) {
 			[]note{dropped("0", `found a Gemini Content ("role": "model" with "parts"), expected a chat message {"role", "content", ...}: the platform reads a message's text from "content", not "parts"; `+
 				`the message was dropped; send it as {"role": "assistant", "content": <the text of its text parts>, "tool_calls": [{"id": <its id when present, else one you generate, e.g. "call_1">, "name": <name>, "arguments": <args>}, ...] from its function_call parts}`)}},
 		{"Gemini model Content of calls only", fr + `{"role":"model","parts":[{"functionCall":{"name":"get_order","args":{}}}]}]}`,
-			[]note{dropped("0", `the message was dropped; send it as {"role": "assistant", "tool_calls": [{"id": <its id when present, else one you generate, e.g. "call_1">, "name": <name>, "arguments": <args>}, ...] from its function_call parts}`)}},
+			[]note{dropped("0", `the message was dropped; send it as {"role": "assistant", "tool_calls": [{"id": <its id when present, else one you generate, e.g. "call_1">, "name": <name>, "arguments": <args>}, ...] from its functionCall parts}`)}},
 		{"Gemini Content in REST's camelCase", fr + `{"role":"user","parts":[{"functionResponse":{"name":"get_order","response":{"status":"shipped"}}}]}]}`,
+			[]note{{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, `the trace shows it without its text; send each functionResponse part as a message of its own: {"role": "tool", "tool_call_id": <its id when present, else the id you generated for the functionCall it answers (the next of the same name, in order)>, "content": JSON.stringify(<response>)} ` +
+				`(its response is an object, and a tool message's content is text)`}}},
+		{"Gemini Content as the Python SDK dumps it", fr + `{"role":"user","parts":[{"function_response":{"name":"get_order","response":{"status":"shipped"}}}]}]}`,
 			[]note{{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, `the trace shows it without its text; send each function_response part as a message of its own: {"role": "tool", "tool_call_id": <its id when present, else the id you generated for the function_call it answers (the next of the same name, in order)>, "content": json.dumps(<response>)} ` +
 				`(its response is an object, and a tool message's content is text)`}}},
 		{"parts kept, function_call parts", fr + `{"role":"assistant","parts":[{"function_call":{"name":"get_order","args":{}}}]}]}`,
@@ -103,8 +106,9 @@ func TestExplainOtherFrameworks(t *testing.T) {
 				{"messages[0]", softwarn.ToolResultUnmatched, softwarn.Kept, "without tool_call_id"},
 			}},
 		{"LangChain messages_to_dict human", fr + `{"type":"human","data":{"content":"Refund #4521","additional_kwargs":{},"response_metadata":{},"type":"human","name":null,"id":null,"example":false}}]}`,
-			[]note{dropped("0", `found a LangChain message as messages_to_dict writes it ({"type": "human", "data": {...}}, no "role"), expected a chat message {"role", "content", ...}; the message was dropped; `+
-				`send it as {"role": "user", "content": <data.content>}, or send the list as messages_from_dict(<the list>) converted by convert_to_openai_messages (langchain_core.messages)`)}},
+			[]note{dropped("0", `found a LangChain message as messages_to_dict (Python) or mapChatMessagesToStoredMessages (JavaScript) writes it ({"type": "human", "data": {...}}, no "role"), expected a chat message {"role", "content", ...}; the message was dropped; `+
+				`send it as {"role": "user", "content": <data.content>}, or convert the list back with LangChain's helpers: in Python messages_from_dict(<the list>), then convert_to_openai_messages (langchain_core.messages); `+
+				`in JavaScript mapStoredMessagesToChatMessages(<the list>) (@langchain/core/messages), then each message's content and tool_calls as above`)}},
 		{"LangChain messages_to_dict ai with tool calls", fr + `{"type":"ai","data":{"content":"","tool_calls":[{"name":"get_order","args":{"order_id":"4521"},"id":"call_1","type":"tool_call"}],"type":"ai"}}]}`,
 			[]note{dropped("0", `send it as {"role": "assistant", "content": <data.content>, "tool_calls": [{"id": <id>, "name": <name>, "arguments": <args>}, ...] from data.tool_calls}`)}},
 		{"LangChain messages_to_dict tool", fr + `{"type":"tool","data":{"content":"shipped","tool_call_id":"call_1","type":"tool"}}]}`,
