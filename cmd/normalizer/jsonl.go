@@ -16,6 +16,7 @@ import (
 
 	"github.com/dystopic/normalizer/internal/batch"
 	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/porting"
 )
 
 // isTerminal reports whether w is a terminal; tests replace it to see the progress bar.
@@ -27,7 +28,7 @@ var isTerminal = func(w io.Writer) bool {
 // runJSONL is `normalize --jsonl`: the batch path. name is the input's, for messages; size is
 // its size, or -1.
 func runJSONL(ctx context.Context, cfg normalizeConfig, in io.Reader, name string, size int64, stdout, stderr io.Writer) error {
-	opts := batch.Options{Workers: cfg.jobs, MaxLineBytes: cfg.maxBytes}
+	opts := batch.Options{Workers: cfg.jobs, MaxLineBytes: cfg.maxBytes, WideReason: porting.WideReason}
 	var bar *progress
 	if isTerminal(stderr) {
 		bar = newProgress(stderr, size)
@@ -80,14 +81,14 @@ func writeSummary(w io.Writer, s batch.Stats, elapsed time.Duration) {
 // writeNotUTF8 says, once for the input, why every line of it was rejected and the command
 // that converts it; the error objects say it once per line.
 func writeNotUTF8(w io.Writer, file string, enc *jsonscan.Wide) {
-	convert := "iconv -f " + enc.Iconv() + " -t UTF-8"
+	convert := enc.Convert()
 	if file != "" && file != "-" {
 		convert += " " + shellWord(file)
 	} else {
 		convert = "... | " + convert
 	}
 	fmt.Fprintf(w, "normalizer: %s; its lines were cut where %s ends a line, and every one was rejected; convert the input first: %s | normalizer normalize --jsonl\n",
-		enc.Found(), enc.Name(), convert)
+		porting.WideFound(*enc), enc.Name(), convert)
 }
 
 // shellWord writes a file name as one word that bash and zsh both read back as the name, on

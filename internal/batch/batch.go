@@ -51,6 +51,10 @@ type Options struct {
 	// Progress, if set, is called by the writer after each chunk is written with the totals
 	// so far. It must be quick: it runs on the output path.
 	Progress func(Stats)
+	// WideReason words the reason of the error each line of an input in UTF-16 or UTF-32
+	// gets, after jsonscan.NotUTF8Line; nil means jsonscan's Wide.Reason, which says what the
+	// bytes are and names no program. The command line passes porting.WideReason.
+	WideReason func(jsonscan.Wide) string
 }
 
 // DefaultChunkBytes is the size of a chunk of input lines handed to one worker at a time:
@@ -240,7 +244,7 @@ func (p *pipeline) lineSource(br *bufio.Reader) (func(*chunk) (bool, error), err
 		lr := &lineReader{br: br, max: p.opts.MaxLineBytes}
 		return lr.next, err
 	}
-	p.wide, p.wideErr = w, wideError(w)
+	p.wide, p.wideErr = w, wideError(w, p.opts.WideReason)
 	return newWideReader(br, w, p.opts.MaxLineBytes).next, nil
 }
 

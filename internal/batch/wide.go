@@ -106,9 +106,14 @@ func wideLineFeed(d []byte, lf int, w jsonscan.Wide) bool {
 }
 
 // wideError is the error object of every line of an input in UTF-16 or UTF-32 but the empty
-// ones: it is about the whole line, so it points at its first byte.
-func wideError(w *jsonscan.Wide) *normalize.InvalidJSONError {
-	return &normalize.InvalidJSONError{Line: 1, Column: 1, Offset: 0, Reason: w.LineReason()}
+// ones: it is about the whole line, so it points at its first byte. reason words the
+// encoding (Options.WideReason).
+func wideError(w *jsonscan.Wide, reason func(jsonscan.Wide) string) *normalize.InvalidJSONError {
+	if reason == nil {
+		reason = jsonscan.Wide.Reason
+	}
+	return &normalize.InvalidJSONError{Line: 1, Column: 1, Offset: 0, Reason: jsonscan.NotUTF8Line + reason(*w),
+		Found: normalize.Found{Kind: normalize.FoundWide, Wide: *w}}
 }
 
 // wideReader reads the lines of an input in UTF-16 or UTF-32 into chunks. Their bytes are

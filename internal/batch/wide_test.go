@@ -129,7 +129,7 @@ func wideSequential(n *normalize.Normalizer, input []byte, w jsonscan.Wide, limi
 		case s == 0:
 			out, _ = AppendLine(out, n, nil)
 		default:
-			out, _ = AppendError(out, wideError(&w))
+			out, _ = AppendError(out, wideError(&w, nil))
 		}
 	}
 	return out

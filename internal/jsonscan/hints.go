@@ -8,10 +8,63 @@ import (
 )
 
 // The errors below are where a value or a key was expected and something else came. Most
-// input that fails there is not broken JSON but text of another kind: a Python dict printed
-// with str(), a value JSON does not have (NaN, None, undefined), a comment, a trailing comma,
-// compressed bytes, plain prose. Saying which, and the fix, is worth more to the person who
-// sent it than the byte alone. Only the error path runs this code.
+// input that fails there is not broken JSON but text of another kind: a dict printed by
+// another language, a value JSON does not have (NaN, None, undefined), a comment, a trailing
+// comma, compressed bytes, plain prose. Saying which is worth more to the person who sent it
+// than the byte alone. The scanner says what the bytes are, as syntax, and records it as a
+// Found; where such text comes from and how a program sends JSON instead is the layer above's
+// to say (package porting words it from the Found). Only the error path runs this code.
+
+// FoundKind is the kind of text other than JSON that a syntax error was found at.
+type FoundKind uint8
+
+const (
+	// FoundSyntax: nothing the scanner recognises, only malformed JSON.
+	FoundSyntax FoundKind = iota
+	// FoundGzip: the input starts with the bytes 1F 8B, the gzip magic.
+	FoundGzip
+	// FoundWide: the input is text in UTF-16 or UTF-32 (Found.Wide says which).
+	FoundWide
+	// FoundSingleQuote: a string or a key in single quotes.
+	FoundSingleQuote
+	// FoundLiteral: True, False or None (Found.Word), a literal JSON writes true, false, null.
+	FoundLiteral
+	// FoundNonFinite: NaN, nan, Infinity, inf or Inf (Found.Word), numbers JSON does not have.
+	FoundNonFinite
+)
+
+// Found is what a syntax error was found at, when the scanner recognises it as text other than
+// JSON: the facts a message is worded from.
+type Found struct {
+	Kind FoundKind
+	Word string // FoundLiteral, FoundNonFinite: the word, as in the input
+	// Key: found where an object key was expected; the reason ends with KeyExpected.
+	Key  bool
+	Wide Wide // FoundWide: the encoding
+}
+
+// KeyExpected ends the reason of an error found where an object key was expected.
+const KeyExpected = "; expected a string key in double quotes"
+
+// failFound records the error for d[i], text of another kind, as found.
+func (s *Scanner) failFound(i int, f Found, reason string) bool {
+	if s.err == nil {
+		s.Fail(i, "%s", reason)
+		if s.err.Found.Kind == FoundSyntax { // Fail found nothing wider
+			s.err.Found = f
+		}
+	}
+	return false
+}
+
+// failWide returns the reason and the Found of an error in the first bytes of text in UTF-16
+// or UTF-32, whatever the error is (Fail).
+func failWide(d []byte) (string, Found, bool) {
+	if w, ok := DetectWide(d); ok {
+		return w.Reason(), Found{Kind: FoundWide, Wide: w}, true
+	}
+	return "", Found{}, false
+}
 
 // failValue records the error for d[i], where a value was expected.
 func (s *Scanner) failValue(i int) bool {
@@ -27,14 +80,13 @@ func (s *Scanner) failValue(i int) bool {
 		}
 	}
 	if i == 0 && bytes.HasPrefix(d, []byte{0x1f, 0x8b}) {
-		return s.Fail(i, "the input starts with the bytes 1F 8B, the gzip magic: it is compressed; "+
-			"expected JSON text (decompress it, or over HTTP send it with Content-Encoding: gzip)")
+		return s.failFound(i, Found{Kind: FoundGzip}, "the input starts with the bytes 1F 8B, the gzip magic: it is compressed; expected JSON text")
 	}
 	// At the top level, words followed by more text are prose ("None of the orders..."), even
 	// when the first is one of the words wrongText knows.
 	prose := s.depth == 0 && startsText(d, i) && moreAfterWord(d, i)
-	if h := wrongText(d, i); h != "" && !prose {
-		return s.Fail(i, "%s", h)
+	if h, f := wrongText(d, i); h != "" && !prose {
+		return s.failFound(i, f, h)
 	}
 	switch {
 	case !startsText(d, i):
@@ -53,8 +105,9 @@ func (s *Scanner) failKey(i int) bool {
 			return s.Fail(comma, "trailing comma before '}'; JSON allows none: remove it")
 		}
 	}
-	if h := wrongText(d, i); h != "" {
-		return s.Fail(i, "%s; expected a string key in double quotes", h)
+	if h, f := wrongText(d, i); h != "" {
+		f.Key = true
+		return s.failFound(i, f, h+KeyExpected)
 	}
 	if key, ok := unquotedKey(d, i); ok {
 		return s.Fail(i, "found the key %s without quotes; expected a string key in double quotes (%q)", key, key)
@@ -73,29 +126,33 @@ func (s *Scanner) failSeparator(i int, obj bool) bool {
 
 // wrongText recognises, at d[i], the text of another language that is often sent for JSON, and
 // says what it is and what to send instead; it returns "" for anything else.
-func wrongText(d []byte, i int) string {
+func wrongText(d []byte, i int) (string, Found) {
 	if i >= len(d) {
-		return ""
+		return "", Found{}
 	}
 	if isComment(d, i) {
-		return "found a comment, which JSON does not have: remove it"
+		return "found a comment, which JSON does not have: remove it", Found{}
 	}
 	if d[i] == '\'' {
-		return "unexpected single quote; JSON strings and keys take double quotes " +
-			"(a Python dict printed with str() or repr() is not JSON: serialize it with json.dumps)"
+		return "unexpected single quote; JSON strings and keys take double quotes", Found{Kind: FoundSingleQuote}
 	}
 	switch w := wordAt(d, i); w {
 	case "True", "False", "None":
-		return "found Python's " + w + ", which JSON writes " + strings.ToLower(strings.Replace(w, "None", "null", 1)) +
-			" (serialize with json.dumps, not str())"
+		return "found " + w + ", which JSON writes " + LiteralJSON(w), Found{Kind: FoundLiteral, Word: w}
 	case "NaN", "nan", "Infinity", "inf", "Inf":
-		return "found " + w + ", which JSON does not have (Python's json.dumps writes NaN and Infinity " +
-			"unless allow_nan=False): send null or a string instead"
+		return "found " + w + ", which JSON does not have: " + NonFiniteFix, Found{Kind: FoundNonFinite, Word: w}
 	case "undefined":
-		return "found undefined, which JSON does not have: send null, or leave the key out"
+		return "found undefined, which JSON does not have: send null, or leave the key out", Found{}
 	}
-	return ""
+	return "", Found{}
 }
+
+// LiteralJSON is how JSON writes the literal w of a FoundLiteral: "true" for True, "null" for
+// None.
+func LiteralJSON(w string) string { return strings.ToLower(strings.Replace(w, "None", "null", 1)) }
+
+// NonFiniteFix is what to send for a FoundNonFinite.
+const NonFiniteFix = "send null or a string instead"
 
 // isComment reports whether a comment starts at d[i].
 func isComment(d []byte, i int) bool {
@@ -181,7 +238,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 
 // StringHoldsJSON reports whether the string token at sp holds, once unescaped, the JSON text
 // of one value of kind k (Object or Array), whitespace around it aside: what a value
-// serialized twice looks like (json.dumps of a message, or of a model_dump_json()). It is for
+// serialized twice looks like (a message serialized, then its text serialized again). It is for
 // warnings, not the hot path.
 func StringHoldsJSON(data []byte, sp Span, k Kind) bool {
 	text := bytes.TrimSpace(StringText(data, sp))
@@ -248,15 +305,6 @@ func jsonLines(d []byte, i, maxDepth int) bool {
 	return j == len(d) || d[j] == '\n'
 }
 
-// wideEncodingHint recognises text in UTF-16 or UTF-32 and says what to send instead; it
-// returns "" for anything else.
-func wideEncodingHint(d []byte) string {
-	if w, ok := DetectWide(d); ok {
-		return w.Reason()
-	}
-	return ""
-}
-
 // Wide is the UTF-16 or UTF-32 encoding an input was found in, with the bytes it was told
 // from. JSON text starts with ASCII, which those encodings write with one or three NUL bytes
 // beside each character (RFC 4627, section 3); valid JSON in UTF-8 holds no NUL byte.
@@ -320,14 +368,14 @@ func (w Wide) Iconv() string {
 	return string(w.enc)
 }
 
+// Evidence is the first bytes of the input, as a message shows them: "FF FE" for a byte order
+// mark, "7B 00 22 00" for the bytes the encoding was guessed from.
+func (w Wide) Evidence() string { return w.evidence }
+
 // Found says what was found: the byte order mark, or the bytes the encoding was guessed from.
 func (w Wide) Found() string {
 	if w.bom {
-		name := w.Name()
-		if w.enc == utf16LE { // what writes it, where that is well known
-			name = "UTF-16 (little-endian, as Windows PowerShell's Out-File and '>' write)"
-		}
-		return "the input starts with the bytes " + w.evidence + ", the byte order mark of " + name
+		return "the input starts with the bytes " + w.evidence + ", the byte order mark of " + w.Name()
 	}
 	nul, where := "a NUL byte", "after"
 	if w.Unit() == 4 {
@@ -336,38 +384,36 @@ func (w Wide) Found() string {
 	if w.BigEndian() {
 		where = "before"
 	}
-	s := "the input starts with the bytes " + w.evidence + ", " + nul + " " + where +
+	return "the input starts with the bytes " + w.evidence + ", " + nul + " " + where +
 		" each of its first two characters: it looks like " + w.Name() + " without a byte order mark"
-	if w.enc == utf16LE {
-		s += ", as Python's .encode('utf-16-le') and .NET's Encoding.Unicode.GetBytes write it"
-	}
-	return s
 }
 
-// fix says how to send UTF-8 instead. Windows PowerShell 5.1 writes UTF-16LE with a byte
-// order mark from Out-File and '>', and its -Encoding utf8 writes a byte order mark too,
-// which JSON does not allow either: the fix names what writes UTF-8 without one. Text without
-// a mark came from an encoder called by a program, whose fix is to ask it for UTF-8.
-func (w Wide) fix() string {
-	fix := "send UTF-8 without a byte order mark"
-	switch {
-	case w.enc == utf16LE && w.bom:
-		fix += " (PowerShell 7: Out-File -Encoding utf8NoBOM; Windows PowerShell 5.1, whose -Encoding utf8 adds a byte order mark: " +
-			"[IO.File]::WriteAllText(<path>, <text>))"
-	case !w.bom:
-		fix = "encode the text as UTF-8 (Python: .encode('utf-8'); .NET: Encoding.UTF8.GetBytes)"
+// Fix says how to send UTF-8 instead: text with a byte order mark was written to a file, and
+// UTF-8 takes none; text without one came from an encoder called by a program, whose fix is to
+// ask it for UTF-8.
+func (w Wide) Fix() string {
+	if w.bom {
+		return "send UTF-8 without a byte order mark"
 	}
-	return fix + ", or convert the file: iconv -f " + w.Iconv() + " -t UTF-8"
+	return "encode the text as UTF-8"
 }
+
+// Convert is the command that converts the input to UTF-8.
+func (w Wide) Convert() string { return "iconv -f " + w.Iconv() + " -t UTF-8" }
 
 // Reason is the error's reason for one input in the encoding.
-func (w Wide) Reason() string { return w.Found() + "; expected UTF-8: " + w.fix() }
-
-// LineReason is the error's reason for each line of a stream of lines (JSON Lines) that
-// starts in the encoding: the stream was found to be in it, so every line is.
-func (w Wide) LineReason() string {
-	return "the input is not UTF-8, so neither is this line: " + w.Reason()
+func (w Wide) Reason() string {
+	return w.Found() + "; expected UTF-8: " + w.Fix() + ", or convert the file: " + w.Convert()
 }
+
+// NotUTF8Line starts the error's reason for each line of a stream of lines (JSON Lines) that
+// starts in a wide encoding, before the reason for the input: the stream was found to be in
+// it, so every line is.
+const NotUTF8Line = "the input is not UTF-8, so neither is this line: "
+
+// IsUTF16LE reports whether the encoding is UTF-16 in little-endian order, which Windows
+// writes.
+func (w Wide) IsUTF16LE() bool { return w.enc == utf16LE }
 
 // encoding is a Unicode encoding other than UTF-8, by its iconv name.
 type encoding string

@@ -90,39 +90,60 @@ func TestWideNeedsMore(t *testing.T) {
 	}
 }
 
-// The messages: a byte order mark is named as such, and UTF-16LE's FF FE with PowerShell,
-// which writes it; without a mark, the bytes the encoding was told from, and the encoders
-// that write it, whose fix is to ask for UTF-8.
+// The messages say what the bytes are: a byte order mark is named as such; without a mark,
+// the bytes the encoding was told from. They name no program (package porting does).
 func TestWideReason(t *testing.T) {
-	const powerShell = "(PowerShell 7: Out-File -Encoding utf8NoBOM; Windows PowerShell 5.1, whose -Encoding utf8 adds a byte order mark: [IO.File]::WriteAllText(<path>, <text>))"
-	const encodeUTF8 = "encode the text as UTF-8 (Python: .encode('utf-8'); .NET: Encoding.UTF8.GetBytes)"
 	tests := []struct{ name, in, want string }{
 		{"UTF-16LE mark", "\xff\xfe{\x00}\x00",
-			"the input starts with the bytes FF FE, the byte order mark of UTF-16 (little-endian, as Windows PowerShell's Out-File and '>' write); " +
-				"expected UTF-8: send UTF-8 without a byte order mark " + powerShell + ", or convert the file: iconv -f UTF-16 -t UTF-8"},
+			"the input starts with the bytes FF FE, the byte order mark of UTF-16 (little-endian); " +
+				"expected UTF-8: send UTF-8 without a byte order mark, or convert the file: iconv -f UTF-16 -t UTF-8"},
 		{"UTF-16LE", "{\x00}\x00",
-			"the input starts with the bytes 7B 00 7D 00, a NUL byte after each of its first two characters: it looks like UTF-16 (little-endian) without a byte order mark, " +
-				"as Python's .encode('utf-16-le') and .NET's Encoding.Unicode.GetBytes write it; expected UTF-8: " + encodeUTF8 + ", or convert the file: iconv -f UTF-16LE -t UTF-8"},
+			"the input starts with the bytes 7B 00 7D 00, a NUL byte after each of its first two characters: it looks like UTF-16 (little-endian) without a byte order mark; " +
+				"expected UTF-8: encode the text as UTF-8, or convert the file: iconv -f UTF-16LE -t UTF-8"},
 		{"UTF-16BE mark", "\xfe\xff\x00{\x00}",
 			"the input starts with the bytes FE FF, the byte order mark of UTF-16 (big-endian); expected UTF-8: send UTF-8 without a byte order mark, or convert the file: iconv -f UTF-16 -t UTF-8"},
-		{"UTF-16BE", "\x00{\x00}",
-			"the input starts with the bytes 00 7B 00 7D, a NUL byte before each of its first two characters: it looks like UTF-16 (big-endian) without a byte order mark; " +
-				"expected UTF-8: " + encodeUTF8 + ", or convert the file: iconv -f UTF-16BE -t UTF-8"},
-		{"UTF-32LE mark", "\xff\xfe\x00\x00{\x00\x00\x00",
-			"the input starts with the bytes FF FE 00 00, the byte order mark of UTF-32 (little-endian); expected UTF-8: send UTF-8 without a byte order mark, or convert the file: iconv -f UTF-32 -t UTF-8"},
-		{"UTF-32LE", "{\x00\x00\x00}\x00\x00\x00",
-			"the input starts with the bytes 7B 00 00 00 7D 00 00 00, three NUL bytes after each of its first two characters: it looks like UTF-32 (little-endian) without a byte order mark; " +
-				"expected UTF-8: " + encodeUTF8 + ", or convert the file: iconv -f UTF-32LE -t UTF-8"},
 		{"UTF-32BE", "\x00\x00\x00{\x00\x00\x00}",
 			"the input starts with the bytes 00 00 00 7B 00 00 00 7D, three NUL bytes before each of its first two characters: it looks like UTF-32 (big-endian) without a byte order mark; " +
-				"expected UTF-8: " + encodeUTF8 + ", or convert the file: iconv -f UTF-32BE -t UTF-8"},
+				"expected UTF-8: encode the text as UTF-8, or convert the file: iconv -f UTF-32BE -t UTF-8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w, ok := DetectWide([]byte(tt.in))
 			require.True(t, ok)
 			assert.Equal(t, tt.want, w.Reason())
-			assert.Equal(t, "the input is not UTF-8, so neither is this line: "+tt.want, w.LineReason())
+		})
+	}
+}
+
+// A syntax error at text of another kind records what it is, as data, beside a reason that
+// says what the bytes are; plain malformed JSON records nothing.
+func TestSyntaxErrorFound(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     Found
+		reason   string
+	}{
+		{"gzip", "\x1f\x8b\x08\x00", Found{Kind: FoundGzip}, "the input starts with the bytes 1F 8B, the gzip magic: it is compressed; expected JSON text"},
+		{"UTF-16LE mark", "\xff\xfe{\x00", Found{Kind: FoundWide, Wide: Wide{enc: utf16LE, bom: true, evidence: "FF FE"}}, "the input starts with the bytes FF FE"},
+		{"single quote", `'a'`, Found{Kind: FoundSingleQuote}, "unexpected single quote; JSON strings and keys take double quotes"},
+		{"single-quoted key", `{'a': 1}`, Found{Kind: FoundSingleQuote, Key: true}, "unexpected single quote; JSON strings and keys take double quotes" + KeyExpected},
+		{"None", `{"a":None}`, Found{Kind: FoundLiteral, Word: "None"}, "found None, which JSON writes null"},
+		{"True as a key", `{True: 1}`, Found{Kind: FoundLiteral, Word: "True", Key: true}, "found True, which JSON writes true" + KeyExpected},
+		{"-Infinity", `[-Infinity]`, Found{Kind: FoundNonFinite, Word: "Infinity"}, "found Infinity, which JSON does not have: send null or a string instead"},
+		{"NaN", `[NaN]`, Found{Kind: FoundNonFinite, Word: "NaN"}, "found NaN, which JSON does not have: send null or a string instead"},
+		{"prose is not a literal", `None of them`, Found{}, `found the text "None", expected a JSON value`},
+		{"a comment", `[1 // one`, Found{}, "found a comment"},
+		{"malformed", `[1,,2]`, Found{}, "unexpected character ','"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s Scanner
+			s.Reset([]byte(tt.in), 10)
+			s.SkipValue()
+			s.AtEnd()
+			require.NotNil(t, s.Err())
+			assert.Equal(t, tt.want, s.Err().Found)
+			assert.True(t, strings.HasPrefix(s.Err().Reason, tt.reason), "%q does not start with %q", s.Err().Reason, tt.reason)
 		})
 	}
 }

@@ -90,6 +90,8 @@ const (
 type SyntaxError struct {
 	Offset int
 	Reason string
+	// Found: what the error was found at, when it is text of another kind than JSON.
+	Found Found
 	// JSONLines: the input is not one value but several, each on a line of its own, as a JSON
 	// Lines file holds them; the layer above may say how to send such a file.
 	JSONLines bool
@@ -163,13 +165,13 @@ func (s *Scanner) StrFlags() StrFlags { return s.strFlags }
 // Fail records a syntax error at off, unless one was already recorded, and returns false.
 func (s *Scanner) Fail(off int, format string, args ...any) bool {
 	if s.err == nil {
-		reason := fmt.Sprintf(format, args...)
+		reason, found := fmt.Sprintf(format, args...), Found{}
 		if off < 4 { // text in UTF-16 or UTF-32 fails in its first bytes, whatever it holds
-			if h := wideEncodingHint(s.data); h != "" {
-				reason = h
+			if h, f, ok := failWide(s.data); ok {
+				reason, found = h, f
 			}
 		}
-		s.err = &SyntaxError{Offset: off, Reason: reason}
+		s.err = &SyntaxError{Offset: off, Reason: reason, Found: found}
 		s.pos = len(s.data) // stop every loop that is still walking
 	}
 	return false
@@ -461,8 +463,8 @@ func (s *Scanner) scanNumber() bool {
 		}
 		i = j
 	default:
-		if h := wrongText(d, i); h != "" { // -Infinity
-			return s.Fail(i, "%s", h)
+		if h, f := wrongText(d, i); h != "" { // -Infinity
+			return s.failFound(i, f, h)
 		}
 		return s.Fail(i, "%s in a number; expected a digit", describeByte(d, i))
 	}

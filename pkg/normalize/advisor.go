@@ -46,6 +46,20 @@ func WithAdvisor(a Advisor) Option { return func(c *config) { c.advisor = a } }
 // absent.
 type Span = jsonscan.Span
 
+// Found is what a syntax error was found at, when it is text of another kind than JSON; its
+// Kind is one of the Found constants.
+type Found = jsonscan.Found
+
+// The kinds of Found.
+const (
+	FoundSyntax      = jsonscan.FoundSyntax      // nothing recognised: malformed JSON
+	FoundGzip        = jsonscan.FoundGzip        // the gzip magic, 1F 8B, first
+	FoundWide        = jsonscan.FoundWide        // text in UTF-16 or UTF-32 (Found.Wide)
+	FoundSingleQuote = jsonscan.FoundSingleQuote // a string or a key in single quotes
+	FoundLiteral     = jsonscan.FoundLiteral     // True, False or None (Found.Word)
+	FoundNonFinite   = jsonscan.FoundNonFinite   // NaN, Infinity and their spellings (Found.Word)
+)
+
 // beginNotes starts the notes on the result r is about to read, when an Advisor wants them.
 func (r *Result) beginNotes() {
 	r.lint = nil

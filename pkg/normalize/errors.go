@@ -87,6 +87,11 @@ type InvalidJSONError struct {
 	Line   int    // line of the problem, from 1
 	Column int    // column in characters (code points) within that line, from 1, as Python counts
 	Reason string // what was found and what was expected
+	// Found: what the problem was found at, when it is text of another kind than JSON
+	// (compressed bytes, UTF-16, a literal of another language): the facts an Advisor words
+	// its advice from. Package normalize says only what the bytes are; with package porting's
+	// Advisor the Reason also says which program writes them and how to send JSON instead.
+	Found Found
 	// JSONLines: the input is several JSON values, each on a line of its own, as a JSON Lines
 	// file holds them. The message says to send one result per input; a caller that has a
 	// way to take such a file (a batch mode) can say so.

@@ -518,7 +518,7 @@ func (r *Result) shapeError(probe probeKeys) error {
 // for tools.
 func invalidJSON(data []byte, e *jsonscan.SyntaxError) error {
 	line, col := e.LineColumn(data)
-	return &InvalidJSONError{Offset: e.Offset, Line: line, Column: col, Reason: e.Reason, JSONLines: e.JSONLines, TooDeep: e.TooDeep, TooManyDigits: e.TooManyDigits}
+	return &InvalidJSONError{Offset: e.Offset, Line: line, Column: col, Reason: e.Reason, Found: e.Found, JSONLines: e.JSONLines, TooDeep: e.TooDeep, TooManyDigits: e.TooManyDigits}
 }
 
 func appendString(dst []byte, s string) []byte { return jsonscan.AppendString(dst, s) }

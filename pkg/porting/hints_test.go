@@ -511,3 +511,40 @@ func rejected(t *testing.T, input string) *normalize.InvalidJSONError {
 	require.ErrorAs(t, err, &syn)
 	return syn
 }
+
+// An InvalidJSON rejection at text of another kind than JSON says which program writes it and
+// how to send JSON instead; without porting's advice the reason says only what the bytes are,
+// at the same place, and the Found is the same.
+func TestSyntaxAdvice(t *testing.T) {
+	const pythonDict = "unexpected single quote; JSON strings and keys take double quotes (a Python dict printed with str() or repr() is not JSON: serialize it with json.dumps)"
+	tests := []struct{ name, input, plain, want string }{
+		{"NaN", `{"final_response":"a","metadata":{"x":NaN}}`, "found NaN, which JSON does not have: send null or a string instead",
+			"found NaN, which JSON does not have (Python's json.dumps writes NaN and Infinity unless allow_nan=False): send null or a string instead"},
+		{"minus Infinity", `{"final_response":"a","metadata":{"x":-Infinity}}`, "found Infinity, which JSON does not have: send null or a string instead",
+			"found Infinity, which JSON does not have (Python's json.dumps writes NaN and Infinity unless allow_nan=False): send null or a string instead"},
+		{"None", `{"final_response":"a","metadata":None}`, "found None, which JSON writes null",
+			"found Python's None, which JSON writes null (serialize with json.dumps, not str())"},
+		{"False as a key", `{False: 1}`, "found False, which JSON writes false; expected a string key in double quotes",
+			"found Python's False, which JSON writes false (serialize with json.dumps, not str()); expected a string key in double quotes"},
+		{"single quotes", `'a'`, "unexpected single quote; JSON strings and keys take double quotes", pythonDict},
+		{"Python dict", `{'final_response': 'a'}`, "unexpected single quote; JSON strings and keys take double quotes; expected a string key in double quotes",
+			pythonDict + "; expected a string key in double quotes"},
+		{"gzip", "\x1f\x8b\x08\x00", "the input starts with the bytes 1F 8B, the gzip magic: it is compressed; expected JSON text",
+			"the input starts with the bytes 1F 8B, the gzip magic: it is compressed; expected JSON text (decompress it, or over HTTP send it with Content-Encoding: gzip)"},
+		{"malformed", `[1,,2]`, "unexpected character ','; expected a value", "unexpected character ','; expected a value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := normalize.Normalize([]byte(tt.input))
+			var plain *normalize.InvalidJSONError
+			require.ErrorAs(t, err, &plain)
+			_, err = porting.Normalize([]byte(tt.input))
+			var advised *normalize.InvalidJSONError
+			require.ErrorAs(t, err, &advised)
+			assert.Equal(t, tt.plain, plain.Reason)
+			assert.Equal(t, tt.want, advised.Reason)
+			assert.Equal(t, plain.Found, advised.Found)
+			assert.Equal(t, [3]int{plain.Line, plain.Column, plain.Offset}, [3]int{advised.Line, advised.Column, advised.Offset})
+		})
+	}
+}

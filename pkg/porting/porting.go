@@ -50,6 +50,10 @@ func Normalize(raw []byte, opts ...normalize.Option) (*normalize.Result, error) 
 // Hint gives a rejection of input the hint that says what was sent and how to fix it
 // (normalize.Advisor). Only the error path runs it.
 func (advisor) Hint(err error, input []byte, maxDepth int) error {
+	if j := (*normalize.InvalidJSONError)(nil); errors.As(err, &j) {
+		syntaxHint(j)
+		return err
+	}
 	var e *normalize.ResponseShapeError
 	if !errors.As(err, &e) {
 		return err
