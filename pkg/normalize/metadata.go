@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/messages"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -131,13 +132,14 @@ func serializedTwice(data []byte, v jsonscan.Span, k, want jsonscan.Kind) string
 	return "the string holds its JSON text: it was serialized twice (json.dumps of a value already serialized): send the " + want.Name() + " itself"
 }
 
-// nullHint says how to send no value for a recognised key: null is not one (a Pydantic
-// model_dump of unset fields sends null for each).
+// nullHint says how to send no value for a recognised key: null is not one (a model_dump of
+// unset fields sends null for each). Its wording names the framework, so it is
+// messages.FixNullValue's.
 func nullHint(kind jsonscan.Kind) string {
 	if kind != jsonscan.Null {
 		return ""
 	}
-	return "leave the key out when there is no value (Pydantic: model_dump(exclude_none=True))"
+	return messages.FixNullValue.String()
 }
 
 func wholeNonNegative(number []byte) bool {

@@ -20,6 +20,17 @@
 // repr of a result as the answer) and keyvariant.go (top-level keys spelled another way). The
 // hints are in shapehint.go and finalhint.go. CONTRIBUTING.md ("Adding advice for a framework")
 // says how to add one.
+//
+// # What names a framework
+//
+// Package normalize and the scanner under it name no framework, API or program (a test in
+// package normalize holds them to that). What does is of two kinds. A soft warning's text is
+// part of the record, so it is the contract's: the fixes of the record that name a framework
+// (a role of another API, an item recognised by its type, the model_dump that sends null for
+// an unset field) are package messages' wording, in its roleFix and typedItem and its
+// RecordFix table, the package below normalize that words the record's warnings. Everything
+// else is advice and lives here: the notes, the hints, and the part of an InvalidJSON reason
+// that says which program writes text of another kind than JSON (normalize.Found).
 package porting
 
 import (
