@@ -50,6 +50,9 @@ type Span = jsonscan.Span
 // Kind is one of the Found constants.
 type Found = jsonscan.Found
 
+// FoundKind is the kind of a Found.
+type FoundKind = jsonscan.FoundKind
+
 // The kinds of Found.
 const (
 	FoundSyntax      = jsonscan.FoundSyntax      // nothing recognised: malformed JSON

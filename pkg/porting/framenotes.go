@@ -406,25 +406,17 @@ func (w *messageWalk) noteParts(n *noteRun, i int) {
 // textNotShown is what was done about a message whose text is not in "content".
 const textNotShown = "the message was kept, but the trace shows it without its text"
 
-// transcriptKeys are the top-level keys a porter sends a transcript under instead of "messages",
-// each with whose name it is. Rule 4 ignores them silently: the explain view notes the first that
-// holds an array of objects in the shape of messages (holdsMessages), when the result has no "messages" (nor a variant of it, which has a
-// note of its own). The list is short on purpose: each name is one that a framework gives to the
+// The top-level keys a porter sends a transcript under instead of "messages" are the sources'
+// transcripts (transcriptNames), each with whose name it is. Rule 4 ignores them silently: the
+// explain view notes the first that holds an array of objects in the shape of messages
+// (holdsMessages), when the result has no "messages" (nor a variant of it, which has a note of
+// its own). The list is short on purpose: each name is one that a framework gives to the
 // transcript a porter has in hand.
-var transcriptKeys = [...]struct{ name, origin string }{
-	{"history", `a chat's history in Gemini's SDKs (chat.get_history()) and in LangChain (MessagesPlaceholder("history"))`},
-	{"chat_history", "LangChain's usual name for one"},
-	{"message_history", "Pydantic AI's name for one (Agent.run's message_history)"},
-	{"new_items", "the OpenAI Agents SDK's name for a run's items (RunResult.new_items)"},
-	{"steps", "smolagents' name for an agent's memory steps (agent.memory.steps)"},
-	{"transcript", ""},
-}
 
-// transcriptKey is the first top-level key of transcriptKeys that holds an array of messages.
+// transcriptKey is the first top-level key of transcriptNames that holds an array of messages.
 type transcriptKey struct {
-	at   int // where its value starts; 0 when none was found
-	name string
-	from string
+	at  int // where its value starts; 0 when none was found
+	key *transcriptName
 }
 
 // see looks at the top-level member name, whose value of kind k is at v.
@@ -432,10 +424,10 @@ func (t *transcriptKey) see(data, name []byte, k jsonscan.Kind, v jsonscan.Span,
 	if t.at > 0 || k != jsonscan.Array {
 		return
 	}
-	for _, key := range transcriptKeys {
-		if string(name) == key.name {
+	for i := range transcriptNames {
+		if key := &transcriptNames[i]; string(name) == key.key {
 			if holdsMessages(data[v.Start:v.End], depth) {
-				t.at, t.name, t.from = v.Start, key.name, key.origin
+				t.at, t.key = v.Start, key
 			}
 			return
 		}
@@ -487,26 +479,17 @@ func holdsMessages(arr []byte, depth int) bool {
 
 // note is the note on the key.
 func (t *transcriptKey) note() softwarn.Warning {
-	from := ""
-	if t.from != "" {
-		from = `, and "` + t.name + `" is ` + t.from
+	name, from := t.key.key, ""
+	if t.key.origin != "" {
+		from = `, and "` + name + `" is ` + t.key.origin
 	}
 	send := `if it holds the run's transcript, send it as "messages", each entry a chat message {"role": "system", "user", "assistant" or "tool", "content": ...}`
-	if t.name == "new_items" {
-		send = newItemsFix
+	if t.key.fix != "" {
+		send = t.key.fix
 	}
-	return softwarn.At(t.name).Warning(softwarn.TopLevelTranscriptKey, softwarn.Dropped, softwarn.Parts{
-		Found:    `the key "` + t.name + `" holding an array of objects`,
+	return softwarn.At(name).Warning(t.key.code, softwarn.Dropped, softwarn.Parts{
+		Found:    `the key "` + name + `" holding an array of objects`,
 		Expected: `"messages" (the platform reads a transcript only from "messages"` + from + `)`,
 		Done:     "it was dropped with the other unknown keys, so the record has no messages and rich mode is off",
 		Fix:      send})
 }
-
-// newItemsFix is how a run's items (the OpenAI Agents SDK's RunResult.new_items, RunItems that
-// wrap a raw_item) become messages: result.to_input_list() gives the run's input items (the
-// Responses API's: messages, function_call and function_call_output items), each of which
-// converts to a chat message.
-const newItemsFix = `send "messages" built from result.to_input_list(), the run's input items (not its RunItems): ` +
-	`a message item as {"role": <role>, "content": <content>}, ` +
-	`a function_call item as {"role": "assistant", "tool_calls": [{"id": <call_id>, "name": <name>, "arguments": <arguments>}]}, ` +
-	`a function_call_output item as {"role": "tool", "tool_call_id": <call_id>, "content": <output>}`

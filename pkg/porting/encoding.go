@@ -5,34 +5,18 @@ import (
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
-// syntaxHint gives an InvalidJSON rejection found at text of another kind than JSON the reason
-// that says which program writes such text and how to send JSON instead; the scanner's own
-// reason says only what the bytes are.
-func syntaxHint(e *normalize.InvalidJSONError) {
-	var reason string
-	switch f := e.Found; f.Kind {
-	case normalize.FoundGzip:
-		reason = "the input starts with the bytes 1F 8B, the gzip magic: it is compressed; " +
-			"expected JSON text (decompress it, or over HTTP send it with Content-Encoding: gzip)"
-	case normalize.FoundWide:
-		reason = WideReason(f.Wide)
-	case normalize.FoundSingleQuote:
-		reason = "unexpected single quote; JSON strings and keys take double quotes " +
-			"(a Python dict printed with str() or repr() is not JSON: serialize it with json.dumps)"
-	case normalize.FoundLiteral:
-		reason = "found Python's " + f.Word + ", which JSON writes " + jsonscan.LiteralJSON(f.Word) +
-			" (serialize with json.dumps, not str())"
-	case normalize.FoundNonFinite:
-		reason = "found " + f.Word + ", which JSON does not have (Python's json.dumps writes NaN and Infinity " +
-			"unless allow_nan=False): " + jsonscan.NonFiniteFix
-	default:
-		return
-	}
-	if e.Found.Key {
-		reason += jsonscan.KeyExpected
-	}
-	e.Reason = reason
-}
+// encoding is not a framework: how text of another kind than JSON is stored and sent, by the
+// programs that write it (gzip, and UTF-16 as Windows PowerShell and .NET's encoders write it).
+var encoding = register(source{
+	name: "the input's encoding",
+	syntax: []syntaxShape{
+		{found: normalize.FoundGzip, reason: func(normalize.Found) string {
+			return "the input starts with the bytes 1F 8B, the gzip magic: it is compressed; " +
+				"expected JSON text (decompress it, or over HTTP send it with Content-Encoding: gzip)"
+		}},
+		{found: normalize.FoundWide, reason: func(f normalize.Found) string { return WideReason(f.Wide) }},
+	},
+})
 
 // WideFound says what was found in an input in UTF-16 or UTF-32, and which programs write
 // it, where that is well known.

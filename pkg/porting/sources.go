@@ -1,0 +1,115 @@
+package porting
+
+import (
+	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/normalize"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// A source is a framework, an API or a program whose output porters send, and what this
+// package knows of it: one table per kind of place a shape of its output is found at, each
+// entry how the shape is recognised, its code and its fix. A source is one file that holds
+// its table and registers it (register); the engine files read the tables and name no source.
+type source struct {
+	name string // as a test names it, and a reader of the table
+	// syntax: text of another kind than JSON that the source writes, by what the scanner
+	// found, for the reason of an InvalidJSON rejection.
+	syntax []syntaxShape
+	// transcripts: the top-level keys the source sends a transcript under instead of
+	// "messages", for a top_level_transcript_key note.
+	transcripts []transcriptShape
+}
+
+// A syntaxShape is text of another kind than JSON, recognised by what the scanner found at
+// it (normalize.Found.Kind); reason is the InvalidJSON reason that says what writes it and
+// how to send JSON instead (normalize.Found.Key's ending aside).
+type syntaxShape struct {
+	found  normalize.FoundKind
+	reason func(normalize.Found) string
+}
+
+// A transcriptShape is a top-level key holding a transcript, recognised by its name when it
+// holds objects in the shape of messages (holdsMessages).
+type transcriptShape struct {
+	key  string
+	code softwarn.Code
+	// origin says whose name the key is. Where several sources use the key, the note says
+	// lead and their origins joined with " and ", in the order the sources are registered.
+	lead, origin string
+	fix          string // the fix; "" for the generic one (send the entries as "messages")
+}
+
+// sources are the registered sources, in the order of their files' names (the order Go
+// initializes them in).
+var sources []*source
+
+// register adds s to sources, for the engine's tables; a source's file calls it once, for its
+// package-level var.
+func register(s source) *source {
+	sources = append(sources, &s)
+	return &s
+}
+
+// syntaxShapeFor is the syntax shape for what the scanner found, or nil.
+func syntaxShapeFor(k normalize.FoundKind) *syntaxShape {
+	for _, s := range sources {
+		for i := range s.syntax {
+			if s.syntax[i].found == k {
+				return &s.syntax[i]
+			}
+		}
+	}
+	return nil
+}
+
+// syntaxHint gives an InvalidJSON rejection found at text of another kind than JSON the reason
+// that says which program writes such text and how to send JSON instead; the scanner's own
+// reason says only what the bytes are.
+func syntaxHint(e *normalize.InvalidJSONError) {
+	sh := syntaxShapeFor(e.Found.Kind)
+	if e.Found.Kind == normalize.FoundSyntax || sh == nil {
+		return
+	}
+	e.Reason = sh.reason(e.Found)
+	if e.Found.Key {
+		e.Reason += jsonscan.KeyExpected
+	}
+}
+
+// A transcriptName is a top-level key of the transcripts, with what its note says of it.
+type transcriptName struct {
+	key, origin, fix string
+	code             softwarn.Code
+}
+
+// transcriptNames are the keys of every source's transcripts, in the order first registered.
+var transcriptNames []transcriptName
+
+// init gathers the tables, after every source's var has registered it.
+func init() { transcriptNames = joinTranscripts() }
+
+// joinTranscripts gathers the sources' transcript shapes by key: a key several sources use
+// says its first lead, then their origins joined with " and ".
+func joinTranscripts() []transcriptName {
+	var names []transcriptName
+	index := map[string]int{}
+	for _, s := range sources {
+		for _, t := range s.transcripts {
+			i, seen := index[t.key]
+			switch {
+			case !seen:
+				i, index[t.key] = len(names), len(names)
+				names = append(names, transcriptName{key: t.key, origin: t.lead, fix: t.fix, code: t.code})
+			case t.origin != "":
+				names[i].origin += " and "
+			}
+			names[i].origin += t.origin
+		}
+	}
+	return names
+}
+
+// generic are the shapes that are no source's: a transcript under the plain word for one.
+var generic = register(source{
+	transcripts: []transcriptShape{{key: "transcript", code: softwarn.TopLevelTranscriptKey}},
+})
