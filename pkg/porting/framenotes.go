@@ -1,7 +1,6 @@
 package porting
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
@@ -42,12 +41,6 @@ const (
 	pkFunctionCall                           // Gemini
 	pkFunctionResponse                       // Gemini
 )
-
-// pydanticPartKinds maps Pydantic AI's part_kind values.
-var pydanticPartKinds = map[string]partKinds{
-	"system-prompt": pkSystemPrompt, "user-prompt": pkUserPrompt, "tool-return": pkToolReturn,
-	"retry-prompt": pkRetryPrompt, "text": pkText, "tool-call": pkToolCall, "thinking": pkThinking,
-}
 
 // readParts reads the "parts" value at v: whether it is an array, and the kinds of its parts,
 // by Pydantic AI's part_kind or by Gemini's keys.
@@ -109,9 +102,24 @@ type foreignFacts struct {
 // framework's message. The note is built only when it is listed: a transcript of a million
 // dropped messages is counted past the limit, not written out.
 func (w *messageWalk) noteForeign(n *noteRun, i int, f *foreignFacts) {
-	if shape := w.foreignShapeOf(f); shape != notForeign && n.take() {
-		n.add(f.start, messageAt(i).Warning(softwarn.MessageOtherFramework, softwarn.Dropped, w.foreignMessage(f, shape)))
+	if shape := w.messageShapeOf(f); shape != nil && n.take() {
+		n.add(f.start, messageAt(i).Warning(shape.code, softwarn.Dropped, shape.note(w, *f)))
 	}
+}
+
+// messageShapeOf is the sources' message shape f is in, of the lowest rank among those it
+// matches; nil when none, or when the message's own warning says all there is (a role out of
+// the set, which no shape of a message without a role matches).
+func (w *messageWalk) messageShapeOf(f *foreignFacts) *messageShape {
+	var best *messageShape
+	for _, s := range sources {
+		for j := range s.messages {
+			if sh := &s.messages[j]; (best == nil || sh.rank < best.rank) && sh.is(w, *f) {
+				best = sh
+			}
+		}
+	}
+	return best
 }
 
 // readForeign reads the value v of member key of a dropped message into f.
@@ -151,223 +159,6 @@ func (w *messageWalk) shortText(sp jsonscan.Span) []byte {
 	}
 	return shortToken(w.data[sp.Start:sp.End], 67)
 }
-
-// foreignShape is the other framework's shape a dropped message is in, which its note names.
-type foreignShape uint8
-
-const (
-	notForeign       foreignShape = iota
-	smolToolCall                  // smolagents' "role": "tool-call"
-	smolToolResponse              // smolagents' "role": "tool-response"
-	geminiModel                   // a Gemini Content of the model
-	pydanticMessage               // a Pydantic AI ModelRequest or ModelResponse
-	geminiUser                    // a Gemini Content without a role
-	autoGenMessage                // an AutoGen AgentChat message or event
-	smolStep                      // a smolagents memory step
-	langChainDict                 // a LangChain message as messages_to_dict writes it
-)
-
-// foreignShapeOf says which shape f is in; notForeign when none, or when the message's own
-// warning says all there is (a role out of the set).
-func (w *messageWalk) foreignShapeOf(f *foreignFacts) foreignShape {
-	switch role := w.shortText(f.role); {
-	case string(role) == "tool-call":
-		return smolToolCall
-	case string(role) == "tool-response":
-		return smolToolResponse
-	case string(role) == "model" && f.parts:
-		return geminiModel
-	case !f.noRole:
-		return notForeign // dropped for its role, whose warning says what to use
-	case f.parts && f.kind.Present():
-		if kind := w.shortText(f.kind); string(kind) == "request" || string(kind) == "response" {
-			return pydanticMessage
-		}
-		return notForeign
-	case f.parts:
-		return geminiUser
-	case f.source.Present() && isAutoGenType(w.shortText(f.typ)):
-		return autoGenMessage
-	case f.step && f.stepOut:
-		return smolStep
-	case f.data && langChainRole(w.shortText(f.typ)) != "":
-		return langChainDict
-	}
-	return notForeign
-}
-
-// foreignMessage is what the note on a dropped message in shape, another framework's, says.
-func (w *messageWalk) foreignMessage(f *foreignFacts, shape foreignShape) softwarn.Parts {
-	const dropped = "the message was dropped"
-	switch shape {
-	case smolToolCall:
-		return softwarn.Parts{Found: `"role": "tool-call", smolagents' MessageRole.TOOL_CALL`, Expected: `"assistant" with the calls in "tool_calls"`, Done: dropped,
-			Fix: `send {"role": "assistant", "tool_calls": <the step's tool_calls>} (ActionStep.tool_calls, each {"id", "type": "function", "function": {"name", "arguments"}}, a shape the platform reads), ` +
-				`not the text "Calling tools: ...", which holds the calls as Python text`}
-	case smolToolResponse:
-		return softwarn.Parts{Found: `"role": "tool-response", smolagents' MessageRole.TOOL_RESPONSE`, Expected: `"tool"`, Done: dropped,
-			Fix: `send it as {"role": "tool", "tool_call_id": <the id of the call it answers>, "content": <its content>}`}
-	case geminiModel:
-		return geminiMessage(`a Gemini Content ("role": "model" with "parts")`, "assistant", f.kinds, dropped)
-	case pydanticMessage:
-		return pydanticNote(w.text(f.kind), f.kinds, dropped)
-	case geminiUser:
-		return geminiMessage(`a Gemini Content ("parts" and no "role", which Gemini reads as "user")`, "user", f.kinds, dropped)
-	case autoGenMessage:
-		return w.autoGenNote(f, dropped)
-	case langChainDict:
-		return langChainNote(w.text(f.typ), dropped)
-	case smolStep:
-		return softwarn.Parts{Found: `a smolagents memory step (ActionStep.dict(), with "step_number" and no "role")`, Expected: "chat messages", Done: dropped,
-			Fix: `send the step as messages: {"role": "assistant", "content": <model_output>, "tool_calls": <tool_calls>}, ` +
-				`then for each call {"role": "tool", "tool_call_id": <its id>, "content": <observations>}`}
-	}
-	return softwarn.Parts{}
-}
-
-// isAutoGenType is whether typ names an AutoGen AgentChat message or event class
-// (TextMessage, ToolCallRequestEvent, ...): a capitalized identifier ending in Message or Event.
-// Being an identifier, it can be shown in a note as it is.
-func isAutoGenType(typ []byte) bool {
-	if len(typ) == 0 || typ[0] < 'A' || typ[0] > 'Z' || !(bytes.HasSuffix(typ, []byte("Message")) || bytes.HasSuffix(typ, []byte("Event"))) {
-		return false
-	}
-	for _, c := range typ {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-// autoGenNote is what the note on an AutoGen AgentChat message says, by its type.
-func (w *messageWalk) autoGenNote(f *foreignFacts, dropped string) softwarn.Parts {
-	typ := w.text(f.typ)
-	p := softwarn.Parts{Found: "an AutoGen AgentChat " + typ + ` ("source" and "type", no "role")`, Expected: `a chat message {"role", "content", ...}`, Done: dropped}
-	switch typ {
-	case "TextMessage", "MultiModalMessage", "StopMessage", "HandoffMessage", "ToolCallSummaryMessage":
-		if w.text(f.source) == "user" {
-			p.Fix = `send it as {"role": "user", "content": <its content>} (its source is "user")`
-			return p
-		}
-		p.Fix = `send it as {"role": "assistant", "content": <its content>} (its source, ` +
-			jsonscan.ShortToken(tokenText(w.data, f.source)) + `, is an agent, not "user")`
-	case "ToolCallRequestEvent":
-		p.Fix = `send it as {"role": "assistant", "tool_calls": <its content>}: its FunctionCall entries {"id", "arguments", "name"} are the flat form already`
-	case "ToolCallExecutionEvent":
-		p.Fix = `send each FunctionExecutionResult of its content as {"role": "tool", "tool_call_id": <call_id>, "content": <content>}`
-	case "ThoughtEvent":
-		p.Fix = `it holds the model's reasoning: leave it out, or put it in the thinking of the assistant message that follows it: "thinking": [{"type": "thinking", "thinking": <its content>}]`
-	default:
-		p.Fix = `it is an event, not a chat message: leave it out, or send what it shows as {"role": "assistant", "content": <its text>}`
-	}
-	return p
-}
-
-// langChainRole is the platform's role for a LangChain message type, "" for another type.
-func langChainRole(typ []byte) string {
-	switch string(typ) {
-	case "human":
-		return "user"
-	case "ai":
-		return "assistant"
-	case "system", "tool":
-		return string(typ)
-	}
-	return ""
-}
-
-// langChainNote is what the note on a message as LangChain's messages_to_dict writes it, of
-// type typ (human, ai, system or tool), says: the message its data converts to, or the list
-// converted whole.
-func langChainNote(typ, dropped string) softwarn.Parts {
-	var send string
-	switch typ {
-	case "ai":
-		send = `{"role": "assistant", "content": <data.content>, "tool_calls": [{"id": <id>, "name": <name>, "arguments": <args>}, ...] from data.tool_calls}`
-	case "tool":
-		send = `{"role": "tool", "tool_call_id": <data.tool_call_id>, "content": <data.content>}`
-	default:
-		send = `{"role": "` + langChainRole([]byte(typ)) + `", "content": <data.content>}`
-	}
-	return softwarn.Parts{Found: `a LangChain message as ` + langChainStoredWriters + ` writes it ({"type": "` + typ + `", "data": {...}}, no "role")`,
-		Expected: `a chat message {"role", "content", ...}`, Done: dropped,
-		Fix: `send it as ` + send + `, or ` + langChainStoredFix}
-}
-
-// pydanticNote is what the note on a Pydantic AI ModelRequest or ModelResponse says: the
-// messages its parts convert to, for the kinds of part it holds (all of its kind's, when none is
-// known).
-func pydanticNote(kind string, kinds partKinds, dropped string) softwarn.Parts {
-	switch kind {
-	case "request":
-		convs := []struct {
-			k    partKinds
-			text string
-		}{
-			{pkSystemPrompt, `a system-prompt part as {"role": "system", "content": <content>}`},
-			{pkUserPrompt, `a user-prompt part as {"role": "user", "content": <content>}`},
-			{pkToolReturn, `a tool-return part as {"role": "tool", "tool_call_id": <tool_call_id>, "content": <content>} (json.dumps(content) when it is not a string)`},
-			{pkRetryPrompt, `a retry-prompt part as {"role": "tool", "tool_call_id": <tool_call_id>, "content": <content>} (as "user" when it has no tool_name)`},
-		}
-		var fixes []string
-		for _, c := range convs {
-			if kinds&c.k != 0 {
-				fixes = append(fixes, c.text)
-			}
-		}
-		if len(fixes) == 0 {
-			for _, c := range convs {
-				fixes = append(fixes, c.text)
-			}
-		}
-		return softwarn.Parts{Found: `a Pydantic AI ModelRequest ("kind": "request" with "parts", no "role")`, Expected: "chat messages", Done: dropped,
-			Fix: "send each of its parts as a message: " + strings.Join(fixes, ", ")}
-	case "response":
-		if kinds&(pkText|pkToolCall|pkThinking) == 0 {
-			kinds |= pkText | pkToolCall
-		}
-		var fields []string
-		if kinds&pkText != 0 {
-			fields = append(fields, `"content": <the content of its text parts>`)
-		}
-		if kinds&pkToolCall != 0 {
-			fields = append(fields, `"tool_calls": [{"id": <tool_call_id>, "name": <tool_name>, "arguments": <args>}, ...]`)
-		}
-		if kinds&pkThinking != 0 {
-			fields = append(fields, `"thinking": [{"type": "thinking", "thinking": <the content of its thinking parts>}]`)
-		}
-		return softwarn.Parts{Found: `a Pydantic AI ModelResponse ("kind": "response" with "parts", no "role")`, Expected: "a chat message", Done: dropped,
-			Fix: `send it as one message: {"role": "assistant", ` + strings.Join(fields, ", ") + "}"}
-	}
-	return softwarn.Parts{}
-}
-
-// geminiMessage is what the note on a dropped Gemini Content, found as found, whose role is role
-// on the platform, says.
-func geminiMessage(found, role string, kinds partKinds, dropped string) softwarn.Parts {
-	var fields, also []string
-	if kinds&pkText != 0 || kinds&(pkFunctionCall|pkFunctionResponse) == 0 {
-		fields = append(fields, `"content": <the text of its text parts>`)
-	}
-	if kinds&pkFunctionCall != 0 {
-		call, _, _ := geminiWords(kinds)
-		fields = append(fields, `"tool_calls": [{"id": `+geminiCallID+`, "name": <name>, "arguments": <args>}, ...] from its `+call+` parts`)
-	}
-	if len(fields) > 0 {
-		also = append(also, `send it as {"role": "`+role+`", `+strings.Join(fields, ", ")+"}")
-	}
-	if kinds&pkFunctionResponse != 0 {
-		also = append(also, geminiResponsesFix(kinds))
-	}
-	return softwarn.Parts{Found: found, Expected: `a chat message {"role", "content", ...}: the platform reads a message's text from "content", not "parts"`,
-		Done: dropped, Fix: strings.Join(also, ", and ")}
-}
-
-// geminiCallID is the id of a tool call made of a Gemini function_call part. Gemini's
-// FunctionCall.id is optional and often absent, so the
-// porter may have to make one, which the function_response that answers it then carries.
-const geminiCallID = `<its id when present, else one you generate, e.g. "call_1">`
 
 // noteParts notes kept message i, just read, when it has "parts" (Gemini's Content) or "blocks"
 // (LlamaIndex's ChatMessage: {"role", "additional_kwargs", "blocks": [{"block_type": "text",

@@ -1,11 +1,125 @@
 package porting
 
-import "github.com/dystopic/normalizer/pkg/softwarn"
+import (
+	"strconv"
+	"strings"
 
-// gemini is Google's Gemini API and its SDKs (google-genai, @google/genai).
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// gemini is Google's Gemini API and its SDKs (google-genai, @google/genai). Its Content is
+// {"role": "user" | "model", "parts": [{"text"}, {"function_call"}, ...]}.
 var gemini = register(source{
 	name: "Gemini",
 	transcripts: []transcriptShape{
 		{key: "history", code: softwarn.TopLevelTranscriptKey, lead: "a chat's history in ", origin: "Gemini's SDKs (chat.get_history())"},
 	},
+	messages: []messageShape{
+		{rank: 3, code: softwarn.MessageOtherFramework,
+			is: func(w *messageWalk, f foreignFacts) bool { return string(w.shortText(f.role)) == "model" && f.parts },
+			note: func(_ *messageWalk, f foreignFacts) softwarn.Parts {
+				return geminiMessage(`a Gemini Content ("role": "model" with "parts")`, "assistant", f.kinds, droppedMessage)
+			}},
+		{rank: 5, code: softwarn.MessageOtherFramework,
+			is: func(_ *messageWalk, f foreignFacts) bool { return f.noRole && f.parts && !f.kind.Present() },
+			note: func(_ *messageWalk, f foreignFacts) softwarn.Parts {
+				return geminiMessage(`a Gemini Content ("parts" and no "role", which Gemini reads as "user")`, "user", f.kinds, droppedMessage)
+			}},
+	},
 })
+
+// geminiMessage is what the note on a dropped Gemini Content, found as found, whose role is role
+// on the platform, says.
+func geminiMessage(found, role string, kinds partKinds, dropped string) softwarn.Parts {
+	var fields, also []string
+	if kinds&pkText != 0 || kinds&(pkFunctionCall|pkFunctionResponse) == 0 {
+		fields = append(fields, `"content": <the text of its text parts>`)
+	}
+	if kinds&pkFunctionCall != 0 {
+		call, _, _ := geminiWords(kinds)
+		fields = append(fields, `"tool_calls": [{"id": `+geminiCallID+`, "name": <name>, "arguments": <args>}, ...] from its `+call+` parts`)
+	}
+	if len(fields) > 0 {
+		also = append(also, `send it as {"role": "`+role+`", `+strings.Join(fields, ", ")+"}")
+	}
+	if kinds&pkFunctionResponse != 0 {
+		also = append(also, geminiResponsesFix(kinds))
+	}
+	return softwarn.Parts{Found: found, Expected: `a chat message {"role", "content", ...}: the platform reads a message's text from "content", not "parts"`,
+		Done: dropped, Fix: strings.Join(also, ", and ")}
+}
+
+// geminiCallID is the id of a tool call made of a Gemini function_call part. Gemini's
+// FunctionCall.id is optional and often absent, so the
+// porter may have to make one, which the function_response that answers it then carries.
+const geminiCallID = `<its id when present, else one you generate, e.g. "call_1">`
+
+// A Gemini Content's parts are written in camelCase (functionCall, functionResponse) by the
+// REST API and the JavaScript SDK (@google/genai: chat.getHistory(), response.candidates), and in
+// snake_case (function_call, function_response) by the Python SDK's model_dump(). The notes on
+// them name the parts as the input spells them, and the helper that writes a response object as
+// JSON text in that language.
+
+// pkCamel is set among a message's partKinds when a part's call or response is in camelCase.
+const pkCamel partKinds = 1 << 15
+
+// geminiWords are the names of a Gemini Content's call and response parts as kinds says the
+// input spells them, and the helper that makes JSON text of an object in its language.
+func geminiWords(kinds partKinds) (call, response, toJSON string) {
+	if kinds&pkCamel != 0 {
+		return "functionCall", "functionResponse", "JSON.stringify"
+	}
+	return "function_call", "function_response", "json.dumps"
+}
+
+// geminiResponsesFix is what a Gemini Content's function_response parts convert to.
+// Its response is an object, which a tool message's content cannot be (rule 8): the fix sends it as
+// JSON text, as the warning on a tool message's object content says. Its id, like its call's, is
+// often absent: it is paired with its call by order and name, as Gemini pairs them.
+func geminiResponsesFix(kinds partKinds) string {
+	call, response, toJSON := geminiWords(kinds)
+	return `send each ` + response + ` part as a message of its own: ` +
+		`{"role": "tool", "tool_call_id": <its id when present, else the id you generated for the ` + call + ` it answers (the next of the same name, in order)>, "content": ` + toJSON + `(<response>)} ` +
+		`(its response is an object, and a tool message's content is text)`
+}
+
+// camelPart is pkCamel when a part's key is in camelCase.
+func camelPart(key []byte) partKinds {
+	if string(key) == "functionCall" || string(key) == "functionResponse" {
+		return pkCamel
+	}
+	return 0
+}
+
+// Gemini's usage metadata counts a thinking model's output in two parts: candidatesTokenCount
+// (candidates_token_count in Python) is the response's text, and thoughtsTokenCount
+// (thoughts_token_count) the model's thoughts, billed as output. The run's output is their sum;
+// a rename of candidatesTokenCount alone would show a fraction of it (10 of 490 tokens).
+
+// thoughtsReason is why the output sum, after the fix that names it.
+const thoughtsReason = " (Gemini's candidatesTokenCount leaves out the thinking tokens, which thoughtsTokenCount counts and total_output_tokens includes)"
+
+// seeThoughts takes in a member name holding the number count: Gemini's thoughts count, the
+// first one met.
+func (sib *siblings) seeThoughts(name, count []byte) {
+	if sib.thoughts == nil && foldsTo(name, "thoughtstokencount") {
+		sib.thoughts, sib.thoughtsCount = shownKey(name), count
+	}
+}
+
+// thoughtsSum is the fix's sum of Gemini's output count, name holding count, and the thoughts
+// count beside it: names ("candidatesTokenCount" + "thoughtsTokenCount") and value (10 + 480
+// = 490, "" when a term is not plain digits); "" when name is not Gemini's candidates count or
+// no thoughts count is beside it.
+func (sib *siblings) thoughtsSum(name, count []byte) (names, value string) {
+	if sib.thoughts == nil || !foldsTo(name, "candidatestokencount") {
+		return "", ""
+	}
+	names = softwarn.QuoteKey(string(shownKey(name))) + " + " + softwarn.QuoteKey(string(sib.thoughts))
+	a, okA := smallCount(count)
+	b, okB := smallCount(sib.thoughtsCount)
+	if okA && okB {
+		value = strconv.FormatUint(a, 10) + " + " + strconv.FormatUint(b, 10) + " = " + strconv.FormatUint(a+b, 10)
+	}
+	return names, value
+}

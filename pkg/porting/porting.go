@@ -17,18 +17,20 @@
 // Knowledge of a source, a framework, an API or a program whose output porters send, is a
 // table in a file of its own, which registers it (sources.go: type source): for each shape of
 // the source's output, how it is recognised, its code and its fix. python.go holds a value
-// printed by that language's str(), encoding.go gzip and UTF-16 (no framework: the programs that
-// write them), and gemini.go, langchain.go, openai_responses.go, pydanticai.go and
-// smolagents.go the keys they send a transcript under. The engine, the walks that read the
-// View and the note list, reads the tables and names no source: explain.go (tool calls and
-// their answers, and the linter that runs every note), keyvariant.go (top-level keys spelled
-// another way), notes.go, text.go and sources.go. A test (TestSourceNames) fails when a
-// source is named outside its file.
+// printed by that language's str(), encoding.go gzip and UTF-16 (no framework: the programs
+// that write them); autogen.go, gemini.go, langchain.go, pydanticai.go and smolagents.go
+// their messages the contract drops; gemini.go, langchain.go, openai_responses.go,
+// pydanticai.go and smolagents.go the keys they send a transcript under. The engine, the
+// walks that read the View and the note list, reads the tables and names no source:
+// explain.go's linter, keyvariant.go (top-level keys spelled another way), notes.go, text.go
+// and sources.go. A test (TestSourceNames) fails when a source is named outside its file.
 //
-// Not every recogniser is in a table yet: framenotes.go and dropped.go (messages in another
+// Not every recogniser is in a table yet: framenotes.go and dropped.go (the walk over dropped
+// and kept messages, with the parts of a kept message and a tool's output in another
 // framework's shape), metanotes.go (other SDKs' metadata names), finalnotes.go (placeholders,
-// and a printed result object as the answer) and the hints of shapehint.go and finalhint.go still
-// know several sources each (notSplit in sources_test.go, a list that only shrinks).
+// and a printed result object as the answer), explain.go's tool-call notes and the hints of
+// shapehint.go and finalhint.go still know several sources each (notSplit in sources_test.go,
+// a list that only shrinks).
 // CONTRIBUTING.md ("Adding advice for a framework") says how to add a source.
 //
 // # What names a framework

