@@ -43,8 +43,8 @@ type ToolCall struct {
 	ID string
 	// Name is the tool's name.
 	Name string
-	// Arguments is the arguments' JSON text, verbatim whatever its type: OpenAI's
-	// JSON-encoded string stays a JSON string. nil when absent.
+	// Arguments is the arguments' JSON text, verbatim whatever its type: arguments sent as a
+	// JSON-encoded string stay a JSON string. nil when absent.
 	Arguments json.RawMessage
 }
 
