@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dystopic/normalizer/internal/testkit/baseline"
 	"github.com/dystopic/normalizer/internal/testkit/benchcpu"
 	"github.com/dystopic/normalizer/internal/testkit/corpus"
 	"github.com/dystopic/normalizer/pkg/normalize"
@@ -47,7 +48,7 @@ func BenchmarkNormalize(b *testing.B) {
 			b.ReportAllocs()
 			defer benchcpu.Measure(b)()
 			for b.Loop() {
-				if _, err := baselineNormalize(in.doc); err != nil {
+				if _, err := baseline.Normalize(in.doc); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,4 +1,8 @@
-package normalize_test
+// Package baseline is the straightforward normalizer that benchmarks measure against: decode
+// into map[string]any with encoding/json, apply the rules, encode again. It is kept only as a
+// yardstick, never used by the product: it loses duplicate keys, number text and key order,
+// which the real one keeps.
+package baseline
 
 import (
 	"bytes"
@@ -9,10 +13,8 @@ import (
 	"unicode/utf8"
 )
 
-// baselineNormalize is the straightforward normalizer that benchmarks measure against: decode
-// into map[string]any with encoding/json, apply the rules, encode again. It is kept only as a
-// yardstick: it loses duplicate keys, number text and key order, which the real one keeps.
-func baselineNormalize(raw []byte) ([]byte, error) {
+// Normalize normalizes raw the straightforward way and returns the record.
+func Normalize(raw []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
@@ -43,7 +45,7 @@ func baselineNormalize(raw []byte) ([]byte, error) {
 	var kept []any
 	if list, ok := obj["messages"].([]any); ok {
 		for i, m := range list {
-			if msg, ok := baselineMessage(m); ok {
+			if msg, ok := message(m); ok {
 				kept = append(kept, msg)
 			} else {
 				warnings = append(warnings, fmt.Sprintf("messages[%d]: dropped", i))
@@ -70,7 +72,7 @@ func baselineNormalize(raw []byte) ([]byte, error) {
 
 const normalizeEmpty = "empty final_response"
 
-func baselineMessage(m any) (map[string]any, bool) {
+func message(m any) (map[string]any, bool) {
 	msg, ok := m.(map[string]any)
 	if !ok {
 		return nil, false
