@@ -3,11 +3,14 @@
 //
 // # Pipeline
 //
-// One reader cuts the input into chunks of whole lines (about 256 KiB each), workers
-// normalize whole chunks with one shared Normalizer, and one writer puts the chunks' outputs
-// back in input order. The number of chunks in flight is bounded, and chunk buffers are
-// reused, so memory stays flat however long the input is: it holds at most a few chunks and,
-// per chunk, one line of at most MaxLineBytes.
+// One reader cuts the input into chunks of whole lines (about 256 KiB each), workers cut the
+// chunks into lines and normalize them with one shared Normalizer, and one writer puts the
+// chunks' outputs back in input order. The chunks are made once per run, 2 per worker and
+// one more, and their buffers reused (memory that is new to the process costs a page fault per
+// page, the most costly part of a run when buffers were new each time), so memory stays flat
+// however long the input is: it holds those chunks, each as large as the longest lines it held.
+// The reader reads into a chunk's own buffer, so each byte is copied once; RunBytes reads an
+// input already in memory, such as a mapped file (MapFile), with no copy at all.
 //
 // # Lines
 //
@@ -24,12 +27,12 @@
 package batch
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"sync"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
@@ -64,9 +67,10 @@ const DefaultChunkBytes = 256 << 10
 // maxChunkLines bounds a chunk of many short (or empty) lines.
 const maxChunkLines = 8192
 
-// readBufferBytes is the bufio.Reader size. When the reader has nothing buffered it hands
-// over the chunk it holds before it reads again, so a slow pipe sees its lines promptly.
-const readBufferBytes = 1 << 20
+// readBufferBytes is the bufio.Reader size: the first bytes are read into it to tell UTF-16
+// and UTF-32 from UTF-8 (wide.go), and a wide input is read through it. UTF-8 lines are read
+// into the chunks' own buffers (read.go).
+const readBufferBytes = 64 << 10
 
 // Run reads lines from r until EOF, normalizes each with n and writes the outputs to w, each
 // followed by "\n". It returns the totals and the first read or write error; rejected lines
@@ -74,18 +78,26 @@ const readBufferBytes = 1 << 20
 // what was already read.
 func Run(ctx context.Context, r io.Reader, w io.Writer, n *normalize.Normalizer, opts Options) (Stats, error) {
 	p := newPipeline(n, opts)
-	return p.run(ctx, r, w)
+	return p.run(ctx, func(ctx context.Context) error { return p.read(ctx, r) }, w)
+}
+
+// RunBytes is Run for an input that is all in memory, such as a mapped file (MapFile): its
+// lines are normalized where they lie, with no copy. A fault while reading data (a mapped file
+// cut short meanwhile) ends the run with an error, as a read error would.
+func RunBytes(ctx context.Context, data []byte, w io.Writer, n *normalize.Normalizer, opts Options) (Stats, error) {
+	p := newPipeline(n, opts)
+	return p.run(ctx, func(ctx context.Context) error { return p.readBytes(ctx, data) }, w)
 }
 
 type pipeline struct {
-	n        *normalize.Normalizer
-	opts     Options
-	wide     *jsonscan.Wide              // the input's encoding when it is UTF-16 or UTF-32, set by the reader before its first chunk
-	wideErr  *normalize.InvalidJSONError // the error of each of its lines
-	pool     sync.Pool
-	work     chan *chunk
-	done     chan *chunk
-	inflight chan struct{} // a token per chunk between reader and writer
+	n       *normalize.Normalizer
+	opts    Options
+	wide    *jsonscan.Wide              // the input's encoding when it is UTF-16 or UTF-32, set by the reader before its first chunk
+	wideErr *normalize.InvalidJSONError // the error of each of its lines
+	chunks  []*chunk                    // every chunk of the run, made once: their buffers are reused, never given back to the collector
+	free    chan *chunk                 // chunks neither being filled nor in flight
+	work    chan *chunk
+	done    chan *chunk
 }
 
 func newPipeline(n *normalize.Normalizer, opts Options) *pipeline {
@@ -95,46 +107,65 @@ func newPipeline(n *normalize.Normalizer, opts Options) *pipeline {
 	if opts.ChunkBytes <= 0 {
 		opts.ChunkBytes = DefaultChunkBytes
 	}
+	// Two chunks per worker keep every worker busy while the writer waits for the oldest;
+	// one more is the one the reader fills. Each chunk's buffers grow to the longest lines
+	// it held, so the count is the run's memory.
+	count := 2*opts.Workers + 1
 	p := &pipeline{
-		n:        n,
-		opts:     opts,
-		work:     make(chan *chunk, opts.Workers),
-		done:     make(chan *chunk, opts.Workers),
-		inflight: make(chan struct{}, 2*opts.Workers+2),
+		n:    n,
+		opts: opts,
+		free: make(chan *chunk, count),
+		work: make(chan *chunk, opts.Workers),
+		done: make(chan *chunk, count),
 	}
-	p.pool.New = func() any { return new(chunk) }
+	for range count {
+		c := new(chunk)
+		p.chunks = append(p.chunks, c)
+		p.free <- c
+	}
 	return p
 }
 
-func (p *pipeline) run(ctx context.Context, r io.Reader, w io.Writer) (Stats, error) {
+// run reads with read, which sends chunks to p.work in order, normalizes them on the workers
+// and writes them to w in order.
+func (p *pipeline) run(ctx context.Context, read func(ctx context.Context) error, w io.Writer) (Stats, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
 	var workers sync.WaitGroup
 	for range p.opts.Workers {
 		workers.Go(func() {
+			debug.SetPanicOnFault(true) // RunBytes: a mapped file cut short is an error, not a crash
 			for c := range p.work {
-				c.process(p.n, p.opts.MaxLineBytes)
+				p.process(c)
 				p.done <- c
 			}
 		})
 	}
 	readErr := make(chan error, 1)
 	go func() {
-		readErr <- p.read(ctx, r)
+		readErr <- p.guarded(ctx, read)
 		close(p.work)
 		workers.Wait()
 		close(p.done)
 	}()
 
 	stats, writeErr := p.write(w)
-	if writeErr != nil {
+	var inputErr error
+	if errors.As(writeErr, new(*chunkError)) {
+		inputErr, writeErr = writeErr, nil
+		cancel()
+	}
+	if writeErr != nil || inputErr != nil {
 		cancel()                // stop the reader
 		for c := range p.done { // let the workers finish and the reader see the cancel
-			p.release(c)
+			p.put(c)
 		}
 	}
 	err := <-readErr
+	if inputErr != nil {
+		err = inputErr
+	}
 	stats.NotUTF8 = p.wide // the reader is done with it
 	switch {
 	case writeErr != nil:
@@ -145,61 +176,6 @@ func (p *pipeline) run(ctx context.Context, r io.Reader, w io.Writer) (Stats, er
 		return stats, fmt.Errorf("read input: %w", err)
 	}
 	return stats, nil
-}
-
-// read cuts r into chunks and sends them to the workers, in order.
-func (p *pipeline) read(ctx context.Context, r io.Reader) error {
-	br := bufio.NewReaderSize(&stickyEOF{r: r}, readBufferBytes)
-	next, err := p.lineSource(br)
-	if err != nil {
-		return err
-	}
-	var seq int64
-	c := p.get(seq)
-	send := func() bool {
-		select {
-		case p.inflight <- struct{}{}:
-		case <-ctx.Done():
-			return false
-		}
-		p.work <- c
-		seq++
-		c = p.get(seq)
-		return true
-	}
-	for {
-		if err := ctx.Err(); err != nil {
-			p.release(c)
-			return err
-		}
-		more, err := next(c)
-		if err != nil {
-			p.release(c)
-			return err
-		}
-		if !more {
-			break
-		}
-		// Sent once nothing is buffered: a program that writes a line and waits for its answer
-		// gets it. Not sooner (a line with part of the next behind it waits for the next's end):
-		// sending at every read that ends inside a line made chunks of a few lines where reads
-		// are small (4 KiB: 30% slower).
-		if len(c.in) >= p.opts.ChunkBytes || len(c.lines) >= maxChunkLines || br.Buffered() == 0 {
-			if !send() {
-				p.release(c)
-				return ctx.Err()
-			}
-		}
-	}
-	if len(c.lines) == 0 {
-		p.release(c)
-		return nil
-	}
-	if !send() {
-		p.release(c)
-		return ctx.Err()
-	}
-	return nil
 }
 
 // write puts finished chunks back in input order and writes them out.
@@ -218,13 +194,17 @@ func (p *pipeline) write(w io.Writer) (Stats, error) {
 			}
 			delete(pending, next)
 			next++
-			_, err := w.Write(c.out)
-			stats.add(&c.stats)
-			p.release(c)
-			<-p.inflight
+			var err error
+			if c.err != nil {
+				err = &chunkError{c.err}
+			} else {
+				_, err = w.Write(c.out)
+				stats.add(&c.stats)
+			}
+			p.put(c)
 			if err != nil {
 				for _, c := range pending {
-					p.release(c)
+					p.put(c)
 				}
 				return stats, err
 			}
@@ -236,23 +216,41 @@ func (p *pipeline) write(w io.Writer) (Stats, error) {
 	return stats, nil
 }
 
-// lineSource picks how the input is cut into lines, from its first bytes: at "\n" for UTF-8,
-// at the code unit U+000A for UTF-16 and UTF-32 (wide.go).
-func (p *pipeline) lineSource(br *bufio.Reader) (func(*chunk) (bool, error), error) {
-	w, err := sniffWide(br)
-	if err != nil || w == nil {
-		lr := &lineReader{br: br, max: p.opts.MaxLineBytes}
-		return lr.next, err
-	}
-	p.wide, p.wideErr = w, wideError(w, p.opts.WideReason)
-	return newWideReader(br, w, p.opts.MaxLineBytes).next, nil
+// process normalizes c on a worker; a fault reading the input becomes c.err.
+func (p *pipeline) process(c *chunk) {
+	defer recoverFault(&c.err)
+	c.process(p.n, p.opts.MaxLineBytes)
 }
 
-func (p *pipeline) get(seq int64) *chunk {
-	c := p.pool.Get().(*chunk)
-	c.reset(seq)
-	c.wide = p.wideErr
-	return c
+// guarded runs read with faults reading the input turned into errors.
+func (p *pipeline) guarded(ctx context.Context, read func(context.Context) error) (err error) {
+	debug.SetPanicOnFault(true)
+	defer recoverFault(&err)
+	return read(ctx)
+}
+
+// chunkError is the error of a chunk whose input could not be read.
+type chunkError struct{ err error }
+
+func (e *chunkError) Error() string { return e.err.Error() }
+func (e *chunkError) Unwrap() error { return e.err }
+
+// get takes a free chunk for the reader to fill, waiting while every chunk is in flight.
+func (p *pipeline) get(ctx context.Context, seq int64) (*chunk, error) {
+	select {
+	case c := <-p.free:
+		c.reset(seq)
+		c.wide = p.wideErr
+		return c, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// put gives a chunk back once its output is written (or dropped).
+func (p *pipeline) put(c *chunk) {
+	c.trim()
+	p.free <- c
 }
 
 // stickyEOF keeps answering io.EOF once r has: the first bytes are peeked at before the lines
@@ -269,14 +267,4 @@ func (s *stickyEOF) Read(b []byte) (int, error) {
 	n, err := s.r.Read(b)
 	s.eof = err == io.EOF
 	return n, err
-}
-
-// maxPooledBytes keeps a chunk that once held a huge line from pinning its buffers.
-const maxPooledBytes = 4 << 20
-
-func (p *pipeline) release(c *chunk) {
-	if cap(c.in) > maxPooledBytes || cap(c.out) > maxPooledBytes {
-		return
-	}
-	p.pool.Put(c)
 }

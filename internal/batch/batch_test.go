@@ -199,21 +199,3 @@ func TestProgress(t *testing.T) {
 }
 
 // BenchmarkRun measures the pipeline on the benchmark's mix of lines, in MB/s of input.
-func BenchmarkRun(b *testing.B) {
-	var input bytes.Buffer
-	if _, err := jsonlgen.Write(&input, 8<<20, 1, false); err != nil {
-		b.Fatal(err)
-	}
-	n := normalize.New()
-	for _, workers := range []int{1, 0} {
-		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			b.SetBytes(int64(input.Len()))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Run(context.Background(), bytes.NewReader(input.Bytes()), io.Discard, n, Options{Workers: workers}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}

@@ -1,41 +1,62 @@
 package batch
 
 import (
-	"bufio"
-	"errors"
-	"io"
+	"bytes"
 
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
 // chunk is a run of whole input lines and, once a worker has been at it, their outputs.
 type chunk struct {
-	seq   int64
-	in    []byte // the lines' bytes, terminators removed, back to back
-	lines []line
-	out   []byte // one output line per input line, each ending in "\n"
-	stats Stats
+	seq int64
+	// in holds the lines of a UTF-8 input, each ending in "\n" but for the input's last
+	// line, as they were read: the worker cuts them apart.
+	in       []byte
+	borrowed bool // in is the caller's memory (RunBytes), not the chunk's buffer
+	// tooLarge, when its raw is not 0, is a line after those of in that was over the limit
+	// and read past without being kept.
+	tooLarge line
+	lines    []line // the lines of a wide input (wide set), which keeps no bytes
+	out      []byte // one output line per input line, each ending in "\n"
+	stats    Stats
 	// wide is the error of every line that is not empty when the input is in UTF-16 or
 	// UTF-32 (wide.go); nil for UTF-8.
 	wide *normalize.InvalidJSONError
+	err  error // the input could not be read (RunBytes: a fault); nothing is written
 }
 
-// line is one input line: in[off:end], or, when tooLarge > 0, a line of that many bytes
-// that was read past and not kept. In a chunk of a wide input (wide set) no line is kept:
-// end-off is 0 for an empty line and 1 for any other (wide.go).
+// line is a line of a wide input, or a line over the limit: when tooLarge > 0 a line of that
+// many bytes that was read past and not kept; else, in a chunk of a wide input, end-off is 0
+// for an empty line and 1 for any other (no bytes are kept, wide.go).
 type line struct {
 	off, end int
 	tooLarge int64
 	raw      int64 // bytes read for the line, terminator included
 }
 
+// maxKeptBytes keeps a chunk that once held a huge line from pinning its buffers.
+const maxKeptBytes = 8 << 20
+
 func (c *chunk) reset(seq int64) {
 	c.seq = seq
 	c.in = c.in[:0]
+	c.tooLarge = line{}
 	c.lines = c.lines[:0]
 	c.out = c.out[:0]
 	c.stats = Stats{}
 	c.wide = nil
+	c.err = nil
+}
+
+// trim lets go of what the chunk should not keep for its next use: memory that is not its
+// own, and buffers grown past maxKeptBytes for a huge line.
+func (c *chunk) trim() {
+	if c.borrowed || cap(c.in) > maxKeptBytes {
+		c.in, c.borrowed = nil, false
+	}
+	if cap(c.out) > maxKeptBytes {
+		c.out = nil
+	}
 }
 
 // process normalizes every line of c into c.out and counts the outcomes in c.stats.
@@ -45,16 +66,33 @@ func (c *chunk) process(n *normalize.Normalizer, limit int64) {
 		c.processWide(n, limit)
 		return
 	}
-	for _, l := range c.lines {
+	for in := c.in; len(in) > 0; {
+		l, raw := in, len(in) // the last line of the input has no terminator
+		if i := bytes.IndexByte(in, '\n'); i >= 0 {
+			l, raw = in[:i], i+1
+			if i > 0 && l[i-1] == '\r' {
+				l = l[:i-1]
+			}
+		}
+		in = in[raw:]
+		c.stats.Lines++
+		c.stats.BytesIn += int64(raw)
+		start := len(c.out)
+		var o Outcome
+		if limit > 0 && int64(len(l)) > limit {
+			c.out, o = AppendError(c.out, &normalize.PayloadTooLargeError{Size: int64(len(l)), Limit: limit})
+		} else {
+			c.out, o = AppendLine(c.out, n, l)
+		}
+		c.stats.count(o)
+		c.stats.BytesOut += int64(len(c.out) - start)
+	}
+	if l := c.tooLarge; l.raw > 0 {
 		c.stats.Lines++
 		c.stats.BytesIn += l.raw
 		start := len(c.out)
 		var o Outcome
-		if l.tooLarge > 0 {
-			c.out, o = AppendError(c.out, &normalize.PayloadTooLargeError{Size: l.tooLarge, Limit: limit})
-		} else {
-			c.out, o = AppendLine(c.out, n, c.in[l.off:l.end])
-		}
+		c.out, o = AppendError(c.out, &normalize.PayloadTooLargeError{Size: l.tooLarge, Limit: limit})
 		c.stats.count(o)
 		c.stats.BytesOut += int64(len(c.out) - start)
 	}
@@ -79,86 +117,4 @@ func (c *chunk) processWide(n *normalize.Normalizer, limit int64) {
 		c.stats.count(o)
 		c.stats.BytesOut += int64(len(c.out) - start)
 	}
-}
-
-// lineReader reads lines into chunks, holding at most max bytes of any one line.
-type lineReader struct {
-	br  *bufio.Reader
-	max int64 // <= 0: no limit
-}
-
-// next appends the next line to c. It reports false at the end of the input.
-func (lr *lineReader) next(c *chunk) (bool, error) {
-	start := len(c.in)
-	var (
-		raw     int64 // bytes of the line read so far, terminator included
-		skipped bool  // the line went over the limit and is no longer kept
-		ended   bool  // a "\n" was read
-		last    byte  // the last byte of the line before the "\n"
-	)
-	for {
-		frag, err := lr.br.ReadSlice('\n')
-		raw += int64(len(frag))
-		if n := len(frag); n > 0 && frag[n-1] == '\n' {
-			ended = true
-			frag = frag[:n-1]
-		}
-		if len(frag) > 0 {
-			last = frag[len(frag)-1]
-		}
-		if !skipped {
-			c.in = append(c.in, frag...)
-			// One byte of slack: a "\r" that turns out to be part of "\r\n" does not count.
-			if lr.max > 0 && int64(len(c.in)-start) > lr.max+1 {
-				c.in = c.in[:start]
-				skipped = true
-			}
-		}
-		switch {
-		case err == nil || ended:
-			lr.finish(c, start, raw, skipped, ended && last == '\r', ended)
-			return true, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF):
-			if raw == 0 {
-				return false, nil
-			}
-			lr.finish(c, start, raw, skipped, ended && last == '\r', ended)
-			return true, nil
-		default:
-			c.in = c.in[:start]
-			return false, err
-		}
-	}
-}
-
-// finish records the line just read, dropping a "\r" before the "\n" (crlf).
-func (lr *lineReader) finish(c *chunk, start int, raw int64, skipped, crlf, ended bool) {
-	size := raw
-	if ended {
-		size--
-	}
-	if crlf {
-		size--
-	}
-	addLine(c, start, raw, size, skipped, lr.max)
-}
-
-// addLine records the line just read into c.in[start:]: raw bytes of input, size of them the
-// line's own (its terminator dropped), over the limit max when skipped (and no longer kept)
-// or when size says so.
-func addLine(c *chunk, start int, raw, size int64, skipped bool, max int64) {
-	if skipped {
-		c.lines = append(c.lines, line{tooLarge: size, raw: raw})
-		return
-	}
-	end := start + int(size)
-	c.in = c.in[:end]
-	if max > 0 && size > max {
-		c.in = c.in[:start]
-		c.lines = append(c.lines, line{tooLarge: size, raw: raw})
-		return
-	}
-	c.lines = append(c.lines, line{off: start, end: end, raw: raw})
 }

@@ -28,7 +28,8 @@ func splitLines(input string) []string {
 
 // FuzzRun checks that Run prints, for any input, what normalizing its lines one by one
 // prints, with a limit small enough that many lines go over it; for input that strongWide
-// finds in UTF-16 or UTF-32, what wideSequential works out.
+// finds in UTF-16 or UTF-32, what wideSequential works out. RunBytes, on the input in memory,
+// must print the same.
 func FuzzRun(f *testing.F) {
 	for _, seed := range []string{
 		"", "\n", "\r\n", "\n\n", `"a"`, `"a"` + "\r\n" + `{"final_response":"b"}`,
@@ -64,6 +65,21 @@ func FuzzRun(f *testing.F) {
 		}
 		if stats.BytesIn != int64(len(input)) {
 			t.Fatalf("Run(%q): BytesIn = %d, want %d", input, stats.BytesIn, len(input))
+		}
+		out.Reset()
+		bstats, err := RunBytes(context.Background(), []byte(input), &out, n,
+			Options{Workers: int(workers%8) + 1, ChunkBytes: int(chunk) + 1, MaxLineBytes: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(want, out.Bytes()) {
+			t.Fatalf("RunBytes(%q) mismatch:\nwant %s\ngot  %s", input, want, out.Bytes())
+		}
+		if (bstats.NotUTF8 == nil) != (stats.NotUTF8 == nil) || bstats.NotUTF8 != nil && *bstats.NotUTF8 != *stats.NotUTF8 {
+			t.Fatalf("RunBytes(%q): NotUTF8 %v, Run's %v", input, bstats.NotUTF8, stats.NotUTF8)
+		}
+		if bstats.NotUTF8, stats.NotUTF8 = nil, nil; bstats != stats {
+			t.Fatalf("RunBytes(%q): stats %+v, Run's %+v", input, bstats, stats)
 		}
 	})
 }

@@ -1,6 +1,8 @@
 package batch
 
 import (
+	"slices"
+
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
@@ -18,6 +20,9 @@ func AppendLine(dst []byte, n *normalize.Normalizer, raw []byte) ([]byte, Outcom
 	res, err := n.Normalize(raw)
 	if err != nil {
 		return AppendError(dst, err)
+	}
+	if need := res.SizeHint() + 1; cap(dst)-len(dst) < need {
+		dst = slices.Grow(dst, max(need, cap(dst))) // once, to the record's size, not append by append
 	}
 	dst = append(res.AppendJSON(dst), '\n')
 	o := Outcome{Warnings: len(res.Warnings()), Truncated: res.Truncated()}
