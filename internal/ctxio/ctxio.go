@@ -69,6 +69,15 @@ func (r *Reader) Read(p []byte) (int, error) {
 	}
 }
 
+// File is the regular file r reads directly, or nil when r reads something else (a pipe, a
+// terminal) in the background.
+func (r *Reader) File() *os.File {
+	if f, ok := r.r.(*os.File); ok && r.fast {
+		return f
+	}
+	return nil
+}
+
 func (r *Reader) stopped() error {
 	if r.err == nil {
 		r.err = r.ctx.Err()
