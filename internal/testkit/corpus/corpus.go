@@ -176,3 +176,22 @@ func dirty(i int) any {
 		return "just a string"
 	}
 }
+
+// Lines returns JSON lines of Small, Medium, Dirty and Large results, at least size bytes: a
+// batch of results of every kind, in a repeating run of 32 small ones, 8 medium and 8 dirty
+// ones in turn, and a large one (about 4.1 MB a run, three quarters of it the large one).
+func Lines(size int) []byte {
+	small, medium, dirty, large := Small(), Medium(), Dirty(), Large()
+	var b []byte
+	for len(b) < size {
+		for range 32 {
+			b = append(append(b, small...), '\n')
+		}
+		for range 8 {
+			b = append(append(b, medium...), '\n')
+			b = append(append(b, dirty...), '\n')
+		}
+		b = append(append(b, large...), '\n')
+	}
+	return b
+}
