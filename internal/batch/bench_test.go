@@ -21,14 +21,14 @@ func benchLines(b *testing.B) []struct {
 	data []byte
 } {
 	var gen bytes.Buffer
-	if _, err := jsonlgen.Write(&gen, 16<<20, 1, false); err != nil {
+	if _, err := jsonlgen.Write(&gen, 64<<20, 1, false); err != nil {
 		b.Fatal(err)
 	}
 	return []struct {
 		name string
 		data []byte
 	}{
-		{"corpus", corpus.Lines(16 << 20)},
+		{"corpus", corpus.Lines(64 << 20)},
 		{"generated", gen.Bytes()},
 	}
 }
@@ -41,8 +41,8 @@ func benchLines(b *testing.B) []struct {
 //	go test ./internal/batch -run '^$' -bench Batch -benchmem -count 6 > batch.txt
 //	benchstat -col /impl batch.txt
 //
-// impl=stream is Run over a reader (a pipe's path: each byte copied once, from the reader),
-// impl=bytes RunBytes over the input in memory (a file's path, mapped by the command).
+// impl=stream-jN is Run with N workers over a reader (a pipe's path: each byte copied once, from the reader),
+// impl=bytes-jN RunBytes over the input in memory (a file's path, mapped by the command).
 func BenchmarkBatch(b *testing.B) {
 	n := normalize.New()
 	for _, in := range benchLines(b) {
@@ -58,7 +58,7 @@ func BenchmarkBatch(b *testing.B) {
 			}
 		})
 		for _, workers := range []int{1, 2} {
-			b.Run(fmt.Sprintf("input=%s/impl=stream/j=%d", in.name, workers), func(b *testing.B) {
+			b.Run(fmt.Sprintf("input=%s/impl=stream-j%d", in.name, workers), func(b *testing.B) {
 				b.SetBytes(int64(len(in.data)))
 				b.ReportAllocs()
 				for b.Loop() {
@@ -67,7 +67,7 @@ func BenchmarkBatch(b *testing.B) {
 					}
 				}
 			})
-			b.Run(fmt.Sprintf("input=%s/impl=bytes/j=%d", in.name, workers), func(b *testing.B) {
+			b.Run(fmt.Sprintf("input=%s/impl=bytes-j%d", in.name, workers), func(b *testing.B) {
 				b.SetBytes(int64(len(in.data)))
 				b.ReportAllocs()
 				for b.Loop() {

@@ -2,13 +2,16 @@
 // benchmark (scripts/bench-jsonl.sh).
 //
 //	go run ./internal/tools/genjsonl -size 200 -seed 1 -o /tmp/results.jsonl
+//	go run ./internal/tools/genjsonl -size 150 -corpus -o /tmp/corpus.jsonl
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
 
+	"github.com/dystopic/normalizer/internal/testkit/corpus"
 	"github.com/dystopic/normalizer/internal/testkit/jsonlgen"
 )
 
@@ -17,10 +20,15 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random seed; the same seed gives the same file")
 	out := flag.String("o", "", "output file (required)")
 	malformed := flag.Bool("malformed", false, "make about 2% of the lines malformed JSON (jq stops at the first)")
+	fromCorpus := flag.Bool("corpus", false, "write internal/corpus's small, medium, dirty and large results instead (corpus.Lines; -seed and -malformed do not apply)")
 	flag.Parse()
 	if *out == "" || flag.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "usage: genjsonl [-size MB] [-seed N] [-malformed] -o FILE")
 		os.Exit(2)
+	}
+	write := write
+	if *fromCorpus {
+		write = writeCorpus
 	}
 	if err := write(*out, *size*1_000_000, *seed, *malformed); err != nil {
 		fmt.Fprintln(os.Stderr, "genjsonl:", err)
@@ -41,5 +49,14 @@ func write(path string, size int64, seed uint64, malformed bool) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	fmt.Fprintf(os.Stderr, "genjsonl: wrote %d lines to %s\n", lines, path)
+	return nil
+}
+
+func writeCorpus(path string, size int64, _ uint64, _ bool) error {
+	data := corpus.Lines(int(size))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	fmt.Fprintf(os.Stderr, "genjsonl: wrote %d lines of the corpus to %s\n", bytes.Count(data, []byte("\n")), path)
 	return nil
 }
