@@ -28,12 +28,15 @@ files=(/tmp/normalizer-corpus-${SIZE_MB}MB.jsonl /tmp/normalizer-bench-${SIZE_MB
 [[ -s ${files[1]} ]] || go run ./internal/tools/genjsonl -size "$SIZE_MB" -seed 1 -o "${files[1]}"
 echo "commit $(git rev-parse --short HEAD); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $(go version)"
 
+tf=$(mktemp)
+trap 'rm -f "$tf"' EXIT
 run() { # run FILE J: prints "wall user sys"
 	if [[ -n ${STDIN:-} ]]; then
-		{ $TIME -f "%e %U %S" bash -c "cat '$1' | '$BIN' normalize --jsonl -j $2 >/dev/null 2>&1"; } 2>&1 | tail -1
+		$TIME -o "$tf" -f "%e %U %S" bash -c "cat '$1' | '$BIN' normalize --jsonl -j $2" >/dev/null 2>&1
 	else
-		{ $TIME -f "%e %U %S" "$BIN" normalize --jsonl -j "$2" "$1" >/dev/null 2>/dev/null; } 2>&1 | tail -1
+		$TIME -o "$tf" -f "%e %U %S" "$BIN" normalize --jsonl -j "$2" "$1" >/dev/null 2>&1
 	fi
+	tail -1 "$tf"
 }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 

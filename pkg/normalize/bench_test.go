@@ -4,6 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/bytedance/sonic"
+	"github.com/valyala/fastjson"
+
 	"github.com/dystopic/normalizer/internal/testkit/baseline"
 	"github.com/dystopic/normalizer/internal/testkit/benchcpu"
 	"github.com/dystopic/normalizer/internal/testkit/corpus"
@@ -22,7 +25,11 @@ var benchInputs = []struct {
 }
 
 // BenchmarkNormalize measures the normalizer against the straightforward encoding/json one on
-// the same inputs in the same run. Compare with benchstat:
+// the same inputs in the same run, and beside the fastest Go readers: valyala/fastjson's parse
+// (a reused Parser, which builds its tree of values and allocates nothing once warm) and
+// bytedance/sonic's Valid (which answers yes or no and checks no UTF-8). Neither does the
+// normalizer's work, so they are a floor to reach, not a like-for-like baseline. Compare with
+// benchstat:
 //
 //	go test ./pkg/normalize -run '^$' -bench Normalize -benchmem -count 6 > bench.txt
 //	benchstat -col /impl bench.txt
@@ -41,6 +48,27 @@ func BenchmarkNormalize(b *testing.B) {
 				}
 				dst = res.AppendJSON(dst[:0])
 				res.Release()
+			}
+		})
+		b.Run("input="+in.name+"/impl=fastjson", func(b *testing.B) {
+			var p fastjson.Parser
+			b.SetBytes(int64(len(in.doc)))
+			b.ReportAllocs()
+			defer benchcpu.Measure(b)()
+			for b.Loop() {
+				if _, err := p.ParseBytes(in.doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("input="+in.name+"/impl=sonic", func(b *testing.B) {
+			b.SetBytes(int64(len(in.doc)))
+			b.ReportAllocs()
+			defer benchcpu.Measure(b)()
+			for b.Loop() {
+				if !sonic.Valid(in.doc) {
+					b.Fatal("not valid")
+				}
 			}
 		})
 		b.Run("input="+in.name+"/impl=baseline", func(b *testing.B) {
