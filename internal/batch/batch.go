@@ -70,7 +70,7 @@ const maxChunkLines = 8192
 // readBufferBytes is the bufio.Reader size: the first bytes are read into it to tell UTF-16
 // and UTF-32 from UTF-8 (wide.go), and a wide input is read through it. UTF-8 lines are read
 // into the chunks' own buffers (read.go).
-const readBufferBytes = 64 << 10
+const readBufferBytes = 1 << 20
 
 // Run reads lines from r until EOF, normalizes each with n and writes the outputs to w, each
 // followed by "\n". It returns the totals and the first read or write error; rejected lines
