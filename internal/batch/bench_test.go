@@ -41,6 +41,8 @@ func benchLines(b *testing.B) []struct {
 //	go test ./internal/batch -run '^$' -bench Batch -benchmem -count 6 > batch.txt
 //	benchstat -col /impl batch.txt
 //
+// Besides ns/op each reports the process's CPU per iteration (cpu-ns/op, user and system, all
+// goroutines) and its system time (sys-ns/op), which a loaded machine disturbs less.
 // impl=stream-jN is Run with N workers over a reader (a pipe's path: each byte copied once, from the reader),
 // impl=bytes-jN RunBytes over the input in memory (a file's path, mapped by the command).
 func BenchmarkBatch(b *testing.B) {
@@ -50,6 +52,7 @@ func BenchmarkBatch(b *testing.B) {
 		b.Run("input="+in.name+"/impl=inprocess", func(b *testing.B) {
 			b.SetBytes(int64(len(in.data)))
 			b.ReportAllocs()
+			defer measureCPU(b)()
 			var out []byte
 			for b.Loop() {
 				for _, l := range lines {
@@ -61,6 +64,8 @@ func BenchmarkBatch(b *testing.B) {
 			b.Run(fmt.Sprintf("input=%s/impl=stream-j%d", in.name, workers), func(b *testing.B) {
 				b.SetBytes(int64(len(in.data)))
 				b.ReportAllocs()
+				defer measureCPU(b)()
+				defer measureCPU(b)()
 				for b.Loop() {
 					if _, err := Run(context.Background(), bytes.NewReader(in.data), io.Discard, n, Options{Workers: workers}); err != nil {
 						b.Fatal(err)
@@ -70,6 +75,8 @@ func BenchmarkBatch(b *testing.B) {
 			b.Run(fmt.Sprintf("input=%s/impl=bytes-j%d", in.name, workers), func(b *testing.B) {
 				b.SetBytes(int64(len(in.data)))
 				b.ReportAllocs()
+				defer measureCPU(b)()
+				defer measureCPU(b)()
 				for b.Loop() {
 					if _, err := RunBytes(context.Background(), in.data, io.Discard, n, Options{Workers: workers}); err != nil {
 						b.Fatal(err)
@@ -80,6 +87,7 @@ func BenchmarkBatch(b *testing.B) {
 		b.Run("input="+in.name+"/impl=baseline", func(b *testing.B) {
 			b.SetBytes(int64(len(in.data)))
 			b.ReportAllocs()
+			defer measureCPU(b)()
 			for b.Loop() {
 				baselineRun(bytes.NewReader(in.data), io.Discard)
 			}
