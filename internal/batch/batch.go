@@ -86,6 +86,7 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, n *normalize.Normalizer,
 // cut short meanwhile) ends the run with an error, as a read error would.
 func RunBytes(ctx context.Context, data []byte, w io.Writer, n *normalize.Normalizer, opts Options) (Stats, error) {
 	p := newPipeline(n, opts)
+	p.mapped = true
 	return p.run(ctx, func(ctx context.Context) error { return p.readBytes(ctx, data) }, w)
 }
 
@@ -94,6 +95,7 @@ type pipeline struct {
 	opts    Options
 	wide    *jsonscan.Wide              // the input's encoding when it is UTF-16 or UTF-32, set by the reader before its first chunk
 	wideErr *normalize.InvalidJSONError // the error of each of its lines
+	mapped  bool                        // RunBytes: faults reading the input are errors
 	chunks  []*chunk                    // every chunk of the run, made once: their buffers are reused, never given back to the collector
 	free    chan *chunk                 // chunks neither being filled nor in flight
 	work    chan *chunk
@@ -135,7 +137,9 @@ func (p *pipeline) run(ctx context.Context, read func(ctx context.Context) error
 	var workers sync.WaitGroup
 	for range p.opts.Workers {
 		workers.Go(func() {
-			debug.SetPanicOnFault(true) // RunBytes: a mapped file cut short is an error, not a crash
+			// RunBytes: a mapped file cut short is an error, not a crash. Only there: any
+			// other fault is a bug, and must crash as one.
+			debug.SetPanicOnFault(p.mapped)
 			for c := range p.work {
 				p.process(c)
 				p.done <- c
@@ -224,7 +228,7 @@ func (p *pipeline) process(c *chunk) {
 
 // guarded runs read with faults reading the input turned into errors.
 func (p *pipeline) guarded(ctx context.Context, read func(context.Context) error) (err error) {
-	debug.SetPanicOnFault(true)
+	debug.SetPanicOnFault(p.mapped)
 	defer recoverFault(&err)
 	return read(ctx)
 }

@@ -4,9 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/bytedance/sonic"
-	"github.com/valyala/fastjson"
-
 	"github.com/dystopic/normalizer/internal/testkit/baseline"
 	"github.com/dystopic/normalizer/internal/testkit/benchcpu"
 	"github.com/dystopic/normalizer/internal/testkit/corpus"
@@ -50,27 +47,7 @@ func BenchmarkNormalize(b *testing.B) {
 				res.Release()
 			}
 		})
-		b.Run("input="+in.name+"/impl=fastjson", func(b *testing.B) {
-			var p fastjson.Parser
-			b.SetBytes(int64(len(in.doc)))
-			b.ReportAllocs()
-			defer benchcpu.Measure(b)()
-			for b.Loop() {
-				if _, err := p.ParseBytes(in.doc); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("input="+in.name+"/impl=sonic", func(b *testing.B) {
-			b.SetBytes(int64(len(in.doc)))
-			b.ReportAllocs()
-			defer benchcpu.Measure(b)()
-			for b.Loop() {
-				if !sonic.Valid(in.doc) {
-					b.Fatal("not valid")
-				}
-			}
-		})
+		benchReaders(b, in.name, in.doc)
 		b.Run("input="+in.name+"/impl=baseline", func(b *testing.B) {
 			b.SetBytes(int64(len(in.doc)))
 			b.ReportAllocs()
