@@ -9,6 +9,7 @@
 #   scripts/bench-batch.sh                      # 150 MB files in /tmp, 8 runs of each
 #   RUNS=4 SIZE_MB=300 scripts/bench-batch.sh
 #   STDIN=1 scripts/bench-batch.sh              # read through a pipe (cat FILE |), not mapped
+#   BUILD=0 BIN=/tmp/old scripts/bench-batch.sh # an earlier build, for a before/after
 #
 # Each line: the median of RUNS runs of wall-clock, user and system seconds, MB/s of wall-clock
 # and of CPU, and system time as a share of CPU; runs alternate -j 1 and -j 2 so that a change in
@@ -22,7 +23,7 @@ BIN=${BIN:-/tmp/normalizer-bench-bin}
 TIME=/usr/bin/time
 [[ -x $TIME ]] || { echo "bench-batch.sh: needs GNU time at $TIME (apt-get install time)" >&2; exit 1; }
 
-go build -o "$BIN" ./cmd/normalizer
+[[ ${BUILD:-1} == 0 ]] || go build -o "$BIN" ./cmd/normalizer
 files=(/tmp/normalizer-corpus-${SIZE_MB}MB.jsonl /tmp/normalizer-bench-${SIZE_MB}MB-seed1.jsonl)
 [[ -s ${files[0]} ]] || go run ./internal/tools/genjsonl -size "$SIZE_MB" -corpus -o "${files[0]}"
 [[ -s ${files[1]} ]] || go run ./internal/tools/genjsonl -size "$SIZE_MB" -seed 1 -o "${files[1]}"
