@@ -28,8 +28,6 @@ var knownWrong = map[string]bool{
 	"names-the-source/anthropic-stream-events-as-messages":               true,
 	"names-the-source/langchain-ai-message-chunk-in-messages":            true,
 	"names-the-source/langchain-messages-to-json":                        true,
-	"names-the-source/openai-chat-stream-chunks-as-messages":             true,
-	"names-the-source/openai-chat-stream-deltas-as-messages":             true,
 	"names-the-source/openai-responses-custom-tool-call-items":           true,
 	"names-the-source/openai-responses-stream-events-as-messages":        true,
 	"stopped-at-tool-call/openai-responses-output-text-of-function-call": true,

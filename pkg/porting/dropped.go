@@ -36,8 +36,11 @@ func (w *messageWalk) readDropped(m normalize.InputMessage, n *noteRun) {
 	var callID, useID, content jsonscan.Span
 	o := m.Members
 	for j := range o.Len() {
-		v := o.Value(j)
-		switch key := o.Name(j); string(key) {
+		v, key := o.Value(j), o.Name(j)
+		if !isDeltaKey(key) {
+			f.other = true
+		}
+		switch string(key) {
 		case "content":
 			content = v
 		case "tool_call_id":

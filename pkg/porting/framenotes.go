@@ -85,17 +85,25 @@ func (w *messageWalk) readParts(v jsonscan.Span) (bool, partKinds) {
 
 // foreignFacts is what the notes need of a dropped message; the last value of each key counts.
 type foreignFacts struct {
-	start   int
-	role    jsonscan.Span // the string token, absent when missing, null or not a string
-	noRole  bool          // missing or null
-	typ     jsonscan.Span // "type", a string token
-	source  jsonscan.Span // "source", a string token
-	kind    jsonscan.Span // "kind", a string token
-	parts   bool          // "parts" is an array
-	kinds   partKinds
-	data    bool // "data" is an object (LangChain's messages_to_dict)
-	step    bool // "step_number" is a number
-	stepOut bool // "model_output", "observations" or "tool_calls" beside it (readDropped reads the last)
+	start    int
+	role     jsonscan.Span // the string token, absent when missing, null or not a string
+	noRole   bool          // missing or null
+	typ      jsonscan.Span // "type", a string token
+	source   jsonscan.Span // "source", a string token
+	kind     jsonscan.Span // "kind", a string token
+	parts    bool          // "parts" is an array
+	kinds    partKinds
+	data     bool          // "data" is an object (LangChain's messages_to_dict)
+	step     bool          // "step_number" is a number
+	stepOut  bool          // "model_output", "observations" or "tool_calls" beside it (readDropped reads the last)
+	object   jsonscan.Span // "object", a string token
+	choices  bool          // "choices" is an array
+	other    bool          // a member that is not one of a chat stream delta's (isDeltaKey)
+	kwargs   bool          // "kwargs" is an object
+	classID  jsonscan.Span // "id" when it is an array (a serialized class's path)
+	stepNum  bool          // "stepNumber" is a number
+	rawItem  bool          // "rawItem" or "raw_item" is an object
+	rawCamel bool          // and is spelled "rawItem"
 }
 
 // noteForeign notes dropped message i, whose facts are f, when it is in the shape of another
@@ -144,6 +152,20 @@ func (w *messageWalk) readForeign(key []byte, v jsonscan.Span, f *foreignFacts) 
 		f.step = k == jsonscan.Number
 	case "model_output", "observations":
 		f.stepOut = true
+	case "object":
+		f.object = w.stringAt(v)
+	case "choices":
+		f.choices = k == jsonscan.Array
+	case "kwargs":
+		f.kwargs = k == jsonscan.Object
+	case "id":
+		if k == jsonscan.Array {
+			f.classID = v
+		}
+	case "stepNumber":
+		f.stepNum = k == jsonscan.Number
+	case "rawItem", "raw_item":
+		f.rawItem, f.rawCamel = k == jsonscan.Object, string(key) == "rawItem"
 	}
 }
 

@@ -1,0 +1,45 @@
+package porting
+
+import "github.com/dystopic/normalizer/pkg/softwarn"
+
+// openAIChat is OpenAI's Chat Completions API and its SDKs (openai, openai-node). A streamed
+// completion arrives as chunks, {"object": "chat.completion.chunk", "choices": [{"index",
+// "delta": {"role"?, "content"?, "refusal"?, "tool_calls"?}, "finish_reason"}]}: the message
+// is the chunks' deltas joined, which no chunk or delta is on its own.
+var openAIChat = register(source{
+	name: "OpenAI Chat Completions",
+	messages: []messageShape{
+		{rank: 9, code: softwarn.MessageOtherFramework,
+			is: func(w *messageWalk, f foreignFacts) bool {
+				return f.noRole && f.choices && string(w.shortText(f.object)) == "chat.completion.chunk"
+			},
+			note: func(*messageWalk, foreignFacts) softwarn.Parts {
+				return softwarn.Parts{Found: `an OpenAI Chat Completions stream chunk ({"object": "chat.completion.chunk", "choices": [{"delta"}]}), not a message`,
+					Expected: `a chat message {"role", "content", ...}`, Done: droppedMessage,
+					Fix: `send the one message the stream's chunks make, not the chunks: ` + chatStreamMessage}
+			}},
+		{rank: 10, code: softwarn.MessageOtherFramework,
+			is: func(_ *messageWalk, f foreignFacts) bool {
+				return f.noRole && !f.other && !f.parts && !f.typ.Present()
+			},
+			note: func(*messageWalk, foreignFacts) softwarn.Parts {
+				return softwarn.Parts{Found: `no role, and only the members of an OpenAI Chat Completions stream delta (a chunk's choices[0].delta: "content", "refusal", "tool_calls"; the stream's last delta is {}), not a message`,
+					Expected: `a chat message {"role", "content", ...}`, Done: droppedMessage,
+					Fix: `send the one message the stream's deltas make, not the deltas: ` + chatStreamMessage}
+			}},
+	},
+})
+
+// chatStreamMessage is the message a streamed chat completion's deltas make.
+const chatStreamMessage = `{"role": "assistant", "content": <the deltas' content texts, joined>, ` +
+	`"tool_calls": [{"id", "name", "arguments": <the arguments texts of the deltas' tool_calls of one index, joined>}, ...] when they have tool_calls} ` +
+	`(the SDKs' client.chat.completions.stream() joins them: finalMessage() in openai-node, get_final_completion() in openai-python)`
+
+// isDeltaKey is whether key is a member of a chat completion stream's delta.
+func isDeltaKey(key []byte) bool {
+	switch string(key) {
+	case "role", "content", "refusal", "tool_calls", "function_call", "audio":
+		return true
+	}
+	return false
+}
