@@ -46,7 +46,7 @@ var sourceFiles = map[string][]string{
 	"gemini.go":           {"Gemini", "Python"},              // the Python SDK's snake_case names
 	"langchain.go":        {"LangChain", "OpenAI", "Python"}, // its convert_to_openai_messages; its Python helpers
 	"openai_chat.go":      {"OpenAI", "Python"},              // the Python SDK's stream helper
-	"openai_responses.go": {"OpenAI"},
+	"openai_responses.go": {"OpenAI", "Python"},              // the Python SDK's stream helper
 	"pydanticai.go":       {"Pydantic"},
 	"python.go":           {"Python"},
 	"smolagents.go":       {"smolagents", "Python"}, // its tool calls as Python text
