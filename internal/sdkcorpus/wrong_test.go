@@ -24,7 +24,6 @@ var knownWrong = map[string]bool{
 	"names-the-source/agents-history-as-messages":                        true,
 	"names-the-source/agents-new-items-as-messages":                      true,
 	"names-the-source/ai-sdk-steps-as-messages":                          true,
-	"names-the-source/anthropic-stream-events-as-messages":               true,
 	"names-the-source/langchain-ai-message-chunk-in-messages":            true,
 	"names-the-source/langchain-messages-to-json":                        true,
 	"stopped-at-tool-call/openai-responses-output-text-of-function-call": true,

@@ -42,6 +42,7 @@ var goFile = regexp.MustCompile(`\b\w+\.go\b`)
 // languages and programs its fixes are written in.
 var sourceFiles = map[string][]string{
 	"encoding.go":         {"PowerShell", "Python"}, // not a framework: gzip, UTF-16 and what writes them
+	"anthropic.go":        {"Anthropic", "Python"},  // the Python SDK's stream helper
 	"autogen.go":          {"AutoGen"},
 	"gemini.go":           {"Gemini", "Python"},              // the Python SDK's snake_case names
 	"langchain.go":        {"LangChain", "OpenAI", "Python"}, // its convert_to_openai_messages; its Python helpers

@@ -1,0 +1,34 @@
+package porting
+
+import "github.com/dystopic/normalizer/pkg/softwarn"
+
+// anthropic is Anthropic's Messages API and its SDKs (anthropic, @anthropic-ai/sdk). A streamed
+// message arrives as events, {"type": "message_start" | "content_block_start" |
+// "content_block_delta" | "content_block_stop" | "message_delta" | "message_stop" | "ping"}:
+// the message is the events' deltas joined, which no event is on its own.
+var anthropic = register(source{
+	name: "Anthropic",
+	messages: []messageShape{
+		{rank: 13, code: softwarn.MessageOtherFramework,
+			is: func(w *messageWalk, f foreignFacts) bool {
+				return f.noRole && isStreamEvent(w.shortText(f.typ))
+			},
+			note: func(w *messageWalk, f foreignFacts) softwarn.Parts {
+				return softwarn.Parts{Found: `an Anthropic Messages stream event ("type": "` + w.text(f.typ) + `"), not a message`,
+					Expected: `a chat message {"role", "content", ...}`, Done: droppedMessage,
+					Fix: `send the one message the stream's events make, not the events: ` +
+						`the SDKs join them (stream.finalMessage() in @anthropic-ai/sdk, stream.get_final_message() in the Python SDK), ` +
+						`and that Message is {"role": "assistant", "content": <the text of its text blocks, joined>, ` +
+						`"tool_calls": [{"id": <its id>, "name": <its name>, "arguments": <its input as JSON text>}, ...] from its tool_use blocks}`}
+			}},
+	},
+})
+
+// isStreamEvent is whether typ is the type of an event of a streamed Messages response.
+func isStreamEvent(typ []byte) bool {
+	switch string(typ) {
+	case "message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "ping":
+		return true
+	}
+	return false
+}
