@@ -43,6 +43,7 @@ var goFile = regexp.MustCompile(`\b\w+\.go\b`)
 var sourceFiles = map[string][]string{
 	"encoding.go":         {"PowerShell", "Python"}, // not a framework: gzip, UTF-16 and what writes them
 	"anthropic.go":        {"Anthropic", "Python"},  // the Python SDK's stream helper
+	"aisdk.go":            {"AI SDK"},
 	"autogen.go":          {"AutoGen"},
 	"gemini.go":           {"Gemini", "Python"},              // the Python SDK's snake_case names
 	"langchain.go":        {"LangChain", "OpenAI", "Python"}, // its convert_to_openai_messages; its Python helpers
