@@ -4,7 +4,6 @@ package sdkcorpus_test
 // says what it says and what is wrong with it). TestAdvice requires each of them to still fail,
 // so that an entry goes with the fix of its advice.
 var knownWrong = map[string]bool{
-	"answer-not-lost/agents-new-items-as-messages":                       true,
 	"answer-not-lost/agents-new-items-under-their-name":                  true,
 	"answer-not-lost/agents-run-result-as-result":                        true,
 	"answer-not-lost/ai-sdk-preamble-step-messages":                      true,
@@ -20,8 +19,6 @@ var knownWrong = map[string]bool{
 	"answer-not-lost/openai-chat-python-json-dumps-completion":           true,
 	"answer-not-lost/openai-chat-stringified-completion":                 true,
 	"answer-not-lost/openai-responses-python-pretty-json":                true,
-	"names-the-source/agents-history-as-messages":                        true,
-	"names-the-source/agents-new-items-as-messages":                      true,
 	"names-the-source/langchain-ai-message-chunk-in-messages":            true,
 	"names-the-source/langchain-messages-to-json":                        true,
 	"stopped-at-tool-call/openai-responses-output-text-of-function-call": true,

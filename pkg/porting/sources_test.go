@@ -47,6 +47,7 @@ var sourceFiles = map[string][]string{
 	"autogen.go":          {"AutoGen"},
 	"gemini.go":           {"Gemini", "Python"},              // the Python SDK's snake_case names
 	"langchain.go":        {"LangChain", "OpenAI", "Python"}, // its convert_to_openai_messages; its Python helpers
+	"openai_agents.go":    {"OpenAI", "Python"},              // the Python SDK's raw_item
 	"openai_chat.go":      {"OpenAI", "Python"},              // the Python SDK's stream helper
 	"openai_responses.go": {"OpenAI", "Python"},              // the Python SDK's stream helper
 	"pydanticai.go":       {"Pydantic"},

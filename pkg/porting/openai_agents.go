@@ -1,0 +1,44 @@
+package porting
+
+import (
+	"bytes"
+
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
+
+// openAIAgents is the OpenAI Agents SDK (openai-agents for Python, @openai/agents for
+// JavaScript). A run's new items are RunItems, {"type": "message_output_item" |
+// "tool_call_item" | "tool_call_output_item" | ..., "raw_item" (Python) or "rawItem"
+// (JavaScript): the Responses item}; its history (RunResult.history in JavaScript) holds the
+// items themselves, among them the JavaScript SDK's function_call_result, {"type":
+// "function_call_result", "callId", "name", "output": {"type": "text", "text"}}.
+var openAIAgents = register(source{
+	name: "OpenAI Agents SDK",
+	messages: []messageShape{
+		{rank: 15, code: softwarn.MessageOtherFramework,
+			is: func(w *messageWalk, f foreignFacts) bool {
+				return f.noRole && f.rawItem && bytes.HasSuffix(w.shortText(f.typ), []byte("_item"))
+			},
+			note: func(w *messageWalk, f foreignFacts) softwarn.Parts {
+				raw, callID, result := "raw_item", "call_id", "function_call_output"
+				if f.rawCamel {
+					raw, callID, result = "rawItem", "callId", "function_call_result"
+				}
+				return softwarn.Parts{Found: `an OpenAI Agents SDK RunItem ("type": "` + w.text(f.typ) + `", its item in "` + raw + `"), not a message`,
+					Expected: `a chat message {"role", "content", ...}`, Done: droppedMessage,
+					Fix: `send each RunItem's ` + raw + ` as a chat message, not the RunItem: ` +
+						`a message item as {"role": <its role>, "content": <the text of its output_text parts>}, ` +
+						`a function_call item as {"role": "assistant", "tool_calls": [{"id": <its ` + callID + `>, "name": <its name>, "arguments": <its arguments>}]}, ` +
+						`a ` + result + ` item as {"role": "tool", "tool_call_id": <its ` + callID + `>, "content": <its output's text>}`}
+			}},
+		{rank: 16, code: softwarn.MessageOtherFramework,
+			is: func(w *messageWalk, f foreignFacts) bool {
+				return f.noRole && string(w.shortText(f.typ)) == "function_call_result"
+			},
+			note: func(*messageWalk, foreignFacts) softwarn.Parts {
+				return softwarn.Parts{Found: `an OpenAI Agents SDK function_call_result item (a tool's result in a RunResult's history), not a chat message`,
+					Expected: `a chat message {"role", "content", ...}`, Done: droppedMessage,
+					Fix: `send it as {"role": "tool", "tool_call_id": <callId>, "content": <the text of its output>}`}
+			}},
+	},
+})
