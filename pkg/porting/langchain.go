@@ -1,6 +1,9 @@
 package porting
 
-import "github.com/dystopic/normalizer/pkg/softwarn"
+import (
+	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
 
 // langChain is LangChain (langchain_core, @langchain/core) and LangGraph. Its messages_to_dict
 // writes {"type": message.type, "data": message.model_dump()}, type one of human, ai, system,
@@ -20,8 +23,67 @@ var langChain = register(source{
 			note: func(w *messageWalk, f foreignFacts) softwarn.Parts {
 				return langChainNote(w.text(f.typ), droppedMessage)
 			}},
+		{rank: 17, code: softwarn.MessageOtherFramework,
+			is: func(w *messageWalk, f foreignFacts) bool {
+				return f.noRole && f.kwargs && f.classID.Present() && string(w.shortText(f.typ)) == "constructor"
+			},
+			note: func(w *messageWalk, f foreignFacts) softwarn.Parts {
+				return langChainConstructorNote(w.className(f.classID))
+			}},
 	},
 })
+
+// className is the last string of the array at v, the class a serialized object's "id" names
+// (["langchain_core", "messages", "AIMessage"]), "" when there is none or it is long.
+func (w *messageWalk) className(v jsonscan.Span) string {
+	var s jsonscan.Scanner
+	data := w.scanner(&s, v)
+	var last jsonscan.Span
+	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
+		if sp := stringIn(data, s.SkipValue()); sp.Present() {
+			last = sp
+		}
+	}
+	if !last.Present() || last.End-last.Start > 66 {
+		return ""
+	}
+	return string(jsonscan.StringText(data, last))
+}
+
+// langChainClassTypes are the message types of LangChain's message classes, by class name.
+var langChainClassTypes = map[string]string{
+	"HumanMessage": "human", "HumanMessageChunk": "human",
+	"AIMessage": "ai", "AIMessageChunk": "ai",
+	"SystemMessage": "system", "SystemMessageChunk": "system",
+	"ToolMessage": "tool", "ToolMessageChunk": "tool",
+}
+
+// langChainConstructorNote is what the note on a LangChain message serialized by its toJSON()
+// (JSON.stringify of a message in JavaScript, dumpd or dumps in Python), {"lc": 1, "type":
+// "constructor", "id": [..., class], "kwargs": {...}}, of class class, says.
+func langChainConstructorNote(class string) softwarn.Parts {
+	typ := langChainClassTypes[class]
+	send := `{"role": <the role of its class>, "content": <kwargs.content>}`
+	switch typ {
+	case "ai":
+		send = `{"role": "assistant", "content": <kwargs.content>, "tool_calls": [{"id": <each one's id>, "name": <each one's name>, "arguments": <each one's args as JSON text>}, ...] from its kwargs' tool_calls}`
+	case "tool":
+		send = `{"role": "tool", "tool_call_id": <its kwargs' tool_call_id>, "content": <kwargs.content>}`
+	case "human", "system":
+		send = `{"role": "` + langChainRole([]byte(typ)) + `", "content": <kwargs.content>}`
+	}
+	what := "a LangChain message"
+	if class != "" {
+		what = "a LangChain " + class
+	}
+	var chunk string
+	if len(class) > 5 && class[len(class)-5:] == "Chunk" {
+		chunk = ` (a chunk is a piece of a streamed message: send the message its chunks make, joined (chunk.concat(next) in JavaScript, chunk + next in Python), not each chunk)`
+	}
+	return softwarn.Parts{Found: what + ` serialized by its toJSON() ({"lc": 1, "type": "constructor", "id": [...], "kwargs": {...}}, no "role")` + chunk,
+		Expected: `a chat message {"role", "content", ...}`, Done: droppedMessage,
+		Fix: `send it as ` + send + `, or revive the messages from the JSON text with LangChain's load and convert them as above: in JavaScript await load(<the JSON text>) from @langchain/core/load (the text JSON.stringify wrote of them), in Python loads(<the JSON text>) from langchain_core.load, then convert_to_openai_messages from langchain_core.messages`}
+}
 
 // langChainRole is the platform's role for a LangChain message type, "" for another type.
 func langChainRole(typ []byte) string {
