@@ -4,7 +4,6 @@ package sdkcorpus_test
 // says what it says and what is wrong with it). TestAdvice requires each of them to still fail,
 // so that an entry goes with the fix of its advice.
 var knownWrong = map[string]bool{
-	"answer-not-lost/agents-new-items-under-their-name":                  true,
 	"answer-not-lost/agents-run-result-as-result":                        true,
 	"answer-not-lost/ai-sdk-preamble-step-messages":                      true,
 	"answer-not-lost/ai-sdk-result-as-result":                            true,

@@ -254,7 +254,7 @@ const transcriptEntries = 8
 // chat message's ("role", "content", "tool_calls", "speaker", "text"), Gemini's and Pydantic
 // AI's "parts", an OpenAI Agents SDK item's ("raw_item", "call_id") and a smolagents memory
 // step's ("step_number", "model_output", "observations").
-var messageKeys = [...]string{"role", "content", "parts", "tool_calls", "speaker", "text", "raw_item", "call_id",
+var messageKeys = [...]string{"role", "content", "parts", "tool_calls", "speaker", "text", "raw_item", "call_id", "rawItem", "callId",
 	"step_number", "model_output", "observations"}
 
 // holdsMessages is whether the array arr holds objects in the shape of messages: one of its first

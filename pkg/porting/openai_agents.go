@@ -14,22 +14,23 @@ import (
 // "function_call_result", "callId", "name", "output": {"type": "text", "text"}}.
 var openAIAgents = register(source{
 	name: "OpenAI Agents SDK",
+	transcripts: []transcriptShape{
+		{key: "newItems", code: softwarn.TopLevelTranscriptKey, origin: "the OpenAI Agents SDK's name for a run's items in JavaScript (RunResult.newItems)",
+			fix: `build "messages" from the run's items: ` + runItemsFix(true)},
+	},
 	messages: []messageShape{
 		{rank: 15, code: softwarn.MessageOtherFramework,
 			is: func(w *messageWalk, f foreignFacts) bool {
 				return f.noRole && f.rawItem && bytes.HasSuffix(w.shortText(f.typ), []byte("_item"))
 			},
 			note: func(w *messageWalk, f foreignFacts) softwarn.Parts {
-				raw, callID, result := "raw_item", "call_id", "function_call_output"
+				raw := "raw_item"
 				if f.rawCamel {
-					raw, callID, result = "rawItem", "callId", "function_call_result"
+					raw = "rawItem"
 				}
 				return softwarn.Parts{Found: `an OpenAI Agents SDK RunItem ("type": "` + w.text(f.typ) + `", its item in "` + raw + `"), not a message`,
 					Expected: `a chat message {"role", "content", ...}`, Done: droppedMessage,
-					Fix: `send each RunItem's ` + raw + ` as a chat message, not the RunItem: ` +
-						`a message item as {"role": <its role>, "content": <the text of its output_text parts>}, ` +
-						`a function_call item as {"role": "assistant", "tool_calls": [{"id": <its ` + callID + `>, "name": <its name>, "arguments": <its arguments>}]}, ` +
-						`a ` + result + ` item as {"role": "tool", "tool_call_id": <its ` + callID + `>, "content": <its output's text>}`}
+					Fix: runItemsFix(f.rawCamel)}
 			}},
 		{rank: 16, code: softwarn.MessageOtherFramework,
 			is: func(w *messageWalk, f foreignFacts) bool {
@@ -42,3 +43,16 @@ var openAIAgents = register(source{
 			}},
 	},
 })
+
+// runItemsFix is how RunItems become chat messages, in the spelling of JavaScript's SDK (camel)
+// or Python's.
+func runItemsFix(camel bool) string {
+	raw, callID, result := "raw_item", "call_id", "function_call_output"
+	if camel {
+		raw, callID, result = "rawItem", "callId", "function_call_result"
+	}
+	return `send each RunItem's ` + raw + ` as a chat message, not the RunItem: ` +
+		`a message item as {"role": <its role>, "content": <the text of its output_text parts>}, ` +
+		`a function_call item as {"role": "assistant", "tool_calls": [{"id": <its ` + callID + `>, "name": <its name>, "arguments": <its arguments>}]}, ` +
+		`a ` + result + ` item as {"role": "tool", "tool_call_id": <its ` + callID + `>, "content": <its output's text>}`
+}
