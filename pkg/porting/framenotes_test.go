@@ -167,7 +167,7 @@ func TestExplainOtherFrameworks(t *testing.T) {
 		{"OpenAI chat stream chunk", fr + `{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"x"}}]}]}`,
 			[]note{dropped("0", `found an OpenAI Chat Completions stream chunk`)}},
 		{"OpenAI chat stream deltas", fr + `{"content":"x"},{}]}`,
-			[]note{dropped("0", `only the members of an OpenAI Chat Completions stream delta`), dropped("1", `only the members of an OpenAI Chat Completions stream delta`)}},
+			[]note{dropped("0", `as in an OpenAI Chat Completions stream delta`), dropped("1", `as in an OpenAI Chat Completions stream delta`)}},
 		{"a roleless message with a member no delta has", fr + `{"content":"x","name":"n"}]}`, nil},
 		{"an object that is no chat chunk", fr + `{"object":"chat.completion","choices":[]}]}`, nil},
 		{"OpenAI Responses stream event", fr + `{"type":"response.output_text.delta","delta":"x"}]}`,

@@ -23,9 +23,10 @@ var openAIChat = register(source{
 				return f.noRole && !f.other && !f.parts && !f.typ.Present()
 			},
 			note: func(*messageWalk, foreignFacts) softwarn.Parts {
-				return softwarn.Parts{Found: `no role, and only the members of an OpenAI Chat Completions stream delta (a chunk's choices[0].delta: "content", "refusal", "tool_calls"; the stream's last delta is {}), not a message`,
+				// A message that only lacks its role looks the same, so the note says both.
+				return softwarn.Parts{Found: `no role, and only members a chat message has ("content", "refusal", "tool_calls"), as in an OpenAI Chat Completions stream delta (a chunk's choices[0].delta; the stream's last delta is {})`,
 					Expected: `a chat message {"role", "content", ...}`, Done: droppedMessage,
-					Fix: `send the one message the stream's deltas make, not the deltas: ` + chatStreamMessage}
+					Fix: `give it its "role"; or, if these are a stream's deltas, send the one message they make, not the deltas: ` + chatStreamMessage}
 			}},
 	},
 })
