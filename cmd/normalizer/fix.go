@@ -91,12 +91,9 @@ func runFix(ctx context.Context, args []string, getenv func(string) string, stdi
 	if err != nil {
 		return err
 	}
-	in, name, size, closeIn, err := openInput(ctx, cfg.file, stdin)
-	switch {
-	case stoppedBy(ctx, err):
-		return interrupted(ctx, "", "while opening "+cfg.file)
-	case err != nil:
-		return &exitError{code: exitUsage, err: err}
+	in, name, size, closeIn, err := openCommandInput(ctx, cfg.file, stdin)
+	if err != nil {
+		return err
 	}
 	defer closeIn()
 	raw, tooLarge, err := readLimited(in, size, cfg.maxBytes)

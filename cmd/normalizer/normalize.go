@@ -139,12 +139,9 @@ func runNormalize(ctx context.Context, args []string, getenv func(string) string
 	if err != nil {
 		return err
 	}
-	in, name, size, closeIn, err := openInput(ctx, cfg.file, stdin)
-	switch {
-	case stoppedBy(ctx, err):
-		return interrupted(ctx, "", "while opening "+cfg.file)
-	case err != nil:
-		return &exitError{code: exitUsage, err: err}
+	in, name, size, closeIn, err := openCommandInput(ctx, cfg.file, stdin)
+	if err != nil {
+		return err
 	}
 	defer closeIn()
 	out := ctxio.NewWriter(ctx, stdout)
@@ -183,6 +180,19 @@ func openInput(ctx context.Context, file string, stdin io.Reader) (r io.Reader, 
 		return nil, "", 0, nil, fmt.Errorf("read input %s: is a directory, expected a file", file)
 	}
 	return ctxio.NewReader(ctx, f), file, statSize(f), func() { f.Close() }, nil
+}
+
+// openCommandInput is openInput with its errors as a command's: interrupted when ctx ended
+// the open, else a usage error (exit 2).
+func openCommandInput(ctx context.Context, file string, stdin io.Reader) (r io.Reader, name string, size int64, closeFn func(), err error) {
+	r, name, size, closeFn, err = openInput(ctx, file, stdin)
+	switch {
+	case stoppedBy(ctx, err):
+		return nil, "", 0, nil, interrupted(ctx, "", "while opening "+file)
+	case err != nil:
+		return nil, "", 0, nil, &exitError{code: exitUsage, err: err}
+	}
+	return r, name, size, closeFn, nil
 }
 
 func statSize(r io.Reader) int64 {
