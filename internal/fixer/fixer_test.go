@@ -65,6 +65,8 @@ var cases = map[string]string{
 	"anthropic-tool-use":  `{"final_response": "ok", "messages": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}, {"role": "tool", "tool_use_id": "t1", "content": "x"}]}`,
 	"legacy-call":         `{"final_response": "ok", "messages": [{"role": "assistant", "content": null, "function_call": {"name": "f", "arguments": "{}"}}]}`,
 	"serialized":          `{"final_response": "{\"final_response\": \"It is 18C.\", \"messages\": [{\"role\": \"User\", \"content\": \"hi\"}]}"}`,
+	"serialized-empty":    `{"final_response": "{\"final_response\": \"\", \"messages\": []}"}`,
+	"serialized-twice":    `{"final_response": "{\"final_response\": \"a\", \"final_response\": \"b\"}"}`,
 	"metadata-as-text":    `{"final_response": "ok", "metadata": "{\"model\": \"m\"}"}`,
 	"metadata-pairs":      `{"final_response": "ok", "metadata": [{"key": "model", "value": "m"}, {"value": 3, "key": "total_input_tokens"}]}`,
 	"keys-another-case":   "{\n\t\"final_response\": \"ok\",\n\t\"Messages\": [\n\t\t{\"role\": \"user\", \"content\": \"hi\"}\n\t],\n\t\"Meta-Data\": {\"Model\": \"m\"}\n}",

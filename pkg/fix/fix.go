@@ -672,10 +672,27 @@ func finalSerialized(d *Doc, w softwarn.Warning) (Fix, bool) {
 		return Fix{}, false
 	}
 	t, ok := holdsJSON(d, w.Pointer, '{')
-	if !ok {
+	if !ok || !answers(NewDoc(t)) {
 		return Fix{}, false
 	}
 	return patch(Unsafe, replace("", t))
+}
+
+// answers reports whether the result in d would be accepted: its one final_response is a
+// non-empty string. A fix must not turn an accepted result into a rejected one.
+func answers(d *Doc) bool {
+	keys, ok := d.Keys("")
+	n := 0
+	for _, k := range keys {
+		if k == "final_response" {
+			n++
+		}
+	}
+	if !ok || n != 1 {
+		return false
+	}
+	s, ok := d.String("/final_response")
+	return ok && s != ""
 }
 
 // otherFramework converts an AutoGen AgentChat TextMessage and a LangChain message of
