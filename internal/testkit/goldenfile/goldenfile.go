@@ -4,6 +4,8 @@
 package goldenfile
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,5 +44,20 @@ func Test(t *testing.T, dir, suffix string, update bool, regenerate string, prod
 			require.NoError(t, err, "no golden file: run %s", regenerate)
 			require.Equal(t, string(want), string(got), "%s%s mismatch (regenerate: %s, then review git diff testdata/)", name, suffix, regenerate)
 		})
+	}
+}
+
+// Idempotent checks that a record normalizes again to itself: renormalize returns the record
+// made of the bytes it is given. The members the contract makes are compared; diagnostics are
+// not (a record has none of its input's).
+func Idempotent(t testing.TB, record []byte, renormalize func([]byte) ([]byte, error)) {
+	t.Helper()
+	again, err := renormalize(bytes.TrimSpace(record))
+	require.NoError(t, err, "a record must normalize again")
+	var a, b map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(record, &a))
+	require.NoError(t, json.Unmarshal(again, &b))
+	for _, key := range []string{"final_response", "messages", "metadata", "rich_mode"} {
+		require.Equal(t, string(a[key]), string(b[key]), "normalizing the record again changed %s", key)
 	}
 }
