@@ -226,4 +226,5 @@ var fixables = map[softwarn.Code]string{
 	softwarn.MessageOtherFramework:      "unsafe, for an AutoGen AgentChat `TextMessage`, a LangChain message of `messages_to_dict` and a tool message's AI SDK output (`{\"type\": \"text\" or \"json\", \"value\"}`); none for the other frameworks' shapes, which split one message into several",
 	softwarn.MessageTextInParts:         "unsafe, when every part (block) is text: `content` set to their text, the parts removed",
 	softwarn.TopLevelTranscriptKey:      "unsafe, when every entry has a string `role`: the key renamed `messages`",
+	softwarn.ToolCallsOtherFramework:    "unsafe, for an assistant message without `tool_calls` (Strands' `toolUse` blocks or LlamaIndex's `options.toolCall` in the flat form, LlamaIndex's `additional_kwargs.tool_calls` moved), a user message whose content is one `toolResult` block of one text or json item, or whose `options.toolResult` has text (made a tool message), and LlamaIndex's `additional_kwargs.tool_call_id` (moved); none for several results in one message, which become messages of their own",
 }

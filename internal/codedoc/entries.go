@@ -178,4 +178,9 @@ var Entries = []Entry{
 		Trigger: "A top-level key other frameworks keep a transcript under (`chat_history`, `history`, `steps`, `new_items`, ...) holds an array of objects, and there is no `messages`: it is dropped with the other unknown keys.",
 		Input:   `{"final_response": "Done.", "chat_history": [{"role": "user", "content": "What is the weather in Oslo?"}]}`,
 	},
+	{
+		Code:    softwarn.ToolCallsOtherFramework,
+		Trigger: "A kept message holds its tool calls or its tool result where another framework keeps them, and not in `tool_calls` or a tool message: Strands' `toolUse` and `toolResult` content blocks (Bedrock Converse's), LlamaIndex's `additional_kwargs.tool_calls` and `tool_call_id` (Python's `model_dump`) or its `options.toolCall` and `options.toolResult` (JavaScript). The trace shows no tool call or result in it.",
+		Input:   `{"final_response": "It is 18°C in Oslo.", "messages": [{"role": "assistant", "content": [{"toolUse": {"toolUseId": "tooluse_1", "name": "get_weather", "input": {"city": "Oslo"}}}]}, {"role": "user", "content": [{"toolResult": {"toolUseId": "tooluse_1", "status": "success", "content": [{"text": "18°C"}]}}]}]}`,
+	},
 }

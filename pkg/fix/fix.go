@@ -116,6 +116,7 @@ var table = map[softwarn.Code]fixer{
 	softwarn.MessageOtherFramework:      otherFramework,
 	softwarn.MessageTextInParts:         textInParts,
 	softwarn.TopLevelTranscriptKey:      transcriptKey,
+	softwarn.ToolCallsOtherFramework:    otherToolCalls,
 }
 
 // none is every code that never has a fix, and why.
@@ -846,4 +847,126 @@ func Appender(input []byte) func(dst []byte, w softwarn.Warning) []byte {
 		left -= len(dst) - n
 		return dst
 	}
+}
+
+// otherToolCalls moves the tool calls and tool results a kept message holds in another
+// framework's members to the contract's: Strands' toolUse blocks of an assistant message's
+// content to its tool_calls, and a user message whose content is one toolResult block of one
+// text or json item to a tool message; LlamaIndex's additional_kwargs.tool_calls and
+// tool_call_id (Python) to the message's own keys; and its options.toolCall (JavaScript) to
+// tool_calls, a user message with options.toolResult to a tool message. The message's other
+// members are kept.
+func otherToolCalls(d *Doc, w softwarn.Warning) (Fix, bool) {
+	msg := message(w.Pointer)
+	role, _ := d.String(child(msg, "role"))
+	switch w.Pointer {
+	case child(msg, "content"):
+		if role == "assistant" {
+			return strandsToolUse(d, w.Pointer, msg)
+		}
+		return strandsToolResult(d, w.Pointer, msg)
+	case child(msg, "additional_kwargs"):
+		var ops []Op
+		for _, k := range []string{"tool_calls", "tool_call_id"} {
+			from := child(w.Pointer, k)
+			if kind := d.Kind(from); (kind == '[' && k == "tool_calls" || kind == '"' && k == "tool_call_id") && absentOrNull(d, child(msg, k)) {
+				ops = append(ops, Op{Op: "move", From: from, Path: child(msg, k)})
+			}
+		}
+		if len(ops) == 0 {
+			return Fix{}, false
+		}
+		return patch(Unsafe, ops...)
+	case child(msg, "options"):
+		return llamaOptions(d, w.Pointer, msg, role)
+	}
+	return Fix{}, false
+}
+
+// strandsToolUse moves the toolUse blocks of content to tool_calls, leaving the other blocks.
+func strandsToolUse(d *Doc, content, msg string) (Fix, bool) {
+	n, ok := d.Len(content)
+	if !ok || !absentOrNull(d, child(msg, "tool_calls")) {
+		return Fix{}, false
+	}
+	var calls, kept [][]byte
+	for i := range n {
+		b := index(content, i)
+		use := child(b, "toolUse")
+		switch {
+		case d.Kind(use) == '{':
+			call, ok := flatCall(d, child(use, "toolUseId"), child(use, "name"), child(use, "input"))
+			if !ok {
+				return Fix{}, false
+			}
+			calls = append(calls, call)
+		case d.Has(child(b, "toolResult")):
+			return Fix{}, false
+		default:
+			kept = append(kept, value(d, b))
+		}
+	}
+	if len(calls) == 0 {
+		return Fix{}, false
+	}
+	text := []byte("null")
+	if len(kept) > 0 {
+		text = array(kept...)
+	}
+	return patch(Unsafe, replace(content, text), Op{Op: "add", Path: child(msg, "tool_calls"), Value: array(calls...)})
+}
+
+// strandsToolResult turns a user message whose content is one toolResult block, of one text
+// or json item, into the tool message of that result.
+func strandsToolResult(d *Doc, content, msg string) (Fix, bool) {
+	result := child(index(content, 0), "toolResult")
+	items := child(result, "content")
+	if n, ok := d.Len(content); !ok || n != 1 || d.Kind(result) != '{' || d.Kind(child(result, "toolUseId")) != '"' ||
+		!absentOrNull(d, child(msg, "tool_call_id")) {
+		return Fix{}, false
+	}
+	if n, ok := d.Len(items); !ok || n != 1 {
+		return Fix{}, false
+	}
+	var text []byte
+	switch item := index(items, 0); {
+	case d.Kind(child(item, "text")) == '"':
+		text = value(d, child(item, "text"))
+	case d.Has(child(item, "json")):
+		var b bytes.Buffer
+		if json.Compact(&b, value(d, child(item, "json"))) != nil {
+			return Fix{}, false
+		}
+		text = str(b.String())
+	default:
+		return Fix{}, false
+	}
+	return patch(Unsafe, replace(child(msg, "role"), str("tool")),
+		Op{Op: "add", Path: child(msg, "tool_call_id"), Value: value(d, child(result, "toolUseId"))},
+		replace(content, text))
+}
+
+// llamaOptions moves a LlamaIndex ChatMessage's options.toolCall to tool_calls, or makes a
+// user message with options.toolResult the tool message of that result.
+func llamaOptions(d *Doc, options, msg, role string) (Fix, bool) {
+	calls := child(options, "toolCall")
+	if n, ok := d.Len(calls); ok && d.Kind(calls) == '[' && n > 0 && absentOrNull(d, child(msg, "tool_calls")) {
+		flat := make([][]byte, 0, n)
+		for i := range n {
+			c := index(calls, i)
+			call, ok := flatCall(d, child(c, "id"), child(c, "name"), child(c, "input"))
+			if !ok {
+				return Fix{}, false
+			}
+			flat = append(flat, call)
+		}
+		return patch(Unsafe, Op{Op: "add", Path: child(msg, "tool_calls"), Value: array(flat...)})
+	}
+	result := child(options, "toolResult")
+	if role == "tool" || d.Kind(child(result, "id")) != '"' || d.Kind(child(result, "result")) != '"' || !absentOrNull(d, child(msg, "tool_call_id")) {
+		return Fix{}, false
+	}
+	return patch(Unsafe, replace(child(msg, "role"), str("tool")),
+		Op{Op: "add", Path: child(msg, "tool_call_id"), Value: value(d, child(result, "id"))},
+		Op{Op: "add", Path: child(msg, "content"), Value: value(d, child(result, "result"))})
 }

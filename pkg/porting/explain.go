@@ -123,6 +123,18 @@ type messageFacts struct {
 	parts          bool        // "parts" is an array (Gemini's Content)
 	partKinds      partKinds
 	blocks         bool // "blocks" is an array (LlamaIndex's ChatMessage)
+	role           []byte
+	hasCalls       bool             // tool_calls present and not null
+	hasCallID      bool             // tool_call_id present and not null
+	keptAt         [2]keptCandidate // members some source's keptShape may be in, the first two
+	kept           int
+}
+
+// keptCandidate is a member of a kept message of a name some source's keptShape reads.
+type keptCandidate struct {
+	name  []byte
+	value jsonscan.Span
+	shape *keptShape // once note has looked it up
 }
 
 // otherArgs is a call whose arguments are under args, input or parameters, not arguments.
@@ -296,13 +308,14 @@ const (
 	partFunctionCall
 	partContent
 	partArguments
+	partKept // a member in a source's keptShape (sources.go)
 )
 
 // note gives the notes of kept message i, whose facts were just read, in the order of the keys
 // they concern.
 func (w *messageWalk) note(n *noteRun, i int) {
 	m := &w.msg
-	var parts [4]struct{ at, part int }
+	var parts [4 + len(m.keptAt)]struct{ at, part int }
 	k := 0
 	add := func(at, part int) { parts[k] = struct{ at, part int }{at, part}; k++ }
 	if m.isTool {
@@ -317,7 +330,13 @@ func (w *messageWalk) note(n *noteRun, i int) {
 	if len(m.otherArgs) > 0 {
 		add(m.otherArgs[0].at, partArguments)
 	}
-	for j := 1; j < k; j++ { // at most four: an insertion sort
+	for j := range m.kept {
+		c := &m.keptAt[j]
+		if c.shape = w.keptShapeOf(c.name, w.keptMember(c.value)); c.shape != nil {
+			add(c.value.Start, partKept)
+		}
+	}
+	for j := 1; j < k; j++ { // at most six: an insertion sort
 		for l := j; l > 0 && parts[l].at < parts[l-1].at; l-- {
 			parts[l], parts[l-1] = parts[l-1], parts[l]
 		}
@@ -332,6 +351,8 @@ func (w *messageWalk) note(n *noteRun, i int) {
 			w.noteContent(n, i)
 		case partArguments:
 			w.noteArguments(n, i)
+		case partKept:
+			w.noteKept(n, i, p.at)
 		}
 	}
 }
@@ -446,12 +467,18 @@ func (w *messageWalk) read(m normalize.InputMessage) {
 	o := m.Members
 	for j := range o.Len() {
 		v := o.Value(j)
+		if keptMembers[string(o.Name(j))] && f.kept < len(f.keptAt) {
+			f.keptAt[f.kept] = keptCandidate{name: o.Name(j), value: v}
+			f.kept++
+		}
 		switch string(o.Name(j)) {
 		case "role":
 			s := w.stringAt(v)
 			f.isTool = s.Present() && string(jsonscan.StringText(w.data, s)) == "tool"
+			f.role = w.shortText(s)
 		case "tool_call_id":
 			f.toolCallID = w.stringAt(v)
+			f.hasCallID = w.data[v.Start] != 'n'
 		case "tool_use_id":
 			f.toolUseID = w.stringAt(v)
 		case "function_call":
@@ -460,6 +487,7 @@ func (w *messageWalk) read(m normalize.InputMessage) {
 			f.contentAt, f.hasContent = v.Start, w.data[v.Start] != 'n'
 			f.uses, f.results = w.contentBlocks(v)
 		case "tool_calls":
+			f.hasCalls = w.data[v.Start] != 'n'
 			w.readCalls(m)
 		case "parts":
 			f.parts, f.partKinds = w.readParts(v)
@@ -595,4 +623,33 @@ func argumentsKeyOrigin(key string) string {
 		return "Anthropic's name for them"
 	}
 	return "a function schema's name"
+}
+
+// keptMembers are the names of the members some source's keptShape reads.
+var keptMembers = map[string]bool{}
+
+func init() {
+	for _, s := range sources {
+		for _, k := range s.kept {
+			keptMembers[k.member] = true
+		}
+	}
+}
+
+// keptMember is what a keptShape reads of the kept message just read, with its member's
+// value v.
+func (w *messageWalk) keptMember(v jsonscan.Span) keptMember {
+	return keptMember{value: v, role: w.msg.role, calls: w.msg.hasCalls, id: w.msg.hasCallID}
+}
+
+// noteKept notes the member of kept message i whose value starts at at, in a source's
+// keptShape.
+func (w *messageWalk) noteKept(n *noteRun, i, at int) {
+	for j := range w.msg.kept {
+		c := &w.msg.keptAt[j]
+		if c.value.Start != at || c.shape == nil || !n.take() {
+			continue
+		}
+		n.add(at, messageAt(i).Key(string(c.name)).Warning(c.shape.code, softwarn.Kept, c.shape.note(w, w.keptMember(c.value))))
+	}
 }

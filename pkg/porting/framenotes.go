@@ -104,6 +104,10 @@ type foreignFacts struct {
 	stepNum  bool          // "stepNumber" is a number
 	rawItem  bool          // "rawItem" or "raw_item" is an object
 	rawCamel bool          // and is spelled "rawItem"
+	raw      bool          // "raw" is a string (a CrewAI TaskOutput's)
+	agent    bool          // "agent" is a string
+	expected bool          // "expected_output" or "description" is present
+	history  bool          // "messages" is an array that is not empty
 }
 
 // noteForeign notes dropped message i, whose facts are f, when it is in the shape of another
@@ -166,6 +170,14 @@ func (w *messageWalk) readForeign(key []byte, v jsonscan.Span, f *foreignFacts) 
 		f.stepNum = k == jsonscan.Number
 	case "rawItem", "raw_item":
 		f.rawItem, f.rawCamel = k == jsonscan.Object, string(key) == "rawItem"
+	case "raw":
+		f.raw = k == jsonscan.String
+	case "agent":
+		f.agent = k == jsonscan.String
+	case "expected_output", "description":
+		f.expected = true
+	case "messages":
+		f.history = k == jsonscan.Array && v.End-v.Start > 2 && w.data[v.Start+1] != ']'
 	}
 }
 

@@ -21,6 +21,9 @@ type source struct {
 	// messages: a message the contract drops (no role, or a role out of the set) in the shape
 	// of the source's messages, for a note at it.
 	messages []messageShape
+	// kept: a member of a kept message where the source holds what the trace reads from
+	// another member (tool calls, a tool result's link), for a note at it.
+	kept []keptShape
 }
 
 // A messageShape is a dropped message in the shape of a source's messages, recognised by is
@@ -131,3 +134,36 @@ func joinTranscripts() []transcriptName {
 var generic = register(source{
 	transcripts: []transcriptShape{{key: "transcript", code: softwarn.TopLevelTranscriptKey}},
 })
+
+// A keptShape is a member of a kept message, named member, in which a source holds what the
+// trace reads only from the contract's own members (the calls of "tool_calls", a tool message's
+// "tool_call_id"), recognised by is from its value and the message's role; note says what it
+// holds and where to send it. A message whose contract member already holds that is not noted.
+type keptShape struct {
+	member string
+	code   softwarn.Code
+	is     func(w *messageWalk, k keptMember) bool
+	note   func(w *messageWalk, k keptMember) softwarn.Parts
+}
+
+// keptMember is what a keptShape reads of a kept message: its member's value, and what of the
+// message's contract members the note depends on.
+type keptMember struct {
+	value jsonscan.Span // the member's value
+	role  []byte        // the message's role, when a short string; nil otherwise
+	calls bool          // "tool_calls" is present and not null
+	id    bool          // "tool_call_id" is present and not null
+}
+
+// keptShapeOf is the sources' kept shape of member name that k is in, the first registered;
+// nil when none.
+func (w *messageWalk) keptShapeOf(name []byte, k keptMember) *keptShape {
+	for _, s := range sources {
+		for j := range s.kept {
+			if sh := &s.kept[j]; sh.member == string(name) && sh.is(w, k) {
+				return sh
+			}
+		}
+	}
+	return nil
+}

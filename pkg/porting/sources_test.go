@@ -45,14 +45,17 @@ var sourceFiles = map[string][]string{
 	"anthropic.go":        {"Anthropic", "Python"},  // the Python SDK's stream helper
 	"aisdk.go":            {"AI SDK"},
 	"autogen.go":          {"AutoGen"},
-	"gemini.go":           {"Gemini", "Python"},              // the Python SDK's snake_case names
-	"langchain.go":        {"LangChain", "OpenAI", "Python"}, // its convert_to_openai_messages; its Python helpers
-	"openai_agents.go":    {"OpenAI", "Python"},              // the Python SDK's raw_item
-	"openai_chat.go":      {"OpenAI", "Python"},              // the Python SDK's stream helper
-	"openai_responses.go": {"OpenAI", "Python"},              // the Python SDK's stream helper
+	"crewai.go":           {"CrewAI", "Python", "Pydantic"},   // Python only; its outputs' "pydantic" member
+	"gemini.go":           {"Gemini", "Python"},               // the Python SDK's snake_case names
+	"langchain.go":        {"LangChain", "OpenAI", "Python"},  // its convert_to_openai_messages; its Python helpers
+	"llamaindex.go":       {"LlamaIndex", "OpenAI", "Python"}, // an OpenAI model's calls in its kwargs; Python's model_dump
+	"openai_agents.go":    {"OpenAI", "Python"},               // the Python SDK's raw_item
+	"openai_chat.go":      {"OpenAI", "Python"},               // the Python SDK's stream helper
+	"openai_responses.go": {"OpenAI", "Python"},               // the Python SDK's stream helper
 	"pydanticai.go":       {"Pydantic"},
 	"python.go":           {"Python"},
 	"smolagents.go":       {"smolagents", "Python"}, // its tool calls as Python text
+	"strands.go":          {"Strands", "Python"},    // Bedrock's content blocks; Python's json.dumps
 }
 
 // notSplit are the files whose knowledge of several sources is not yet in the sources' tables:

@@ -73,6 +73,7 @@ const (
 	MessageOtherFramework    Code = "message_other_framework"    // AutoGen, Pydantic AI, smolagents, Gemini, the AI SDK's tool output: dropped
 	MessageTextInParts       Code = "message_text_in_parts"      // Gemini's "parts" and no "content": kept, text unread
 	TopLevelTranscriptKey    Code = "top_level_transcript_key"   // a transcript under "history", "steps": ignored as unknown
+	ToolCallsOtherFramework  Code = "tool_calls_other_framework" // Strands' toolUse blocks, LlamaIndex's options.toolCall: kept, calls unread
 )
 
 // warningCodes and noteCodes are every code, in the order declared; TestCodeLists keeps them
@@ -88,6 +89,7 @@ var (
 		ToolCallUnanswered, ToolResultUnmatched, AnthropicContentBlocks, ToolCallArgumentsKey, TopLevelKeyVariant,
 		MetadataKeyVariant, MetadataAsList, LegacyFunctionCall, FinalResponseSerialized, FinalResponsePlaceholder,
 		FinalResponseRepr, NotesLimited, MessageOtherFramework, MessageTextInParts, TopLevelTranscriptKey,
+		ToolCallsOtherFramework,
 	}
 )
 

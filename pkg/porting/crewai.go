@@ -1,0 +1,28 @@
+package porting
+
+import "github.com/dystopic/normalizer/pkg/softwarn"
+
+// crewAI is CrewAI (crewai, Python only). Crew.kickoff() returns a CrewOutput, {"raw",
+// "pydantic", "json_dict", "tasks_output": [TaskOutput], "token_usage": UsageMetrics}; a
+// TaskOutput is {"description", "name", "expected_output", "summary", "raw", "pydantic",
+// "json_dict", "agent", "output_format", "messages"}, its messages the task's chat messages
+// ({"role", "content"}, the platform's shape already). UsageMetrics is {"total_tokens",
+// "prompt_tokens", "cached_prompt_tokens", "completion_tokens", "reasoning_tokens",
+// "cache_creation_tokens", "successful_requests"}: prompt_tokens counts the cached prompt too,
+// and completion_tokens the reasoning.
+var crewAI = register(source{
+	name: "CrewAI",
+	messages: []messageShape{
+		{rank: 18, code: softwarn.MessageOtherFramework,
+			is: func(_ *messageWalk, f foreignFacts) bool { return f.noRole && f.raw && f.agent && f.expected },
+			note: func(_ *messageWalk, f foreignFacts) softwarn.Parts {
+				send := `send the task's chat messages instead: the entries of its "messages", which are {"role", "content"} messages already`
+				if !f.history {
+					send = `send the task's chat messages instead (TaskOutput.messages, empty in this one), or none`
+				}
+				return softwarn.Parts{Found: `a CrewAI TaskOutput (an entry of CrewOutput.tasks_output: "description", "raw", "agent"), not a message`,
+					Expected: `a chat message {"role", "content", ...}`, Done: droppedMessage,
+					Fix: send + `; the crew's answer is its CrewOutput's "raw", which goes in "final_response": {"final_response": crew_output.raw}`}
+			}},
+	},
+})
