@@ -77,6 +77,10 @@ var cases = map[string]string{
 	"ai-sdk-json":         `{"final_response": "ok", "messages": [{"role": "assistant", "tool_calls": [{"id": "c1", "name": "f", "arguments": {}}]}, {"role": "tool", "tool_call_id": "c1", "content": {"type": "json", "value": {"a": 1}}}]}`,
 	"duplicate-and-fixes": `{"final_response": "ok", "metadata": {"total_input_tokens": "1", "total_input_tokens": "2"}}`,
 	"pretty-no-diags":     "{\n  \"final_response\" : \"fine\" ,\n  \"messages\" : [ ]\n}\n",
+	"strands-blocks":      `{"final_response": "ok", "messages": [{"role": "assistant", "content": [{"text": "let me look"}, {"toolUse": {"toolUseId": "t1", "name": "f", "input": {"q": 1}}}]}, {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "status": "success", "content": [{"json": {"a": [1, 2]}}]}}]}]}`,
+	"strands-text-result": `{"final_response": "ok", "messages": [{"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {}}}]}, {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "status": "error", "content": [{"text": "no such order"}]}}, {"toolResult": {"toolUseId": "t2", "status": "success", "content": []}}]}]}`,
+	"llamaindex-kwargs":   `{"final_response": "ok", "messages": [{"role": "assistant", "additional_kwargs": {"tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, "blocks": []}, {"role": "tool", "additional_kwargs": {"tool_call_id": "c1", "name": "f"}, "blocks": [{"block_type": "text", "text": "x"}]}]}`,
+	"llamaindex-options":  `{"final_response": "ok", "messages": [{"content": "", "role": "assistant", "options": {"toolCall": [{"name": "f", "input": {"q": 1}, "id": "c1"}]}}, {"content": "x", "role": "user", "options": {"toolResult": {"id": "c1", "result": "x", "isError": false}}}]}`,
 }
 
 func diagnostics(t testing.TB, doc []byte) ([]softwarn.Warning, *normalize.Result) {
