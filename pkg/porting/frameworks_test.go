@@ -86,3 +86,35 @@ func TestLlamaIndexCrewAIStrands(t *testing.T) {
 		})
 	}
 }
+
+// A Strands AgentResult, a LlamaIndex stop event or AgentOutput sent as the handler's result
+// is rejected with the hint that names it and the expression of its answer; one whose message
+// holds no text gets no such hint, which would name an empty value.
+func TestFrameworkResultHints(t *testing.T) {
+	const text = `[{"text": "It shipped."}]`
+	tests := []struct{ name, doc, fix string }{
+		{"Strands AgentResult toJSON", `{"type": "agentResult", "stopReason": "endTurn", "lastMessage": {"role": "assistant", "content": ` + text + `}}`,
+			`send {"final_response": String(result)} (AgentResult.toString() joins the text of its lastMessage's text blocks)`},
+		{"Strands AgentResult to_dict", `{"type": "agent_result", "message": {"role": "assistant", "content": ` + text + `}, "stop_reason": "end_turn"}`,
+			`send {"final_response": str(result)} (AgentResult.__str__ joins the text of its message's text blocks)`},
+		{"Strands AgentResult without text", `{"type": "agentResult", "stopReason": "toolUse", "lastMessage": {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t", "name": "a", "input": {}}}]}}`, ""},
+		{"LlamaIndex stop event", `{"type": "llamaindex-stop", "data": {"result": "It shipped.", "message": {"role": "assistant", "content": "It shipped."}}}`,
+			`send {"final_response": result.data.result}`},
+		{"LlamaIndex stop event without a result", `{"type": "llamaindex-stop", "data": {"result": ""}}`, ""},
+		{"LlamaIndex AgentOutput", `{"response": {"role": "assistant", "additional_kwargs": {}, "blocks": [{"block_type": "text", "text": "It shipped."}]}, "current_agent_name": "Agent", "tool_calls": []}`,
+			`send {"final_response": str(agent_output)} (AgentOutput.__str__ is its response's content, the text of its text blocks)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := porting.Normalize([]byte(tt.doc))
+			var e *normalize.ResponseShapeError
+			require.ErrorAs(t, err, &e)
+			if tt.fix == "" {
+				assert.NotContains(t, e.Fix, "final_response\": String(")
+				assert.NotContains(t, e.Fix, "result.data.result")
+				return
+			}
+			assert.Equal(t, tt.fix, e.Fix)
+		})
+	}
+}

@@ -1,6 +1,9 @@
 package porting
 
-import "github.com/dystopic/normalizer/pkg/softwarn"
+import (
+	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
 
 // llamaIndex is LlamaIndex (llama_index for Python, llamaindex and @llamaindex/core for
 // JavaScript). Python's ChatMessage, as model_dump writes it, is {"role", "additional_kwargs",
@@ -52,7 +55,30 @@ var llamaIndex = register(source{
 					Fix:      `send it as {"role": "tool", "tool_call_id": <toolResult.id>, "content": <toolResult.result>}`}
 			}},
 	},
+	results: []resultShape{
+		{is: func(f *objectFacts) bool {
+			return f.typ == "llamaindex-stop" && isObject(f.data) && textKind(member(f.data, "result", f.maxDepth)) == jsonscan.String
+		},
+			hint: func(*objectFacts) shapeHint {
+				return sentInstead(`"type": "llamaindex-stop" and "data"`, "a LlamaIndex agent workflow's stop event (what await agent(...).run() returns)",
+					"the run's whole result", "result.data.result")
+			}},
+		{is: func(f *objectFacts) bool {
+			return f.agentName && isObject(f.response) && textKind(member(f.response, "blocks", f.maxDepth)) == jsonscan.Array &&
+				f.holdsBlocks(member(f.response, "blocks", f.maxDepth))
+		},
+			hint: func(*objectFacts) shapeHint {
+				return sentInstead(`"response" and "current_agent_name"`, "a LlamaIndex AgentOutput (what await agent.run() returns, as model_dump writes it)",
+					"the agent's whole output", "str(agent_output)").also(" (AgentOutput.__str__ is its response's content, the text of its text blocks)")
+			}},
+	},
 })
+
+// holdsBlocks reports whether a ChatMessage's blocks hold a text block with text.
+func (f *objectFacts) holdsBlocks(blocks []byte) bool {
+	text, _ := partsHold(blocks, f.maxDepth)
+	return text
+}
 
 // llamaKwargs reads a Python ChatMessage's additional_kwargs: whether it holds a list of
 // calls the message's own tool_calls does not, and a tool message's id its own tool_call_id

@@ -32,6 +32,10 @@ type objectFacts struct {
 	stopReason        bool   // AutoGen AgentChat TaskResult's "stop_reason"
 
 	choices, candidates, content, raw, messages, output, message, outputText, finalOutput []byte
+
+	// For the sources' result shapes (sources.go: resultShape).
+	lastMessage, data, response []byte
+	agentName                   bool // "current_agent_name"
 }
 
 // readFacts reads the result object in data; it reports false when data is no object.
@@ -96,6 +100,14 @@ func (f *objectFacts) slot(name []byte) (*string, *[]byte) {
 		if f.crewKey == "" || string(name) == "tasks_output" { // the surest sign is the one named
 			f.crewKey = string(name) // one of four short keys
 		}
+	case "lastMessage":
+		return nil, &f.lastMessage
+	case "data":
+		return nil, &f.data
+	case "response":
+		return nil, &f.response
+	case "current_agent_name":
+		f.agentName = true
 	case "done":
 		f.done = true
 	case "agent_role":
@@ -131,7 +143,7 @@ func missingFinalHint(data []byte, maxDepth int) shapeHint {
 	if !ok {
 		return shapeHint{}
 	}
-	for _, probe := range [...]func() shapeHint{f.variantHint, f.modelHint, f.frameworkHint, f.answerHint, f.transcriptHint, f.undefinedFinalHint} {
+	for _, probe := range [...]func() shapeHint{f.variantHint, f.modelHint, f.frameworkHint, f.sourceHint, f.answerHint, f.transcriptHint, f.undefinedFinalHint} {
 		if h := probe(); h.detail != "" {
 			return h
 		}
@@ -339,6 +351,9 @@ func probeHint(data []byte, maxDepth int, name string) shapeHint {
 	f, ok := readFacts(data, maxDepth)
 	if !ok {
 		return shapeHint{}
+	}
+	if h := f.sourceHint(); h.detail != "" {
+		return h
 	}
 	if h, ok := responsesStopped(f.output, maxDepth); ok && name == "output" {
 		return h

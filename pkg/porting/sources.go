@@ -24,6 +24,9 @@ type source struct {
 	// kept: a member of a kept message where the source holds what the trace reads from
 	// another member (tool calls, a tool result's link), for a note at it.
 	kept []keptShape
+	// results: a result object without final_response that is the source's own result
+	// object, for the hint of its rejection.
+	results []resultShape
 }
 
 // A messageShape is a dropped message in the shape of a source's messages, recognised by is
@@ -167,3 +170,28 @@ func (w *messageWalk) keptShapeOf(name []byte, k keptMember) *keptShape {
 	}
 	return nil
 }
+
+// A resultShape is a source's result object sent as the handler's result, recognised by is
+// from what the hints read of it (objectFacts); hint says what it is and where its answer is.
+// A shape names only a value that holds text: a hint that names an empty value would be
+// rejected in turn.
+type resultShape struct {
+	is   func(f *objectFacts) bool
+	hint func(f *objectFacts) shapeHint
+}
+
+// sourceHint is the hint of the first registered result shape f is in; none when f is in no
+// source's.
+func (f *objectFacts) sourceHint() shapeHint {
+	for _, s := range sources {
+		for _, r := range s.results {
+			if r.is(f) {
+				return r.hint(f)
+			}
+		}
+	}
+	return shapeHint{}
+}
+
+// also adds to the hint's fix what says more of it.
+func (h shapeHint) also(s string) shapeHint { h.fix += s; return h }

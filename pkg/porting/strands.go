@@ -23,7 +23,28 @@ var strands = register(source{
 			},
 			note: func(w *messageWalk, k keptMember) softwarn.Parts { return w.strandsNote(k) }},
 	},
+	results: []resultShape{
+		{is: func(f *objectFacts) bool { return f.typ == "agentResult" && f.holdsText(f.lastMessage) },
+			hint: func(*objectFacts) shapeHint {
+				return sentInstead(`"type": "agentResult" and "lastMessage"`, "a Strands AgentResult (its toJSON())", "the agent's whole result",
+					"String(result)").also(" (AgentResult.toString() joins the text of its lastMessage's text blocks)")
+			}},
+		{is: func(f *objectFacts) bool { return f.typ == "agent_result" && f.holdsText(f.message) },
+			hint: func(*objectFacts) shapeHint {
+				return sentInstead(`"type": "agent_result" and "message"`, "a Strands AgentResult (result.to_dict())", "the agent's whole result",
+					"str(result)").also(" (AgentResult.__str__ joins the text of its message's text blocks)")
+			}},
+	},
 })
+
+// holdsText reports whether msg is a message object whose content holds a text block.
+func (f *objectFacts) holdsText(msg []byte) bool {
+	if !isObject(msg) {
+		return false
+	}
+	text, _ := partsHold(member(msg, "content", f.maxDepth), f.maxDepth)
+	return text
+}
 
 // strandsBlocks counts the toolUse and toolResult blocks of the content at v: objects with
 // the key and an object for it.
