@@ -227,4 +227,5 @@ var fixables = map[softwarn.Code]string{
 	softwarn.MessageTextInParts:         "unsafe, when every part (block) is text: `content` set to their text, the parts removed",
 	softwarn.TopLevelTranscriptKey:      "unsafe, when every entry has a string `role`: the key renamed `messages`",
 	softwarn.ToolCallsOtherFramework:    "unsafe, for an assistant message without `tool_calls` (Strands' `toolUse` blocks or LlamaIndex's `options.toolCall` in the flat form, LlamaIndex's `additional_kwargs.tool_calls` moved), a user message whose content is one `toolResult` block of one text or json item, or whose `options.toolResult` has text (made a tool message), and LlamaIndex's `additional_kwargs.tool_call_id` (moved); none for several results in one message, which become messages of their own",
+	softwarn.FinalResponseObjectJSON:    "unsafe, when the response holds the answer's text: `final_response` replaced by that text (a chat completion's message content; the text of a Responses API response's `output_text` parts, an Anthropic message's text blocks or a Gemini candidate's parts, joined)",
 }

@@ -183,4 +183,9 @@ var Entries = []Entry{
 		Trigger: "A kept message holds its tool calls or its tool result where another framework keeps them, and not in `tool_calls` or a tool message: Strands' `toolUse` and `toolResult` content blocks (Bedrock Converse's), LlamaIndex's `additional_kwargs.tool_calls` and `tool_call_id` (Python's `model_dump`) or its `options.toolCall` and `options.toolResult` (JavaScript). The trace shows no tool call or result in it.",
 		Input:   `{"final_response": "It is 18°C in Oslo.", "messages": [{"role": "assistant", "content": [{"toolUse": {"toolUseId": "tooluse_1", "name": "get_weather", "input": {"city": "Oslo"}}}]}, {"role": "user", "content": [{"toolResult": {"toolUseId": "tooluse_1", "status": "success", "content": [{"text": "18°C"}]}}]}]}`,
 	},
+	{
+		Code:    softwarn.FinalResponseObjectJSON,
+		Trigger: "`final_response` is the JSON text of a model API's response (`JSON.stringify(completion)`, `json.dumps(data)`, `model_dump_json()`, indented or not): an OpenAI chat completion or Responses API response, an Anthropic message, a Gemini `generateContent` response. The judge grades that text. The note says where the answer's text is in the object, or that there is none because the model stopped at a tool call.",
+		Input:   `{"final_response": "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"model\":\"gpt-4o\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"It is 18°C in Oslo.\"},\"finish_reason\":\"stop\"}]}"}`,
+	},
 }

@@ -81,6 +81,12 @@ var cases = map[string]string{
 	"strands-text-result": `{"final_response": "ok", "messages": [{"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {}}}]}, {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "status": "error", "content": [{"text": "no such order"}]}}, {"toolResult": {"toolUseId": "t2", "status": "success", "content": []}}]}]}`,
 	"llamaindex-kwargs":   `{"final_response": "ok", "messages": [{"role": "assistant", "additional_kwargs": {"tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, "blocks": []}, {"role": "tool", "additional_kwargs": {"tool_call_id": "c1", "name": "f"}, "blocks": [{"block_type": "text", "text": "x"}]}]}`,
 	"llamaindex-options":  `{"final_response": "ok", "messages": [{"content": "", "role": "assistant", "options": {"toolCall": [{"name": "f", "input": {"q": 1}, "id": "c1"}]}}, {"content": "x", "role": "user", "options": {"toolResult": {"id": "c1", "result": "x", "isError": false}}}]}`,
+	"chat-json":           `{"final_response": "{\"object\": \"chat.completion\", \"choices\": [{\"message\": {\"role\": \"assistant\", \"content\": \"It is 18C.\"}}]}", "messages": [{"role": "user", "content": "hi"}]}`,
+	"chat-json-tool-call": `{"final_response": "{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"content\":\"Let me look.\",\"tool_calls\":[{\"id\":\"c1\"}]}}]}"}`,
+	"chat-json-blank":     `{"final_response": "{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"content\":\"  \"}}]}"}`,
+	"responses-json":      `{"final_response": "{\"object\":\"response\",\"output\":[{\"type\":\"reasoning\"},{\"type\":\"message\",\"content\":[{\"type\":\"output_text\",\"text\":\"It is \"},{\"type\":\"output_text\",\"text\":\"18C.\"}]}]}"}`,
+	"anthropic-json":      `{"final_response": "{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"thinking\",\"thinking\":\"hm\"},{\"type\":\"text\",\"text\":\"It is 18C.\"}]}"}`,
+	"gemini-json":         `{"final_response": "{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"hm\",\"thought\":true},{\"text\":\"It is 18C.\"}]}}]}"}`,
 }
 
 func diagnostics(t testing.TB, doc []byte) ([]softwarn.Warning, *normalize.Result) {
@@ -213,6 +219,25 @@ func TestUnsafeHeld(t *testing.T) {
 	doc := []byte(cases["role-developer"])
 	require.Equal(t, string(doc), string(fixer.Run(explain, doc, false).Output))
 	require.Equal(t, `{"final_response": "ok", "messages": [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}]}`, string(fixer.Run(explain, doc, true).Output))
+}
+
+// TestObjectJSON: a final_response that is a model response's JSON text becomes the answer's
+// text, with the rest of the result as it was; one without an answer (a tool call, only
+// blanks) is left alone.
+func TestObjectJSON(t *testing.T) {
+	for name, want := range map[string]string{
+		"chat-json":           `{"final_response": "It is 18C.", "messages": [{"role": "user", "content": "hi"}]}`,
+		"responses-json":      `{"final_response": "It is 18C."}`,
+		"anthropic-json":      `{"final_response": "It is 18C."}`,
+		"gemini-json":         `{"final_response": "It is 18C."}`,
+		"chat-json-tool-call": cases["chat-json-tool-call"],
+		"chat-json-blank":     cases["chat-json-blank"],
+	} {
+		out := fixer.Run(explain, []byte(cases[name]), true)
+		require.NoError(t, out.Err, name)
+		require.Equal(t, want, string(out.Output), name)
+		require.Equal(t, cases[name], string(fixer.Run(explain, []byte(cases[name]), false).Output), "%s: the fix is unsafe", name)
+	}
 }
 
 // TestStillRejected: a result rejected before any fix is returned as it is, with the rejection.

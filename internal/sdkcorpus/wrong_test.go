@@ -12,9 +12,5 @@ var knownWrong = map[string]bool{
 	"answer-not-lost/gemini-candidate-content-as-final-response":         true,
 	"answer-not-lost/gemini-python-str-of-response-dict":                 true,
 	"answer-not-lost/langchain-ai-message-as-final-response":             true,
-	"answer-not-lost/openai-chat-pretty-printed-completion":              true,
-	"answer-not-lost/openai-chat-python-json-dumps-completion":           true,
-	"answer-not-lost/openai-chat-stringified-completion":                 true,
-	"answer-not-lost/openai-responses-python-pretty-json":                true,
 	"stopped-at-tool-call/openai-responses-output-text-of-function-call": true,
 }

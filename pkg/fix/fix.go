@@ -113,6 +113,7 @@ var table = map[softwarn.Code]fixer{
 	softwarn.MetadataAsList:             metadataAsList,
 	softwarn.LegacyFunctionCall:         legacyFunctionCall,
 	softwarn.FinalResponseSerialized:    finalSerialized,
+	softwarn.FinalResponseObjectJSON:    finalObjectJSON,
 	softwarn.MessageOtherFramework:      otherFramework,
 	softwarn.MessageTextInParts:         textInParts,
 	softwarn.TopLevelTranscriptKey:      transcriptKey,
@@ -677,6 +678,111 @@ func finalSerialized(d *Doc, w softwarn.Warning) (Fix, bool) {
 		return Fix{}, false
 	}
 	return patch(Unsafe, replace("", t))
+}
+
+// finalObjectJSON replaces a final_response that holds the JSON text of a model API's response
+// by the text of the answer in it (responseText), when that is not blank: the result stays
+// accepted, and the judge grades the answer rather than the object.
+func finalObjectJSON(d *Doc, w softwarn.Warning) (Fix, bool) {
+	t, ok := holdsJSON(d, w.Pointer, '{')
+	if !ok || w.Pointer != "/final_response" {
+		return Fix{}, false
+	}
+	var obj map[string]any
+	if json.Unmarshal(t, &obj) != nil {
+		return Fix{}, false
+	}
+	text := responseText(obj)
+	if strings.TrimSpace(text) == "" {
+		return Fix{}, false
+	}
+	return patch(Unsafe, replace(w.Pointer, str(text)))
+}
+
+// responseText is the answer's text in a model API's response, decoded: an OpenAI chat
+// completion's first message content; the text of the output_text parts of an OpenAI
+// Responses API response's message items; of an Anthropic message's text blocks; of a Gemini
+// response's first candidate's parts without "thought": true. It is "" for another object, and
+// for a response that asks for tool calls, whose text is at most a preamble.
+func responseText(obj map[string]any) string {
+	switch {
+	case obj["object"] == "chat.completion":
+		choices, _ := obj["choices"].([]any)
+		if len(choices) == 0 {
+			return ""
+		}
+		choice, _ := choices[0].(map[string]any)
+		msg, _ := choice["message"].(map[string]any)
+		if calls, _ := msg["tool_calls"].([]any); len(calls) > 0 {
+			return ""
+		}
+		content, _ := msg["content"].(string)
+		return content
+	case obj["object"] == "response":
+		output, _ := obj["output"].([]any)
+		if len(output) == 0 || isToolCall(output[len(output)-1]) {
+			return ""
+		}
+		var b strings.Builder
+		for _, item := range output {
+			if m, _ := item.(map[string]any); m["type"] == "message" {
+				b.WriteString(partsText(m["content"], "output_text"))
+			}
+		}
+		return b.String()
+	case obj["type"] == "message" && obj["role"] == "assistant":
+		if hasPart(obj["content"], func(p map[string]any) bool { return p["type"] == "tool_use" }) {
+			return ""
+		}
+		return partsText(obj["content"], "text")
+	}
+	candidates, _ := obj["candidates"].([]any)
+	if len(candidates) == 0 {
+		return ""
+	}
+	candidate, _ := candidates[0].(map[string]any)
+	content, _ := candidate["content"].(map[string]any)
+	if hasPart(content["parts"], func(p map[string]any) bool {
+		_, a := p["function_call"].(map[string]any)
+		_, b := p["functionCall"].(map[string]any)
+		return a || b
+	}) {
+		return ""
+	}
+	return partsText(content["parts"], "")
+}
+
+// isToolCall reports whether a Responses API output item is a tool call the response ends in.
+func isToolCall(item any) bool {
+	m, _ := item.(map[string]any)
+	return m["type"] == "function_call" || m["type"] == "custom_tool_call"
+}
+
+// hasPart reports whether the list of parts or blocks has one that is.
+func hasPart(list any, is func(map[string]any) bool) bool {
+	parts, _ := list.([]any)
+	for _, p := range parts {
+		if m, ok := p.(map[string]any); ok && is(m) {
+			return true
+		}
+	}
+	return false
+}
+
+// partsText joins the "text" of the parts or blocks of list whose "type" is typ (none, for
+// typ ""), leaving out a part with "thought": true.
+func partsText(list any, typ string) string {
+	parts, _ := list.([]any)
+	var b strings.Builder
+	for _, p := range parts {
+		m, _ := p.(map[string]any)
+		text, ok := m["text"].(string)
+		t, _ := m["type"].(string)
+		if ok && t == typ && m["thought"] != true {
+			b.WriteString(text)
+		}
+	}
+	return b.String()
 }
 
 // answers reports whether the result in d would be accepted: its one final_response is a

@@ -1,13 +1,18 @@
 package porting
 
-import "github.com/dystopic/normalizer/pkg/softwarn"
+import (
+	"strconv"
+
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
 
 // anthropic is Anthropic's Messages API and its SDKs (anthropic, @anthropic-ai/sdk). A streamed
 // message arrives as events, {"type": "message_start" | "content_block_start" |
 // "content_block_delta" | "content_block_stop" | "message_delta" | "message_stop" | "ping"}:
 // the message is the events' deltas joined, which no event is on its own.
 var anthropic = register(source{
-	name: "Anthropic",
+	name:      "Anthropic",
+	responses: []responseShape{{note: messageJSON}},
 	messages: []messageShape{
 		{rank: 13, code: softwarn.MessageOtherFramework,
 			is: func(w *messageWalk, f foreignFacts) bool {
@@ -31,4 +36,23 @@ func isStreamEvent(typ []byte) bool {
 		return true
 	}
 	return false
+}
+
+// messageJSON is the note's for an Anthropic Messages API response's JSON text sent as
+// final_response: its answer is the text of its text blocks (not its thinking blocks), unless
+// it has tool_use blocks (then its text is a preamble).
+func messageJSON(obj []byte, maxDepth int, dict bool) (what, answer string, ok bool) {
+	content := member(obj, "content", maxDepth)
+	if shortString(member(obj, "type", maxDepth), 16) != "message" || shortString(member(obj, "role", maxDepth), 16) != "assistant" || !isList(content) {
+		return "", "", false
+	}
+	const what0 = `an Anthropic Messages API response ("type": "message")`
+	if _, calls := partsHold(content, maxDepth); calls {
+		return what0 + " with tool_use blocks", "", true
+	}
+	first, n := textParts(content, "text", maxDepth)
+	if first < 0 {
+		return "", "", false
+	}
+	return what0, codePath(dict, "message", "content", strconv.Itoa(first), "text") + joinedWith(n, "text blocks"), true
 }

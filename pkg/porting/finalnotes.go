@@ -10,7 +10,8 @@ import (
 )
 
 // finalNotes notes a final_response that the platform accepts but the judge can do nothing
-// with: a whole result serialized twice, only whitespace, a placeholder that some language
+// with: a whole result serialized twice, the JSON text of a model API's response (a source's
+// responseShape), only whitespace, a placeholder that some language
 // prints for a missing value or an object, or Python's text of a result object instead of the
 // answer in it. The answer is graded all the same, so these are notes, not warnings.
 func finalNotes(v normalize.View, n *noteRun) {
@@ -23,6 +24,17 @@ func finalNotes(v normalize.View, n *noteRun) {
 		code, p = softwarn.FinalResponseSerialized, softwarn.Parts{
 			Problem: `is the JSON text of a whole result (an object with "final_response"), graded as it is: the result was serialized twice (json.dumps of a JSON string)`,
 			Fix:     "return the object itself"}
+	case isObjectText(text, v.MaxDepth()):
+		what, answer, ok := responseShapeFor(text, v.MaxDepth(), spaced(text))
+		if !ok {
+			return
+		}
+		code = softwarn.FinalResponseObjectJSON
+		p = softwarn.Parts{Problem: "is the JSON text of " + what + ", not the text of the answer: the judge grades the whole of it",
+			Fix: "send the answer's text itself, " + answer}
+		if answer == "" {
+			p = softwarn.Parts{Problem: "is the JSON text of " + what + ": it holds no answer, and the agent stopped at a tool call", Fix: stoppedFix}
+		}
 	case len(text) == 0:
 		p = softwarn.Parts{Problem: "is only whitespace: accepted (it is not empty), but the judge has nothing to grade",
 			Fix: "return at least a one-sentence summary of what the agent did or why it failed"}
@@ -90,6 +102,30 @@ func holdsResult(text []byte, maxDepth int) bool {
 		s.SkipValue()
 	}
 	return found && s.AtEnd()
+}
+
+// isObjectText reports whether text is the JSON text of one object, read with the result's
+// own depth limit.
+func isObjectText(text []byte, maxDepth int) bool {
+	var s jsonscan.Scanner
+	s.Reset(text, maxDepth)
+	if s.Peek() != jsonscan.Object {
+		return false
+	}
+	s.SkipValue()
+	return s.Err() == nil && s.AtEnd()
+}
+
+// spaced reports whether the JSON text of an object, text, is written with spaces or newlines
+// between its tokens, as Python's json.dumps writes it (and JSON.stringify with an indent),
+// rather than compact, as JSON.stringify and model_dump_json() write it: its first key is
+// followed by ": ", or a newline follows its "{".
+func spaced(text []byte) bool {
+	if len(text) < 2 || text[1] == '\n' || text[1] == ' ' {
+		return true
+	}
+	end := skipString(text, 1)
+	return end > 0 && end+1 < len(text) && text[end] == ':' && text[end+1] == ' '
 }
 
 // resultAttrs are the attributes of a result object that hold the answer: build_response's

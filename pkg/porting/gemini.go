@@ -10,7 +10,8 @@ import (
 // gemini is Google's Gemini API and its SDKs (google-genai, @google/genai). Its Content is
 // {"role": "user" | "model", "parts": [{"text"}, {"function_call"}, ...]}.
 var gemini = register(source{
-	name: "Gemini",
+	name:      "Gemini",
+	responses: []responseShape{{note: geminiResponseJSON}},
 	transcripts: []transcriptShape{
 		{key: "history", code: softwarn.TopLevelTranscriptKey, lead: "a chat's history in ", origin: "Gemini's SDKs (chat.get_history())"},
 	},
@@ -122,4 +123,24 @@ func (sib *siblings) thoughtsSum(name, count []byte) (names, value string) {
 		value = strconv.FormatUint(a, 10) + " + " + strconv.FormatUint(b, 10) + " = " + strconv.FormatUint(a+b, 10)
 	}
 	return names, value
+}
+
+// geminiResponseJSON is the note's for a Gemini generateContent response's JSON text sent as
+// final_response: its answer is the text of its first candidate's parts (not those with
+// "thought": true), which the SDKs' response.text joins, unless the parts call functions.
+func geminiResponseJSON(obj []byte, maxDepth int, dict bool) (what, answer string, ok bool) {
+	parts := member(member(firstElement(member(obj, "candidates", maxDepth), maxDepth), "content", maxDepth), "parts", maxDepth)
+	if !isList(parts) {
+		return "", "", false
+	}
+	const what0 = `a Gemini generateContent response ("candidates")`
+	if _, calls := partsHold(parts, maxDepth); calls {
+		return what0 + " whose parts call functions", "", true
+	}
+	first, n := textParts(parts, "", maxDepth)
+	if first < 0 {
+		return "", "", false
+	}
+	return what0, "response.text, the text of its first candidate's parts (here " +
+		codePath(dict, "response", "candidates", "0", "content", "parts", strconv.Itoa(first), "text") + joinedWith(n, "parts") + ")", true
 }

@@ -1,6 +1,7 @@
 package porting_test
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -232,4 +233,62 @@ func TestExplainNotesLimitedInInputOrder(t *testing.T) {
 	notes = explainNotes(t, doc, normalize.WithMaxWarnings(math.MaxInt))
 	require.Len(t, notes, 4, "no limit: every note")
 	assert.Equal(t, "messages[2].tool_call_id", notes[3].Path)
+}
+
+// The JSON text of a model API's response sent as final_response is noted with where its
+// answer's text is, or, for a response that asks for tool calls, that it holds none.
+func TestExplainFinalResponseObjectJSON(t *testing.T) {
+	const stopped = `send {"final_response": <the agent's answer after the tool round>}, or a sentence saying what the agent did`
+	quote := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	tests := []struct {
+		name, text string
+		fix        string // the note's fix, "" for no note
+		problem    string // a part of its problem
+	}{
+		{name: "chat completion, compact", text: `{"object":"chat.completion","choices":[{"message":{"role":"assistant","content":"Hi."}}]}`,
+			fix: "send the answer's text itself, completion.choices[0].message.content", problem: `an OpenAI chat completion`},
+		{name: "chat completion, json.dumps", text: `{"object": "chat.completion", "choices": [{"message": {"role": "assistant", "content": "Hi."}}]}`,
+			fix: `send the answer's text itself, completion.choices[0].message.content (completion["choices"][0]["message"]["content"] on a dict)`},
+		{name: "chat completion, indented", text: "{\n  \"object\": \"chat.completion\",\n  \"choices\": [{\"message\": {\"content\": \"Hi.\"}}]\n}",
+			fix: `send the answer's text itself, completion.choices[0].message.content (completion["choices"][0]["message"]["content"] on a dict)`},
+		{name: "chat completion at a tool call", text: `{"object":"chat.completion","choices":[{"message":{"role":"assistant","content":"Let me look.","tool_calls":[{"id":"c1"}]}}]}`,
+			fix: `send {"final_response": <the agent's answer after the tool round>}, or a sentence saying what the agent did`, problem: "the agent stopped at a tool call"},
+		{name: "chat completion without text", text: `{"object":"chat.completion","choices":[{"message":{"role":"assistant","content":null}}]}`},
+		{name: "responses, with output_text", text: `{"object":"response","output":[{"type":"message","content":[{"type":"output_text","text":"Hi."}]}],"output_text":"Hi."}`,
+			fix: "send the answer's text itself, response.output_text"},
+		{name: "responses, after reasoning", text: `{"object":"response","output":[{"type":"reasoning","summary":[]},{"type":"message","content":[{"type":"output_text","text":"Hi."},{"type":"output_text","text":" Bye."}]}]}`,
+			fix: "send the answer's text itself, response.output[1].content[0].text, joined with the text of its other output_text parts; the SDKs' Response object holds their text joined as its output_text property"},
+		{name: "responses at a function call", text: `{"object":"response","output":[{"type":"message","content":[{"type":"output_text","text":"Let me look."}]},{"type":"function_call","name":"f"}]}`,
+			problem: "whose output ends in a tool call: it holds no answer, and the agent stopped at a tool call", fix: stopped},
+		{name: "anthropic, after thinking", text: `{"type":"message","role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"Hi."}]}`,
+			fix: "send the answer's text itself, message.content[1].text"},
+		{name: "anthropic at a tool call", text: `{"type":"message","role":"assistant","content":[{"type":"text","text":"Let me look."},{"type":"tool_use","id":"t1","name":"f","input":{}}]}`,
+			problem: "with tool_use blocks", fix: stopped},
+		{name: "gemini, after a thought", text: `{"candidates":[{"content":{"role":"model","parts":[{"text":"hm","thought":true},{"text":"Hi."}]}}]}`,
+			fix: "send the answer's text itself, response.text, the text of its first candidate's parts (here response.candidates[0].content.parts[1].text)"},
+		{name: "gemini at a function call", text: `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}}]}}]}`,
+			problem: "whose parts call functions", fix: stopped},
+		{name: "another object", text: `{"status":"ok","items":[]}`},
+		{name: "an array", text: `[{"object":"chat.completion"}]`},
+		{name: "not JSON", text: `{"object":"chat.completion", "choices": [`},
+		{name: "prose after it", text: `{"object":"chat.completion","choices":[{"message":{"content":"Hi."}}]} and more`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var found []softwarn.Warning
+			for _, n := range explainNotes(t, `{"final_response":`+quote(tt.text)+`}`) {
+				if n.Code == softwarn.FinalResponseObjectJSON {
+					found = append(found, n)
+				}
+			}
+			if tt.fix == "" {
+				require.Empty(t, found)
+				return
+			}
+			require.Len(t, found, 1)
+			assert.Equal(t, "final_response", found[0].Path)
+			assert.Equal(t, tt.fix, found[0].Fix)
+			assert.Contains(t, found[0].Problem, tt.problem)
+		})
+	}
 }

@@ -1,13 +1,17 @@
 package porting
 
-import "github.com/dystopic/normalizer/pkg/softwarn"
+import (
+	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
 
 // openAIChat is OpenAI's Chat Completions API and its SDKs (openai, openai-node). A streamed
 // completion arrives as chunks, {"object": "chat.completion.chunk", "choices": [{"index",
 // "delta": {"role"?, "content"?, "refusal"?, "tool_calls"?}, "finish_reason"}]}: the message
 // is the chunks' deltas joined, which no chunk or delta is on its own.
 var openAIChat = register(source{
-	name: "OpenAI Chat Completions",
+	name:      "OpenAI Chat Completions",
+	responses: []responseShape{{note: chatCompletionJSON}},
 	messages: []messageShape{
 		{rank: 9, code: softwarn.MessageOtherFramework,
 			is: func(w *messageWalk, f foreignFacts) bool {
@@ -43,4 +47,21 @@ func isDeltaKey(key []byte) bool {
 		return true
 	}
 	return false
+}
+
+// chatCompletionJSON is the note's for an OpenAI chat completion's JSON text sent as
+// final_response: its answer is its first choice's message content, unless that message asks
+// for tool calls (then its content, if any, is a preamble).
+func chatCompletionJSON(obj []byte, maxDepth int, dict bool) (what, answer string, ok bool) {
+	if shortString(member(obj, "object", maxDepth), 32) != "chat.completion" {
+		return "", "", false
+	}
+	msg := member(firstElement(member(obj, "choices", maxDepth), maxDepth), "message", maxDepth)
+	switch {
+	case textKind(member(msg, "tool_calls", maxDepth)) == jsonscan.Array:
+		return `an OpenAI chat completion ("object": "chat.completion") whose message asks for tool calls`, "", true
+	case blank(member(msg, "content", maxDepth)):
+		return "", "", false
+	}
+	return `an OpenAI chat completion ("object": "chat.completion")`, codePath(dict, "completion", "choices", "0", "message", "content"), true
 }

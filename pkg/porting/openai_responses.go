@@ -2,6 +2,9 @@ package porting
 
 import (
 	"bytes"
+	"strconv"
+
+	"github.com/dystopic/normalizer/internal/jsonscan"
 
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
@@ -9,7 +12,8 @@ import (
 // openAIResponses is OpenAI's Responses API and the OpenAI Agents SDK, whose run items wrap
 // Responses items.
 var openAIResponses = register(source{
-	name: "OpenAI Responses",
+	name:      "OpenAI Responses",
+	responses: []responseShape{{note: responseJSON}},
 	transcripts: []transcriptShape{
 		{key: "new_items", code: softwarn.TopLevelTranscriptKey, origin: "the OpenAI Agents SDK's name for a run's items (RunResult.new_items)", fix: newItemsFix},
 	},
@@ -54,3 +58,38 @@ const newItemsFix = `send "messages" built from result.to_input_list(), the run'
 	`a message item as {"role": <role>, "content": <content>}, ` +
 	`a function_call item as {"role": "assistant", "tool_calls": [{"id": <call_id>, "name": <name>, "arguments": <arguments>}]}, ` +
 	`a function_call_output item as {"role": "tool", "tool_call_id": <call_id>, "content": <output>}`
+
+// responseJSON is the note's for an OpenAI Responses API response's JSON text sent as
+// final_response: its answer is the text of the output_text parts of its message items, which
+// the SDKs' Response joins as output_text (the JavaScript SDK writes that into the JSON too),
+// unless its output ends in a function_call or custom_tool_call item.
+func responseJSON(obj []byte, maxDepth int, dict bool) (what, answer string, ok bool) {
+	output := member(obj, "output", maxDepth)
+	if shortString(member(obj, "object", maxDepth), 32) != "response" || !isList(output) {
+		return "", "", false
+	}
+	const what0 = `an OpenAI Responses API response ("object": "response")`
+	switch shortString(member(lastElement(output, maxDepth), "type", maxDepth), 32) {
+	case "function_call", "custom_tool_call":
+		return what0 + " whose output ends in a tool call", "", true
+	}
+	item, part, n := -1, -1, 0
+	eachElement(output, maxDepth, func(i int, v []byte) bool {
+		if shortString(member(v, "type", maxDepth), 16) != "message" {
+			return true
+		}
+		first, k := textParts(member(v, "content", maxDepth), "output_text", maxDepth)
+		if n += k; item < 0 && first >= 0 {
+			item, part = i, first
+		}
+		return true
+	})
+	switch {
+	case item < 0:
+		return "", "", false
+	case textKind(member(obj, "output_text", maxDepth)) == jsonscan.String:
+		return what0, "response.output_text", true
+	}
+	return what0, codePath(dict, "response", "output", strconv.Itoa(item), "content", strconv.Itoa(part), "text") +
+		joinedWith(n, "output_text parts") + "; the SDKs' Response object holds their text joined as its output_text property", true
+}

@@ -565,3 +565,39 @@ func listKeys(keys []string, count int) string {
 	}
 	return out
 }
+
+// eachElement calls f with the index and the bytes of each element of the array arr, until f
+// returns false; nothing when arr is no array.
+func eachElement(arr []byte, maxDepth int, f func(i int, v []byte) bool) {
+	var s jsonscan.Scanner
+	s.Reset(arr, maxDepth)
+	if s.Peek() != jsonscan.Array {
+		return
+	}
+	i := 0
+	for ok := s.ArrayStart(); ok && s.Err() == nil; ok = s.ArrayNext() {
+		if v := s.SkipValue(); v.Present() && !f(i, arr[v.Start:v.End]) {
+			return
+		}
+		i++
+	}
+}
+
+// textParts is the index of the first element of the list of content parts or blocks list
+// whose "type" is typ ("" for a part without one, as Gemini's are) and whose "text" is a
+// non-empty string, and how many such elements there are; a Gemini part with "thought": true
+// holds the model's thoughts and does not count. first is -1 when there is none.
+func textParts(list []byte, typ string, maxDepth int) (first, n int) {
+	first = -1
+	eachElement(list, maxDepth, func(i int, v []byte) bool {
+		if shortString(member(v, "type", maxDepth), 32) != typ || blank(member(v, "text", maxDepth)) ||
+			string(member(v, "thought", maxDepth)) == "true" {
+			return true
+		}
+		if n++; first < 0 {
+			first = i
+		}
+		return true
+	})
+	return first, n
+}

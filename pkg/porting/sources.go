@@ -27,6 +27,18 @@ type source struct {
 	// results: a result object without final_response that is the source's own result
 	// object, for the hint of its rejection.
 	results []resultShape
+	// responses: the source's model response whose JSON text was sent as final_response, for
+	// a final_response_object_json note.
+	responses []responseShape
+}
+
+// A responseShape is a model API's response, recognised by note from obj, the object that
+// final_response's text holds (read with the result's depth limit); dict: the text was written
+// with spaces, as json.dumps writes a dict. note says what it is and where its
+// answer's text is, or, with answer "", that it holds none (the model stopped at a tool call);
+// ok is false when obj is not this shape.
+type responseShape struct {
+	note func(obj []byte, maxDepth int, dict bool) (what, answer string, ok bool)
 }
 
 // A messageShape is a dropped message in the shape of a source's messages, recognised by is
@@ -84,6 +96,18 @@ func syntaxShapeFor(k normalize.FoundKind) *syntaxShape {
 		}
 	}
 	return nil
+}
+
+// responseShapeFor is what the first source's response shape says of obj, or ok false.
+func responseShapeFor(obj []byte, maxDepth int, dict bool) (what, answer string, ok bool) {
+	for _, s := range sources {
+		for _, r := range s.responses {
+			if what, answer, ok = r.note(obj, maxDepth, dict); ok {
+				return what, answer, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // syntaxHint gives an InvalidJSON rejection found at text of another kind than JSON the reason

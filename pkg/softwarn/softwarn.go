@@ -74,6 +74,7 @@ const (
 	MessageTextInParts       Code = "message_text_in_parts"      // Gemini's "parts" and no "content": kept, text unread
 	TopLevelTranscriptKey    Code = "top_level_transcript_key"   // a transcript under "history", "steps": ignored as unknown
 	ToolCallsOtherFramework  Code = "tool_calls_other_framework" // Strands' toolUse blocks, LlamaIndex's options.toolCall: kept, calls unread
+	FinalResponseObjectJSON  Code = "final_response_object_json" // the JSON text of a model API's response, not its answer
 )
 
 // warningCodes and noteCodes are every code, in the order declared; TestCodeLists keeps them
@@ -90,6 +91,7 @@ var (
 		MetadataKeyVariant, MetadataAsList, LegacyFunctionCall, FinalResponseSerialized, FinalResponsePlaceholder,
 		FinalResponseRepr, NotesLimited, MessageOtherFramework, MessageTextInParts, TopLevelTranscriptKey,
 		ToolCallsOtherFramework,
+		FinalResponseObjectJSON,
 	}
 )
 
