@@ -8,9 +8,7 @@ var knownWrong = map[string]bool{
 	"answer-not-lost/ai-sdk-preamble-step-messages":                      true,
 	"answer-not-lost/ai-sdk-result-as-result":                            true,
 	"answer-not-lost/anthropic-content-as-final-response":                true,
-	"answer-not-lost/anthropic-python-str-of-content":                    true,
 	"answer-not-lost/gemini-candidate-content-as-final-response":         true,
-	"answer-not-lost/gemini-python-str-of-response-dict":                 true,
 	"answer-not-lost/langchain-ai-message-as-final-response":             true,
 	"stopped-at-tool-call/openai-responses-output-text-of-function-call": true,
 }

@@ -150,6 +150,8 @@ func reprOf(t []byte) (what, answer string, ok bool) {
 	switch {
 	case bytes.HasPrefix(t, []byte("{'")) && bytes.HasSuffix(t, []byte("}")):
 		return dictRepr(t)
+	case bytes.HasPrefix(t, []byte("[{'")) && bytes.HasSuffix(t, []byte("}]")):
+		return blocksRepr(t)
 	}
 	return objectRepr(t)
 }
@@ -208,6 +210,8 @@ func dictRepr(t []byte) (what, answer string, ok bool) {
 			`the text of the 'output_text' parts of the message items in result["output"]`, true
 	case f.objectIs("'response'"): // a response with no text: only tool calls, or reasoning
 		return "", "", false
+	case len(f.candidates) > 0 && f.candidates[0] == '[':
+		return candidatesRepr(f.candidates)
 	case attr != "":
 		answer, ok := answerIn(`result["`+attr+`"]`, attr, v)
 		return "Python's str() of a dict with '" + attr + "'", answer, ok
@@ -222,6 +226,79 @@ func dictRepr(t []byte) (what, answer string, ok bool) {
 		return "Python's str() of a dict with 'messages' (a LangGraph state)", "the last message's content, " + last, true
 	}
 	return "", "", false
+}
+
+// blocksRepr reads t, which has the ends of str() of a list of dicts, as a list of content
+// blocks or parts ([{'type': 'text', 'text': '…'}], an Anthropic message's content as a dict
+// holds it, or a chat message's content parts) and says which of its blocks hold the answer:
+// its text blocks, not its thinking blocks. A list with a tool_use block is a turn that
+// stopped at a tool call, and one without text holds no answer: no note names them.
+func blocksRepr(t []byte) (what, answer string, ok bool) {
+	first, n, calls, at := -1, 0, false, -1
+	if !reprItems(t, 0, func(item []byte) {
+		at++
+		typ, text := reprMember(item, "type"), reprMember(item, "text")
+		calls = calls || bytes.HasPrefix(typ, []byte("'tool_use'"))
+		if !bytes.HasPrefix(typ, []byte("'text'")) || text == nil || emptyValue(text) || (text[0] != '\'' && text[0] != '"') {
+			return
+		}
+		if n++; first < 0 {
+			first = at
+		}
+	}) || first < 0 || calls {
+		return "", "", false
+	}
+	return "Python's str() of a list of content blocks (an Anthropic message's content, or a chat message's content parts)",
+		`the "text" of its text blocks` + joined(n) + ` (here content[` + strconv.Itoa(first) + `]["text"])`, true
+}
+
+// candidatesRepr says where the answer is in str() of a Gemini generateContent response's
+// dict, whose 'candidates' is list: the text of its first candidate's parts without
+// 'thought': True. Parts that call functions hold no answer, and no note names them.
+func candidatesRepr(list []byte) (what, answer string, ok bool) {
+	parts := reprMember(reprMember(firstItem(list), "content"), "parts")
+	first, n, calls, at := -1, 0, false, 0
+	if len(parts) == 0 || parts[0] != '[' || reprClose(parts, 0, func(item []byte) {
+		calls = calls || reprMember(item, "function_call") != nil && !emptyValue(reprMember(item, "function_call")) ||
+			reprMember(item, "functionCall") != nil && !emptyValue(reprMember(item, "functionCall"))
+		text := reprMember(item, "text")
+		if text != nil && !emptyValue(text) && (text[0] == '\'' || text[0] == '"') && !bytes.HasPrefix(reprMember(item, "thought"), []byte("True")) {
+			if n++; first < 0 {
+				first = at
+			}
+		}
+		at++
+	}) < 0 || first < 0 || calls {
+		return "", "", false
+	}
+	return "Python's str() of a Gemini generateContent response's dict ('candidates')",
+		`result["candidates"][0]["content"]["parts"][` + strconv.Itoa(first) + `]["text"]` + joined(n), true
+}
+
+// joined is what an answer's place adds when n blocks or parts, more than one, hold its text.
+func joined(n int) string {
+	if n < 2 {
+		return ""
+	}
+	return ", joined with the text of the others"
+}
+
+// reprMember is the value (the text from it to the repr's end) of the key key at the top level
+// of d, str() of a dict, or nil when d is no dict or has no such key.
+func reprMember(d []byte, key string) []byte {
+	var found []byte
+	if len(d) == 0 || d[0] != '{' || reprClose(d, 0, func(item []byte) {
+		if found != nil || len(item) == 0 || item[0] != '\'' {
+			return
+		}
+		end := skipString(item, 0)
+		if end > 0 && string(item[1:end-1]) == key && bytes.HasPrefix(item[end:], []byte(": ")) {
+			found = item[end+2:]
+		}
+	}) < 0 {
+		return nil
+	}
+	return found
 }
 
 // objectRepr reads t as the repr of an object with keyword arguments, Name(key=..., key=...),
@@ -300,6 +377,7 @@ func inBlocks(ref, attr string, v []byte) string {
 type reprFields struct {
 	attrs                     [len(resultAttrs)][]byte
 	messages, choices, object []byte
+	candidates                []byte
 	items, keywords           int
 	firstIsKeyword            bool
 }
@@ -335,6 +413,8 @@ func (f *reprFields) field(name, value []byte) {
 		f.choices = value
 	case "object":
 		f.object = value
+	case "candidates":
+		f.candidates = value
 	}
 	for i, attr := range resultAttrs {
 		if string(name) == attr {
