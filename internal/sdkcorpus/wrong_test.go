@@ -4,11 +4,6 @@ package sdkcorpus_test
 // says what it says and what is wrong with it). TestAdvice requires each of them to still fail,
 // so that an entry goes with the fix of its advice.
 var knownWrong = map[string]bool{
-	"answer-not-lost/agents-run-result-as-result":                        true,
 	"answer-not-lost/ai-sdk-preamble-step-messages":                      true,
-	"answer-not-lost/ai-sdk-result-as-result":                            true,
-	"answer-not-lost/anthropic-content-as-final-response":                true,
-	"answer-not-lost/gemini-candidate-content-as-final-response":         true,
-	"answer-not-lost/langchain-ai-message-as-final-response":             true,
 	"stopped-at-tool-call/openai-responses-output-text-of-function-call": true,
 }

@@ -20,3 +20,26 @@ var aiSDK = register(source{
 			}},
 	},
 })
+
+// generateTextHint is missingFinalHint's for an AI SDK generateText result serialized by
+// JSON.stringify, which writes its fields ("steps", "totalUsage", ...) but not its getters:
+// result.text is the text of its last step, unless that step ends in tool calls.
+func generateTextHint(steps []byte, maxDepth int) (shapeHint, bool) {
+	first := firstElement(steps, maxDepth)
+	if member(first, "stepNumber", maxDepth) == nil || member(first, "content", maxDepth) == nil || member(first, "finishReason", maxDepth) == nil {
+		return shapeHint{}, false
+	}
+	h := shapeHint{detail: `. It has "steps" of StepResults ("stepNumber", "content", "finishReason"): it looks like an AI SDK generateText result as JSON.stringify writes it, ` +
+		`the whole run rather than the handler's result`}
+	last := lastElement(steps, maxDepth)
+	switch {
+	case shortString(member(last, "finishReason", maxDepth), 32) == "tool-calls":
+		h.detail += `, and its last step ends in tool calls: the agent stopped at a tool call`
+		h.fix = stoppedFix
+	default:
+		if i, _ := textParts(member(last, "content", maxDepth), "text", maxDepth); i >= 0 {
+			h.fix = `send {"final_response": result.text}, the text of its last step`
+		}
+	}
+	return h, true
+}

@@ -1,6 +1,8 @@
 package porting
 
 import (
+	"strconv"
+
 	"github.com/dystopic/normalizer/internal/jsonscan"
 )
 
@@ -46,6 +48,12 @@ func messageValueHint(obj []byte, maxDepth int) shapeHint {
 	if h, ok := messageStopped(obj, maxDepth); ok {
 		return h
 	}
+	if h, ok := serializedMessageHint(obj, maxDepth); ok {
+		return h
+	}
+	if h, ok := contentValueHint(obj, maxDepth); ok {
+		return h
+	}
 	content := member(obj, "content", maxDepth)
 	switch {
 	case textKind(content) == jsonscan.None:
@@ -66,7 +74,7 @@ func partsValueHint(list []byte, maxDepth int) shapeHint {
 	first := firstElement(list, maxDepth)
 	typ := shortString(member(first, "type", maxDepth), 16)
 	if text := member(first, "text", maxDepth); (typ != "text" && typ != "output_text") || len(text) == 0 || text[0] != '"' {
-		return shapeHint{}
+		return blocksValueHint(list, typ, maxDepth)
 	}
 	fix := `send {"final_response": <the "text" of final_response's ` + typ + ` parts, joined>}`
 	return shapeHint{detail: `. Its first element has "type": "` + typ + `" and "text": it looks like a list of content parts rather than their text`, fix: fix}
@@ -129,4 +137,20 @@ func isPartField(name []byte) bool {
 		return true
 	}
 	return false
+}
+
+// blocksValueHint is partsValueHint's for a list of content blocks whose first is not text, of
+// type firstType: an Anthropic message's content with a thinking block before its text. Its
+// text is that of its text blocks; with a tool_use block, it is a preamble.
+func blocksValueHint(list []byte, firstType string, maxDepth int) shapeHint {
+	i, n := textParts(list, "text", maxDepth)
+	if firstType == "" || i < 0 {
+		return shapeHint{}
+	}
+	detail := `. Its elements are content blocks, "type": "` + firstType + `" first, then "text": it looks like an Anthropic message's content rather than its text`
+	if _, calls := partsHold(list, maxDepth); calls {
+		return shapeHint{detail: detail + `, with a tool_use block: its text is the preamble the model wrote before the call, and the agent stopped at a tool call`, fix: stoppedFix}
+	}
+	return shapeHint{detail: detail, fix: `send {"final_response": <the "text" of final_response's text blocks, joined>} (here content[` +
+		strconv.Itoa(i) + `].text` + joinedWith(n, "text blocks") + `), not its ` + firstType + ` blocks`}
 }

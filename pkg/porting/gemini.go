@@ -144,3 +144,24 @@ func geminiResponseJSON(obj []byte, maxDepth int, dict bool) (what, answer strin
 	return what0, "response.text, the text of its first candidate's parts (here " +
 		codePath(dict, "response", "candidates", "0", "content", "parts", strconv.Itoa(first), "text") + joinedWith(n, "parts") + ")", true
 }
+
+// contentValueHint is finalValueHint's for a Gemini Content sent as final_response, {"role":
+// "model", "parts": [...]} (a response's candidates[0].content): its text is that of its parts
+// without "thought": true, which the SDKs' response.text joins, unless its parts call
+// functions.
+func contentValueHint(obj []byte, maxDepth int) (shapeHint, bool) {
+	parts := member(obj, "parts", maxDepth)
+	if shortString(member(obj, "role", maxDepth), 16) != "model" || !isList(parts) || member(obj, "content", maxDepth) != nil {
+		return shapeHint{}, false
+	}
+	const detail = `. It has "role": "model" and "parts": it looks like a Gemini Content (a response's candidates[0].content)`
+	if _, calls := partsHold(parts, maxDepth); calls {
+		return shapeHint{detail: detail + ` whose parts call functions: the agent stopped at a tool call`, fix: stoppedFix}, true
+	}
+	first, n := textParts(parts, "", maxDepth)
+	if first < 0 {
+		return shapeHint{}, false
+	}
+	return shapeHint{detail: detail + ` rather than its text`,
+		fix: `send {"final_response": response.text}, the text of its parts (here parts[` + strconv.Itoa(first) + `].text` + joinedWith(n, "parts") + `)`}, true
+}

@@ -125,3 +125,31 @@ const (
 	langChainStoredFix     = "convert the list back with LangChain's helpers: in Python messages_from_dict(<the list>), then convert_to_openai_messages (langchain_core.messages); " +
 		"in JavaScript mapStoredMessagesToChatMessages(<the list>) (@langchain/core/messages), then each message's content and tool_calls as above"
 )
+
+// serializedMessageHint is finalValueHint's for a LangChain AI message sent as final_response
+// in the form its toJSON() (and Python's dumpd) writes, {"lc": 1, "type": "constructor", "id":
+// [..., "AIMessage"], "kwargs": {"content", ...}}: its text is its content, unless it asks for
+// tool calls and has none.
+func serializedMessageHint(obj []byte, maxDepth int) (shapeHint, bool) {
+	class := shortString(lastElement(member(obj, "id", maxDepth), maxDepth), 64)
+	kwargs := member(obj, "kwargs", maxDepth)
+	if shortString(member(obj, "type", maxDepth), 16) != "constructor" || !isObject(kwargs) ||
+		(class != "AIMessage" && class != "AIMessageChunk") {
+		return shapeHint{}, false
+	}
+	detail := `. It has "type": "constructor" and "id" [..., "` + class + `"]: it looks like a LangChain ` + class +
+		` as its toJSON() writes it (its fields in "kwargs")`
+	content := member(kwargs, "content", maxDepth)
+	where := textOf(content, "message.content")
+	if textKind(member(kwargs, "tool_calls", maxDepth)) == jsonscan.Array && (where == "" || textKind(content) == jsonscan.Array) {
+		return shapeHint{detail: detail + `, and it asks for tool calls: the agent stopped at a tool call`, fix: stoppedFix}, true
+	}
+	switch where {
+	case "":
+		return shapeHint{}, false
+	case "message.content":
+	default:
+		where = "<" + where + ">"
+	}
+	return shapeHint{detail: detail + ` rather than its text`, fix: `send {"final_response": ` + where + `}, the message's content, not the message`}, true
+}

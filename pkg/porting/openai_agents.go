@@ -56,3 +56,26 @@ func runItemsFix(camel bool) string {
 		`a function_call item as {"role": "assistant", "tool_calls": [{"id": <its ` + callID + `>, "name": <its name>, "arguments": <its arguments>}]}, ` +
 		`a ` + result + ` item as {"role": "tool", "tool_call_id": <its ` + callID + `>, "content": <its output's text>}`
 }
+
+// runStateHint is missingFinalHint's for an OpenAI Agents SDK RunResult serialized by
+// JavaScript's JSON.stringify, which writes its RunState, {"state": {"$schemaVersion",
+// "currentAgent", "currentStep", ...}}: the answer, the RunResult's finalOutput, is the output
+// of its current step when that is a final output.
+func runStateHint(state []byte, maxDepth int) (shapeHint, bool) {
+	if !isObject(state) || member(state, "$schemaVersion", maxDepth) == nil || member(state, "currentAgent", maxDepth) == nil {
+		return shapeHint{}, false
+	}
+	h := shapeHint{detail: `. It has "state" with "$schemaVersion" and "currentAgent": it looks like an OpenAI Agents SDK RunResult as JSON.stringify writes it (its RunState), ` +
+		`the whole run rather than the handler's result`}
+	step := member(state, "currentStep", maxDepth)
+	if shortString(member(step, "type", maxDepth), 64) != "next_step_final_output" {
+		return h, true
+	}
+	switch output := member(step, "output", maxDepth); {
+	case !blank(output):
+		h.fix = `send {"final_response": <the RunResult's finalOutput>}, which this JSON holds in state.currentStep.output`
+	case isObject(output):
+		h.fix = `send {"final_response": <the RunResult's finalOutput as text>}, e.g. JSON.stringify of it or a sentence built from it: it is an object (structured output)`
+	}
+	return h, true
+}

@@ -35,7 +35,8 @@ type objectFacts struct {
 
 	// For the sources' result shapes (sources.go: resultShape).
 	lastMessage, data, response []byte
-	agentName                   bool // "current_agent_name"
+	agentName                   bool   // "current_agent_name"
+	state, steps                []byte // the Agents SDK's RunState, the AI SDK's StepResults
 }
 
 // readFacts reads the result object in data; it reports false when data is no object.
@@ -96,6 +97,10 @@ func (f *objectFacts) slot(name []byte) (*string, *[]byte) {
 		return nil, &f.outputText
 	case "final_output":
 		return nil, &f.finalOutput
+	case "state":
+		return nil, &f.state
+	case "steps":
+		return nil, &f.steps
 	case "tasks_output", "json_dict", "pydantic", "token_usage":
 		if f.crewKey == "" || string(name) == "tasks_output" { // the surest sign is the one named
 			f.crewKey = string(name) // one of four short keys
@@ -237,6 +242,12 @@ func (f *objectFacts) frameworkHint() shapeHint {
 		return sentInstead(`"raw" and "agent_role"`, "a CrewAI LiteAgentOutput", "the agent's whole output", `<the LiteAgentOutput's "raw">`)
 	case f.crewKey != "" && textKind(f.raw) == jsonscan.String:
 		return sentInstead(`"raw" and `+strconv.Quote(f.crewKey), "a CrewAI CrewOutput", "the crew's whole output", `<the CrewOutput's "raw">`)
+	}
+	if h, ok := runStateHint(f.state, f.maxDepth); ok {
+		return h
+	}
+	if h, ok := generateTextHint(f.steps, f.maxDepth); ok {
+		return h
 	}
 	return shapeHint{}
 }
