@@ -78,7 +78,24 @@ func For(d *Doc, w softwarn.Warning) (Fix, bool) {
 	if !ok {
 		return Fix{}, false
 	}
-	return f(d, w)
+	fx, ok := f(d, w)
+	if !ok || throughDuplicate(d, fx.Patch) {
+		return Fix{}, false
+	}
+	return fx, true
+}
+
+// throughDuplicate reports whether a pointer of the patch passes through a member whose key
+// its object holds twice. Which of the two a JSON Patch library takes is its own choice (one
+// fuzzed input moved a member that one library read as null), so such a patch means different
+// things to different appliers: the duplicate_key warning is fixed first, by hand.
+func throughDuplicate(d *Doc, ops []Op) bool {
+	for _, o := range ops {
+		if d.duplicated(o.Path) || (o.From != "" && d.duplicated(o.From)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Has reports whether diagnostics of the code can have a fix.

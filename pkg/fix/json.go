@@ -315,6 +315,36 @@ func (d *Doc) members(p string) ([]member, byte, bool) {
 	return ms, d.data[sp.start], true
 }
 
+// duplicated reports whether pointer p, read in the document, passes through an object that
+// holds the key of its next step twice. A step the document does not hold ends the walk: an
+// earlier operation of the patch makes it.
+func (d *Doc) duplicated(p string) bool {
+	toks, err := parsePointer(p)
+	if err != nil {
+		return false
+	}
+	at := ""
+	for _, t := range toks {
+		ms, c, ok := d.members(at)
+		if !ok {
+			return false
+		}
+		if c == '{' {
+			n := 0
+			for _, m := range ms {
+				if k, ok := keyText(d.data[m.key.start:m.key.end]); ok && k == t {
+					n++
+				}
+			}
+			if n > 1 {
+				return true
+			}
+		}
+		at = child(at, t)
+	}
+	return false
+}
+
 // Keys returns the keys of the object at p, in order (a key given twice, each time).
 func (d *Doc) Keys(p string) ([]string, bool) {
 	ms, c, ok := d.members(p)
