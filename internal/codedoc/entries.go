@@ -188,4 +188,9 @@ var Entries = []Entry{
 		Trigger: "`final_response` is the JSON text of a model API's response (`JSON.stringify(completion)`, `json.dumps(data)`, `model_dump_json()`, indented or not): an OpenAI chat completion or Responses API response, an Anthropic message, a Gemini `generateContent` response. The judge grades that text. The note says where the answer's text is in the object, or that there is none because the model stopped at a tool call.",
 		Input:   `{"final_response": "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"model\":\"gpt-4o\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"It is 18°C in Oslo.\"},\"finish_reason\":\"stop\"}]}"}`,
 	},
+	{
+		Code:    softwarn.FinalResponsePreamble,
+		Trigger: "`final_response` is the text of the last assistant message of `messages`, and that message calls tools (`tool_calls`, or `tool-call` or `tool_use` content parts) with only tool results after it: the text the model wrote before the call (\"Let me look that up.\"), not an answer. The agent stopped at a tool call, as a run capped at one step does.",
+		Input:   `{"final_response": "Let me look that up.", "messages": [{"role": "user", "content": "Where is order 4521?"}, {"role": "assistant", "content": "Let me look that up.", "tool_calls": [{"id": "call_1", "name": "get_order", "arguments": "{\"order_id\": \"4521\"}"}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"status\": \"shipped\"}"}]}`,
+	},
 }

@@ -4,6 +4,5 @@ package sdkcorpus_test
 // says what it says and what is wrong with it). TestAdvice requires each of them to still fail,
 // so that an entry goes with the fix of its advice.
 var knownWrong = map[string]bool{
-	"answer-not-lost/ai-sdk-preamble-step-messages":                      true,
 	"stopped-at-tool-call/openai-responses-output-text-of-function-call": true,
 }

@@ -144,6 +144,7 @@ var none = map[softwarn.Code]string{
 	softwarn.WarningsLimited:          "it counts warnings not listed: fix the listed ones and normalize again",
 	softwarn.ToolCallUnanswered:       "the tool's result is not in the input",
 	softwarn.FinalResponsePlaceholder: "the answer is not in the input",
+	softwarn.FinalResponsePreamble:    "the answer, which the agent gives after the tool round, is not in the input",
 	softwarn.FinalResponseRepr:        "the answer's text is inside a Python repr, which is not JSON: reading it back would be guessing",
 	softwarn.NotesLimited:             "it counts notes not listed: fix the listed ones and normalize again",
 }

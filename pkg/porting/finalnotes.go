@@ -19,6 +19,7 @@ func finalNotes(v normalize.View, n *noteRun) {
 	text := bytes.TrimSpace(jsonscan.StringText(final, jsonscan.Span{Start: 0, End: len(final)}))
 	var p softwarn.Parts
 	code := softwarn.FinalResponsePlaceholder
+	preamble := preambleOf(v.Input(), text, v.MaxDepth())
 	switch {
 	case holdsResult(text, v.MaxDepth()):
 		code, p = softwarn.FinalResponseSerialized, softwarn.Parts{
@@ -35,6 +36,11 @@ func finalNotes(v normalize.View, n *noteRun) {
 		if answer == "" {
 			p = softwarn.Parts{Problem: "is the JSON text of " + what + ": it holds no answer, and the agent stopped at a tool call", Fix: stoppedFix}
 		}
+	case preamble >= 0:
+		code = softwarn.FinalResponsePreamble
+		p = softwarn.Parts{Problem: "is the text of messages[" + strconv.Itoa(preamble) +
+			"], an assistant message that calls tools, after which no assistant message follows: it is the preamble the model wrote before the call, not an answer, and the agent stopped at a tool call",
+			Fix: stoppedFix}
 	case len(text) == 0:
 		p = softwarn.Parts{Problem: "is only whitespace: accepted (it is not empty), but the judge has nothing to grade",
 			Fix: "return at least a one-sentence summary of what the agent did or why it failed"}
@@ -102,6 +108,75 @@ func holdsResult(text []byte, maxDepth int) bool {
 		s.SkipValue()
 	}
 	return found && s.AtEnd()
+}
+
+// preambleOf is the index of the message whose text final_response's text is, when that
+// message is the last of the input's messages that is not a tool's result and it is an
+// assistant's that calls tools (tool_calls, or content parts of type "tool-call" or
+// "tool_use"): a preamble, since no assistant message answers after the tool round. It is -1
+// otherwise. It reads the input again, on the explain path only.
+func preambleOf(input, text []byte, maxDepth int) int {
+	if len(text) == 0 {
+		return -1
+	}
+	last, at := lastTurn(member(input, "messages", maxDepth), maxDepth)
+	if at < 0 || string(shortToken(member(last, "role", maxDepth), 16)) != "assistant" {
+		return -1
+	}
+	content := member(last, "content", maxDepth)
+	calls := textKind(member(last, "tool_calls", maxDepth)) == jsonscan.Array
+	var said []byte
+	if textKind(content) == jsonscan.String {
+		said = jsonscan.StringText(content, jsonscan.Span{Start: 0, End: len(content)})
+	}
+	eachElement(content, maxDepth, func(_ int, part []byte) bool {
+		switch shortString(member(part, "type", maxDepth), 16) {
+		case "tool-call", "tool_use":
+			calls = true
+		case "text":
+			if t := member(part, "text", maxDepth); textKind(t) == jsonscan.String {
+				said = append(said, jsonscan.StringText(t, jsonscan.Span{Start: 0, End: len(t)})...)
+			}
+		}
+		return true
+	})
+	if !calls || !bytes.Equal(bytes.TrimSpace(said), text) {
+		return -1
+	}
+	return at
+}
+
+// lastTurn is the last message of the array msgs whose role is not "tool", and its index, or
+// -1. One scanner reads every message, so that a long transcript costs no allocation per
+// message.
+func lastTurn(msgs []byte, maxDepth int) (last []byte, at int) {
+	var s jsonscan.Scanner
+	s.Reset(msgs, maxDepth)
+	if s.Peek() != jsonscan.Array {
+		return nil, -1
+	}
+	at = -1
+	i := 0
+	for ok := s.ArrayStart(); ok && s.Err() == nil; ok = s.ArrayNext() {
+		start, tool := s.Pos(), false
+		if s.Peek() != jsonscan.Object {
+			s.SkipValue()
+			i++
+			continue
+		}
+		for more := s.ObjectStart(); more; more = s.ObjectNext() {
+			role := string(s.KeyName()) == "role"
+			v := s.SkipValue()
+			if role && v.Present() {
+				tool = string(shortToken(msgs[v.Start:v.End], 16)) == "tool"
+			}
+		}
+		if !tool && s.Err() == nil {
+			last, at = msgs[start:s.Pos()], i
+		}
+		i++
+	}
+	return last, at
 }
 
 // isObjectText reports whether text is the JSON text of one object, read with the result's

@@ -301,3 +301,39 @@ func TestExplainFinalResponseObjectJSON(t *testing.T) {
 		})
 	}
 }
+
+// A final_response that is the text of the last assistant message, one that calls tools with
+// only tool results after it, is that turn's preamble: the agent stopped at a tool call.
+func TestExplainFinalResponsePreamble(t *testing.T) {
+	const user = `{"role":"user","content":"Where is order 4521?"}`
+	const tool = `{"role":"tool","tool_call_id":"c1","content":"shipped"}`
+	tests := []struct {
+		name, doc string
+		at        string // the message the note names, "" for no note
+	}{
+		{"tool_calls", `{"final_response":"Let me look.","messages":[` + user + `,{"role":"assistant","content":"Let me look.","tool_calls":[{"id":"c1","name":"f"}]},` + tool + `]}`, "messages[1]"},
+		{"AI SDK parts", `{"final_response":"Let me look.","messages":[{"role":"assistant","content":[{"type":"text","text":"Let me look."},{"type":"tool-call","toolCallId":"c1","toolName":"f","input":{}}]},` + tool + `]}`, "messages[0]"},
+		{"Anthropic blocks, no tool result yet", `{"final_response":"Let me look.","messages":[` + user + `,{"role":"assistant","content":[{"type":"text","text":"Let me look."},{"type":"tool_use","id":"t1","name":"f","input":{}}]}]}`, "messages[1]"},
+		{"answered after the tool round", `{"final_response":"It shipped.","messages":[` + user + `,{"role":"assistant","content":"Let me look.","tool_calls":[{"id":"c1","name":"f"}]},` + tool + `,{"role":"assistant","content":"It shipped."}]}`, ""},
+		{"the preamble, but an answer follows", `{"final_response":"Let me look.","messages":[{"role":"assistant","content":"Let me look.","tool_calls":[{"id":"c1","name":"f"}]},` + tool + `,{"role":"assistant","content":"It shipped."}]}`, ""},
+		{"another text", `{"final_response":"It shipped.","messages":[{"role":"assistant","content":"Let me look.","tool_calls":[{"id":"c1","name":"f"}]},` + tool + `]}`, ""},
+		{"no tool calls", `{"final_response":"Hello.","messages":[` + user + `,{"role":"assistant","content":"Hello."}]}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var found []softwarn.Warning
+			for _, n := range explainNotes(t, tt.doc) {
+				if n.Code == softwarn.FinalResponsePreamble {
+					found = append(found, n)
+				}
+			}
+			if tt.at == "" {
+				require.Empty(t, found)
+				return
+			}
+			require.Len(t, found, 1)
+			assert.Contains(t, found[0].Problem, "is the text of "+tt.at+", an assistant message that calls tools")
+			assert.Contains(t, found[0].Problem, "the agent stopped at a tool call")
+		})
+	}
+}

@@ -75,6 +75,7 @@ const (
 	TopLevelTranscriptKey    Code = "top_level_transcript_key"   // a transcript under "history", "steps": ignored as unknown
 	ToolCallsOtherFramework  Code = "tool_calls_other_framework" // Strands' toolUse blocks, LlamaIndex's options.toolCall: kept, calls unread
 	FinalResponseObjectJSON  Code = "final_response_object_json" // the JSON text of a model API's response, not its answer
+	FinalResponsePreamble    Code = "final_response_preamble"    // the text of the last assistant message, which calls tools
 )
 
 // warningCodes and noteCodes are every code, in the order declared; TestCodeLists keeps them
@@ -90,8 +91,7 @@ var (
 		ToolCallUnanswered, ToolResultUnmatched, AnthropicContentBlocks, ToolCallArgumentsKey, TopLevelKeyVariant,
 		MetadataKeyVariant, MetadataAsList, LegacyFunctionCall, FinalResponseSerialized, FinalResponsePlaceholder,
 		FinalResponseRepr, NotesLimited, MessageOtherFramework, MessageTextInParts, TopLevelTranscriptKey,
-		ToolCallsOtherFramework,
-		FinalResponseObjectJSON,
+		ToolCallsOtherFramework, FinalResponseObjectJSON, FinalResponsePreamble,
 	}
 )
 
