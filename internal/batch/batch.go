@@ -58,6 +58,33 @@ type Options struct {
 	// gets, after jsonscan.NotUTF8Line; nil means jsonscan's Wide.Reason, which says what the
 	// bytes are and names no program. The command line passes porting.WideReason.
 	WideReason func(jsonscan.Wide) string
+	// Render, if set, writes each line's output in place of the record or error object
+	// AppendLine and AppendError write: an index of the input (package viewer) writes a
+	// summary of each line, with its place in the input, instead of the record.
+	Render Render
+}
+
+// Render appends the output of line l, normalized with n unless l.Err already rejects it,
+// and says what became of it. It runs on the workers, many at once; the writer writes what
+// it appended in input order, as it writes records.
+type Render func(dst []byte, n *normalize.Normalizer, l Line) ([]byte, Outcome)
+
+// Line is one input line as a Render sees it.
+type Line struct {
+	// Bytes is the line without its terminator ("\n" or "\r\n"), valid only during the
+	// call; empty when the line was not kept (Err is set).
+	Bytes []byte
+	// Raw is the bytes the line took in the input, terminator included: a line's offset in
+	// the input is the sum of Raw over the lines before it.
+	Raw int64
+	// Size is the line's length without its terminator: len(Bytes), or for a line over the
+	// limit its size. A line of an input in UTF-16 or UTF-32, whose bytes are not kept, has
+	// its Raw as its Size, or 0 when empty.
+	Size int64
+	// Err is the rejection the pipeline gave the line without normalizing it: a
+	// PayloadTooLargeError for a line over MaxLineBytes, an InvalidJSONError for a line of an
+	// input in UTF-16 or UTF-32.
+	Err error
 }
 
 // DefaultChunkBytes is the size of a chunk of input lines handed to one worker at a time:
@@ -223,7 +250,7 @@ func (p *pipeline) write(w io.Writer) (Stats, error) {
 // process normalizes c on a worker; a fault reading the input becomes c.err.
 func (p *pipeline) process(c *chunk) {
 	defer recoverFault(&c.err)
-	c.process(p.n, p.opts.MaxLineBytes)
+	c.process(p.n, p.opts.MaxLineBytes, p.opts.Render)
 }
 
 // guarded runs read with faults reading the input turned into errors.

@@ -61,9 +61,9 @@ func (c *chunk) trim() {
 
 // process normalizes every line of c into c.out and counts the outcomes in c.stats.
 // A line over the limit is rejected here, as the Normalizer would reject it had it been read.
-func (c *chunk) process(n *normalize.Normalizer, limit int64) {
+func (c *chunk) process(n *normalize.Normalizer, limit int64, render Render) {
 	if c.wide != nil {
-		c.processWide(n, limit)
+		c.processWide(n, limit, render)
 		return
 	}
 	for in := c.in; len(in) > 0; {
@@ -75,46 +75,49 @@ func (c *chunk) process(n *normalize.Normalizer, limit int64) {
 			}
 		}
 		in = in[raw:]
-		c.stats.Lines++
-		c.stats.BytesIn += int64(raw)
-		start := len(c.out)
-		var o Outcome
-		if limit > 0 && int64(len(l)) > limit {
-			c.out, o = AppendError(c.out, &normalize.PayloadTooLargeError{Size: int64(len(l)), Limit: limit})
-		} else {
-			c.out, o = AppendLine(c.out, n, l)
+		line := Line{Bytes: l, Raw: int64(raw), Size: int64(len(l))}
+		if limit > 0 && line.Size > limit {
+			line.Bytes, line.Err = nil, &normalize.PayloadTooLargeError{Size: line.Size, Limit: limit}
 		}
-		c.stats.count(o)
-		c.stats.BytesOut += int64(len(c.out) - start)
+		c.emit(n, render, line)
 	}
 	if l := c.tooLarge; l.raw > 0 {
-		c.stats.Lines++
-		c.stats.BytesIn += l.raw
-		start := len(c.out)
-		var o Outcome
-		c.out, o = AppendError(c.out, &normalize.PayloadTooLargeError{Size: l.tooLarge, Limit: limit})
-		c.stats.count(o)
-		c.stats.BytesOut += int64(len(c.out) - start)
+		c.emit(n, render, Line{Raw: l.raw, Size: l.tooLarge, Err: &normalize.PayloadTooLargeError{Size: l.tooLarge, Limit: limit}})
 	}
 }
 
 // processWide is process for the lines of an input in UTF-16 or UTF-32: each gets c.wide,
 // but an empty line gets what any empty line gets, and a line over the limit PayloadTooLarge.
-func (c *chunk) processWide(n *normalize.Normalizer, limit int64) {
+// No bytes are kept: a line's Size is its Raw.
+func (c *chunk) processWide(n *normalize.Normalizer, limit int64, render Render) {
 	for _, l := range c.lines {
-		c.stats.Lines++
-		c.stats.BytesIn += l.raw
-		start := len(c.out)
-		var o Outcome
+		line := Line{Raw: l.raw, Size: l.raw}
 		switch {
 		case l.tooLarge > 0:
-			c.out, o = AppendError(c.out, &normalize.PayloadTooLargeError{Size: l.tooLarge, Limit: limit})
+			line.Size, line.Err = l.tooLarge, &normalize.PayloadTooLargeError{Size: l.tooLarge, Limit: limit}
 		case l.end == l.off:
-			c.out, o = AppendLine(c.out, n, nil)
+			line.Size = 0 // empty: normalized as any empty line is
 		default:
-			c.out, o = AppendError(c.out, c.wide)
+			line.Err = c.wide
 		}
-		c.stats.count(o)
-		c.stats.BytesOut += int64(len(c.out) - start)
+		c.emit(n, render, line)
 	}
+}
+
+// emit writes the output of one line, with render when it is set, and counts it.
+func (c *chunk) emit(n *normalize.Normalizer, render Render, l Line) {
+	c.stats.Lines++
+	c.stats.BytesIn += l.Raw
+	start := len(c.out)
+	var o Outcome
+	switch {
+	case render != nil:
+		c.out, o = render(c.out, n, l)
+	case l.Err != nil:
+		c.out, o = AppendError(c.out, l.Err)
+	default:
+		c.out, o = AppendLine(c.out, n, l.Bytes)
+	}
+	c.stats.count(o)
+	c.stats.BytesOut += int64(len(c.out) - start)
 }

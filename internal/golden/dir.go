@@ -92,3 +92,17 @@ func misnamed(name, suffix string) string {
 	}
 	return name[:n] + suffix
 }
+
+// Inputs lists the input files of the cases under dir (NAME.input.json, at any depth), in
+// the order Check checks them: the directory's walk order, names sorted. A directory under
+// dir that cannot be listed is an error.
+func Inputs(dir string) ([]string, error) {
+	f, err := scanDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.unlisted) > 0 {
+		return nil, fmt.Errorf("list %s: %w", f.unlisted[0].path, f.unlisted[0].err)
+	}
+	return f.inputs, nil
+}

@@ -195,3 +195,20 @@ func TestTextSuffix(t *testing.T) {
 		})
 	}
 }
+
+// Inputs lists a directory's cases as Check finds them: inputs at any depth, in walk order,
+// and nothing else (golden files, orphans, misnamed and other files).
+func TestInputs(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"b.input.json", "b.golden.json", "a.input.json", "sub/c.input.json",
+		"orphan.golden.json", "x.Input.json", "notes.txt"} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("{}"), 0o644))
+	}
+	got, err := Inputs(dir)
+	require.NoError(t, err)
+	assert.Equal(t, []string{filepath.Join(dir, "a.input.json"), filepath.Join(dir, "b.input.json"),
+		filepath.Join(dir, "sub", "c.input.json")}, got)
+	_, err = Inputs(filepath.Join(dir, "missing"))
+	assert.Error(t, err)
+}
