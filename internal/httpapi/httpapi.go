@@ -32,6 +32,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/dystopic/normalizer/internal/viewer"
 	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/pkg/porting"
 )
@@ -71,6 +72,9 @@ type Config struct {
 	// Version is the build's version, in normalizer_build_info and the "listening" line (serve
 	// gives what `normalizer version` prints); empty when not given.
 	Version string
+	// Corpus, when set, is served at GET /v1/corpus and /v1/corpus/items/N (corpus.go):
+	// what `normalizer view` browses.
+	Corpus *viewer.Index
 }
 
 func (c *Config) setDefaults() {
@@ -237,6 +241,9 @@ func (s *Server) routes() *echo.Echo {
 			options = s.schemaOptions(options)
 		}
 		s.handle(e.OPTIONS, r.route, options)
+	}
+	if s.cfg.Corpus != nil {
+		s.corpusRoutes(e)
 	}
 	return e
 }
