@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -18,6 +19,8 @@ import (
 const (
 	routeCorpus     = "/v1/corpus"
 	routeCorpusItem = "/v1/corpus/items/:n"
+	routeCorpusPage = "/corpus"       // the table page
+	routeCorpusFile = "/corpus/:file" // its script and style sheet
 )
 
 // corpusRoutes registers the corpus's routes on e: GET (and HEAD, OPTIONS) of each.
@@ -28,6 +31,8 @@ func (s *Server) corpusRoutes(e *echo.Echo) {
 	}{
 		{routeCorpus, s.handleCorpus},
 		{routeCorpusItem, s.handleCorpusItem},
+		{routeCorpusPage, handleCorpusFile("corpus.html")},
+		{routeCorpusFile, handleCorpusFile("")},
 	} {
 		h := withPageHeaders(r.h)
 		s.handle(e.GET, r.route, h)
@@ -89,4 +94,20 @@ func (s *Server) handleCorpusItem(c echo.Context) error {
 	_, err = io.Copy(w, r)
 	exchangeOf(c).noteWrite(err)
 	return nil
+}
+
+// handleCorpusFile serves one of viewer.Assets: name, or for "" the one the path names.
+func handleCorpusFile(name string) echo.HandlerFunc {
+	assets := viewer.Assets()
+	return func(c echo.Context) error {
+		file := name
+		if file == "" {
+			file = c.Param("file")
+		}
+		if st, err := fs.Stat(assets, file); err != nil || st.IsDir() || file == "corpus.html" && name == "" {
+			return &apiError{class: ClassNotFound, msg: "no file " + strconv.Quote(file) + " in the corpus page; it is served at GET /corpus"}
+		}
+		http.ServeFileFS(c.Response(), c.Request(), assets, file)
+		return nil
+	}
 }

@@ -139,3 +139,28 @@ func TestCorpusServe(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, corpusLines[1], string(b))
 }
+
+// GET /corpus is the table page, its script and style sheet beside it under /corpus/, each
+// with the page's headers; no other file is there.
+func TestCorpusPageFiles(t *testing.T) {
+	s := corpusServer(t)
+	for _, f := range []struct{ target, contentType, has string }{
+		{"/corpus", "text/html; charset=utf-8", `<table id="results">`},
+		{"/corpus/corpus.js", "text/javascript; charset=utf-8", "textContent"},
+		{"/corpus/corpus.css", "text/css; charset=utf-8", "table"},
+	} {
+		w := do(t, s, call{method: "GET", target: f.target})
+		require.Equal(t, http.StatusOK, w.Code, f.target)
+		assert.Equal(t, f.contentType, w.Header().Get("Content-Type"), f.target)
+		assert.Contains(t, w.Body.String(), f.has, f.target)
+		assertPageHeaders(t, w.Header(), f.target)
+	}
+	for _, target := range []string{"/corpus/nope.js", "/corpus/corpus.html", "/corpus/..%2fcorpus.html"} {
+		w := do(t, s, call{method: "GET", target: target})
+		assert.Equal(t, http.StatusNotFound, w.Code, target)
+		assert.Equal(t, ClassNotFound, errorClass(t, w.Body.Bytes()), target)
+		assertPageHeaders(t, w.Header(), target)
+	}
+	w := do(t, s, call{method: "HEAD", target: "/corpus"})
+	assert.Equal(t, http.StatusOK, w.Code)
+}
