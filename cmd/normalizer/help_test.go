@@ -11,7 +11,7 @@ import (
 )
 
 // subcommands are every subcommand with a help text.
-var subcommands = []string{"normalize", "check", "serve", "healthcheck", "version"}
+var subcommands = []string{"normalize", "check", "serve", "healthcheck", "version", "view"}
 
 // helpFlags are the flags a help text lists: the first word of each line that starts, after
 // its indent, with a dash ("  --addr string", "  -j N", "  -h, --help").

@@ -7,6 +7,7 @@
 //	normalizer fix [--unsafe] [--diff] [FILE]
 //	normalizer check [--update] [-v] DIR|FILE...
 //	normalizer serve [--addr ADDR]
+//	normalizer view [--listen ADDR] FILE|DIR
 //	normalizer healthcheck [--url URL]
 //	normalizer version (or --version, -v)
 package main
@@ -143,6 +144,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runServe(ctx, args[1:], getenv, stdout, stderr)
 	case "healthcheck":
 		return runHealthcheck(ctx, args[1:], getenv, stdout, stderr)
+	case "view":
+		return runView(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		if args[0] == "help" && len(args) > 1 && !strings.HasPrefix(args[1], "-") {
 			return run(ctx, []string{args[1], "-h"}, getenv, stdin, stdout, stderr) // help COMMAND
@@ -161,6 +164,7 @@ Usage:
   normalizer fix [--unsafe] [--diff] [FILE]           apply the fixes of its diagnostics
   normalizer check [--update] DIR|FILE...             golden-file regression check
   normalizer serve [--addr ADDR]                      run the HTTP service
+  normalizer view FILE|DIR                            browse a corpus of results in a browser
   normalizer healthcheck [--url URL]                  probe a running service (for HEALTHCHECK)
   normalizer version                                  print the version (also --version, -v)
 

@@ -123,7 +123,7 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 		return nil, err
 	}
 	if st.IsDir() {
-		return openGolden(path, opts)
+		return openGolden(ctx, path, opts)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -313,7 +313,7 @@ func internSet(ix *Index, ids map[string]uint32, key string, set []softwarn.Code
 
 // openGolden indexes the cases of a golden directory: each input file is an item, named by
 // its case.
-func openGolden(dir string, opts Options) (*Index, error) {
+func openGolden(ctx context.Context, dir string, opts Options) (*Index, error) {
 	inputs, err := golden.Inputs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", dir, err)
@@ -322,6 +322,9 @@ func openGolden(dir string, opts Options) (*Index, error) {
 	n := opts.normalizer()
 	ids := map[string]uint32{}
 	for _, in := range inputs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		it, err := goldenItem(n, in, opts.MaxBytes)
 		if err != nil {
 			return nil, fmt.Errorf("index %s: %w", dir, err)
