@@ -1,6 +1,7 @@
 // Package httpapi serves the normalizer over HTTP: POST /v1/normalize turns a raw handler result
 // into the platform's record, next to health and readiness probes, Prometheus metrics, the
-// contract's JSON Schemas and an OpenAPI document of the API.
+// contract's JSON Schemas, an OpenAPI document of the API, and at GET / the porter's page
+// (package webui).
 //
 // # Errors
 //
@@ -231,6 +232,8 @@ func (s *Server) routes() *echo.Echo {
 		{routeSchemaIndex, s.handleSchemaIndex},
 		{routeSchema, s.handleSchema},
 		{routeOpenAPI, s.handleOpenAPI},
+		{routePage, s.handlePage},
+		{routePageFile, s.handlePage},
 	} {
 		// HEAD is answered wherever GET is (RFC 9110 9.3.2), by the same handler: net/http
 		// drops the body. Registered as itself, it is named in Allow and in errors as sent.

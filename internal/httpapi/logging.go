@@ -305,7 +305,8 @@ func appendMillis(dst []byte, d time.Duration) []byte {
 
 func knownRoute(route string) bool {
 	switch route {
-	case routeNormalize, routeFix, routeHealthz, routeReadyz, routeMetrics, routeSchemaIndex, routeSchema, routeOpenAPI:
+	case routeNormalize, routeFix, routeHealthz, routeReadyz, routeMetrics, routeSchemaIndex, routeSchema, routeOpenAPI,
+		routePage, routePageFile:
 		return true
 	}
 	return false

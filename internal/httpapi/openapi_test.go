@@ -542,7 +542,16 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 		{name: "options 404 unknown schema", call: call{method: http.MethodOptions, target: "/v1/schemas/nope"}, want: 404},
 		{name: "openapi 200", call: get("/openapi.json"), want: 200},
 		{name: "unmatched 404 GET", call: get("/v2/normalize"), want: 404},
-		{name: "unmatched 404 POST root", call: post("/", okResult), want: 404},
+		{name: "unmatched 404 POST two segments", call: post("/v1", okResult), want: 404},
+		{name: "405 POST page", call: post("/", okResult), want: 405},
+		{name: "page 200", call: get("/"), want: 200},
+		{name: "page 200 query", call: get("/?item=3"), want: 200},
+		{name: "pageFile 200 script", call: get("/ui/app.js"), want: 200},
+		{name: "pageFile 200 style", call: get("/ui/style.css"), want: 200},
+		{name: "pageFile 200 icon", call: get("/ui/icon.svg"), want: 200},
+		{name: "pageFile 404", call: get("/ui/nope.js"), want: 404},
+		{name: "pageFile 404 a type the page does not serve", call: get("/ui/app.js.map"), want: 404},
+		{name: "pageFile 404 two segments", call: get("/ui/x/app.js"), want: 404},
 		{name: "unmatched 404 OPTIONS", call: call{method: http.MethodOptions, target: "/nope"}, want: 404},
 		{name: "unmatched 404 two trailing slashes", call: get("/v1/schemas//"), want: 404},
 		{name: "405 GET normalize", call: get("/v1/normalize"), want: 405},
@@ -569,7 +578,7 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	paths, _ := doc.object(t, "/paths")
 	for _, path := range slices.Sorted(maps.Keys(paths)) {
 		item, _ := doc.object(t, "/paths/"+pointerEscape(path))
-		target := regexp.MustCompile(`\{\w+\}`).ReplaceAllString(path, "record")
+		target := strings.NewReplacer("{name}", "record", "{file}", "app.js").Replace(path)
 		tests = append(tests,
 			docCase{name: "405 DELETE " + path, call: call{method: http.MethodDelete, target: target}, want: 405},
 			docCase{name: "204 OPTIONS " + path, call: call{method: http.MethodOptions, target: target}, want: 204})

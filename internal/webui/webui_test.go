@@ -1,6 +1,7 @@
 package webui_test
 
 import (
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -26,4 +27,54 @@ func TestPageRefusesOtherMethods(t *testing.T) {
 	webui.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/", nil))
 	require.Equal(t, http.StatusMethodNotAllowed, rec.Code)
 	require.Equal(t, "GET, HEAD", rec.Header().Get("Allow"))
+}
+
+func TestPageFiles(t *testing.T) {
+	for _, tt := range []struct {
+		path, name, contentType string
+	}{
+		{"/", "index.html", "text/html; charset=utf-8"},
+		{"/ui/app.js", "app.js", "text/javascript; charset=utf-8"},
+		{"/ui/style.css", "style.css", "text/css; charset=utf-8"},
+		{"/ui/icon.svg", "icon.svg", "image/svg+xml"},
+	} {
+		f, ok := webui.Lookup(tt.path)
+		require.True(t, ok, tt.path)
+		require.Equal(t, tt.name, f.Name)
+		require.Equal(t, tt.contentType, f.ContentType)
+		require.NotEmpty(t, f.Body)
+		rec := httptest.NewRecorder()
+		webui.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tt.path, nil))
+		require.Equal(t, http.StatusOK, rec.Code, tt.path)
+		require.Equal(t, tt.contentType, rec.Header().Get("Content-Type"))
+		require.Equal(t, webui.ContentSecurityPolicy, rec.Header().Get("Content-Security-Policy"))
+		require.Equal(t, f.Body, rec.Body.Bytes())
+	}
+	for _, p := range []string{"/index.html", "/app.js", "/ui/", "/ui/nope.js", "/ui/.x.js", "/ui/a/b.js", "/ui/app.js.map", "/ui/..%2fwebui.go", "/ui/../webui.go"} {
+		_, ok := webui.Lookup(p)
+		require.False(t, ok, p)
+		if strings.Contains(p, "..") {
+			continue // not a request path a client sends
+		}
+		rec := httptest.NewRecorder()
+		webui.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, p, nil))
+		require.Equal(t, http.StatusNotFound, rec.Code, p)
+	}
+	rec := httptest.NewRecorder()
+	webui.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/ui/nope.js", nil))
+	require.Equal(t, http.StatusNotFound, rec.Code)
+}
+
+// Every file of the page is served: none has a type Lookup does not know.
+func TestEveryAssetIsServed(t *testing.T) {
+	names, err := fs.Glob(webui.Assets(), "*")
+	require.NoError(t, err)
+	for _, name := range names {
+		p := webui.FilePrefix + name
+		if name == "index.html" {
+			p = "/"
+		}
+		_, ok := webui.Lookup(p)
+		require.True(t, ok, name)
+	}
 }

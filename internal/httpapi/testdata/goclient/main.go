@@ -151,5 +151,14 @@ func main() {
 	var round map[string]any
 	check(json.Unmarshal(doc.Body, &round) == nil, "openapi.json is JSON")
 
+	// The porter's page and one of its files, with the page's policy; a file it does not have.
+	page := must(c.PageWithResponse(ctx))
+	check(page.StatusCode() == http.StatusOK && strings.Contains(string(page.Body), `name="result"`), "page: %d", page.StatusCode())
+	check(strings.Contains(page.HTTPResponse.Header.Get("Content-Security-Policy"), "script-src 'self'"), "page: no Content-Security-Policy")
+	script := must(c.PageFileWithResponse(ctx, "app.js"))
+	check(script.StatusCode() == http.StatusOK && strings.HasPrefix(script.HTTPResponse.Header.Get("Content-Type"), "text/javascript"), "app.js: %d", script.StatusCode())
+	noFile := must(c.PageFileWithResponse(ctx, "no-such-file.js"))
+	check(noFile.JSON404 != nil && noFile.JSON404.Error.Class == nclient.ErrorClassNotFound, "missing page file: %d %s", noFile.StatusCode(), noFile.Body)
+
 	fmt.Printf("goclient: %d checks passed against %s\n", checks, base)
 }

@@ -107,4 +107,13 @@ check(missing.response.status === 404 && missing.error?.error.class === "NotFoun
 const doc = await client.GET("/openapi.json");
 check(doc.response.status === 200 && typeof doc.data === "object", "openapi.json");
 
+// The porter's page and one of its files, with the page's policy; a file it does not have.
+const page = await client.GET("/", { parseAs: "text" });
+check(page.response.status === 200 && (page.data ?? "").includes('name="result"'), `page: ${page.response.status}`);
+check((page.response.headers.get("Content-Security-Policy") ?? "").includes("script-src 'self'"), "page: no Content-Security-Policy");
+const script = await client.GET("/ui/{file}", { params: { path: { file: "app.js" } }, parseAs: "text" });
+check(script.response.status === 200 && (script.response.headers.get("Content-Type") ?? "").startsWith("text/javascript"), `app.js: ${script.response.status}`);
+const noFile = await client.GET("/ui/{file}", { params: { path: { file: "no-such-file.js" } } });
+check(noFile.response.status === 404 && noFile.error?.error.class === "NotFound", `missing page file: ${JSON.stringify(noFile.error)}`);
+
 console.log(`client: ${checks} checks passed against ${base}`);
