@@ -78,3 +78,32 @@ func TestEveryAssetIsServed(t *testing.T) {
 		require.True(t, ok, name)
 	}
 }
+
+// The page keeps the DOM contract the browser tests and the corpus viewer rely on, loads
+// nothing inline (the policy would refuse it) and nothing from elsewhere, and no script of it
+// turns a string into markup.
+func TestPageContract(t *testing.T) {
+	index, ok := webui.Lookup("/")
+	require.True(t, ok)
+	html := string(index.Body)
+	for _, want := range []string{`<form id="check"`, `name="result"`, `<button type="submit"`, `id="verdict"`, `id="final"`,
+		`id="trace"`, `id="diagnostics"`, `id="apply-safe"`, `id="apply-all"`, `<script type="module" src="/ui/app.js"></script>`} {
+		require.Contains(t, html, want)
+	}
+	require.NotRegexp(t, `<script(?:\s[^>]*)?>[^<]`, html, "no inline script")
+	require.NotContains(t, html, "<style", "no inline style")
+	require.NotRegexp(t, `\sstyle=`, html, "no style attribute")
+	require.NotRegexp(t, `\son[a-z]+=`, html, "no event handler attribute")
+	require.NotRegexp(t, `(?:src|href)="(?:https?:)?//`, html, "nothing from another origin")
+	names, err := fs.Glob(webui.Assets(), "*.js")
+	require.NoError(t, err)
+	require.NotEmpty(t, names)
+	for _, name := range names {
+		b, err := fs.ReadFile(webui.Assets(), name)
+		require.NoError(t, err)
+		for _, sink := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "createContextualFragment", "DOMParser"} {
+			require.NotContains(t, string(b), sink, "%s uses %s", name, sink)
+		}
+		require.NotRegexp(t, `fetch\(\s*['"`+"`"+`](?:https?:)?//`, string(b), "%s fetches from another origin", name)
+	}
+}
