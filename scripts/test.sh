@@ -144,6 +144,11 @@ go build -pgo=off -o "$bin_dir/normalizer" ./cmd/normalizer
 step "OpenAPI: the document linted, a TypeScript and a Go client generated from it, compiled and run against the real service"
 scripts/openapi-client.sh
 
+# The porter's page in a real browser: Debian's chromium (installed when missing, as root) and
+# the pinned playwright-core and axe-core, against the real service.
+step "the porter's page in chromium (scripts/browser-test.sh)"
+scripts/browser-test.sh
+
 step "static build, as the Dockerfile makes it"
 scripts/build-static.sh bin/normalizer
 

@@ -1,0 +1,444 @@
+// Browser tests of the porter's page: Debian's chromium, driven by playwright-core, against
+// the real `normalizer serve` on 127.0.0.1 (a port the kernel picks, read from its "listening"
+// line). scripts/browser-test.sh builds the binary and runs this file:
+//
+//	NORMALIZER_BIN=/path/to/normalizer node --test page.test.mjs
+//
+// NORMALIZER_SCREENSHOTS=DIR also writes the page at a laptop's and a phone's size into DIR.
+// Every wait is for a selector, a response or a page state: nothing sleeps.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..', '..', '..');
+const bin = process.env.NORMALIZER_BIN;
+if (!bin) throw new Error('NORMALIZER_BIN is the normalizer binary to test');
+const shots = process.env.NORMALIZER_SCREENSHOTS;
+
+// The flags without which chromium waits on a network this machine does not have.
+const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let server; // the normalizer serve process
+let base; // http://127.0.0.1:PORT
+let profile; // chromium's fresh user-data-dir
+let context;
+
+// serve starts `normalizer serve --addr 127.0.0.1:0` and resolves with the address its
+// "listening" line names.
+function serve() {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const lines = createInterface({ input: proc.stderr });
+    let found = false;
+    lines.on('line', (line) => {
+      if (found) return;
+      let ev;
+      try { ev = JSON.parse(line); } catch { return; }
+      if (ev.message === 'listening' && ev.addr) {
+        found = true;
+        resolve({ proc, addr: ev.addr });
+      }
+    });
+    proc.on('exit', (code) => { if (!found) reject(new Error(`normalizer serve exited with ${code} before listening`)); });
+    proc.on('error', reject);
+  });
+}
+
+before(async () => {
+  const s = await serve();
+  server = s.proc;
+  base = `http://${s.addr}`;
+  profile = await mkdtemp(join(tmpdir(), 'normalizer-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: chromiumArgs,
+    viewport: { width: 1280, height: 900 },
+  });
+});
+
+after(async () => {
+  await context?.close();
+  if (server) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  if (profile) await rm(profile, { recursive: true, force: true });
+});
+
+// api POSTs body to the service as the page does and returns the status, the parsed answer and
+// its bytes.
+async function api(path, body) {
+  const resp = await fetch(base + path, { method: 'POST', body });
+  const bytes = Buffer.from(await resp.arrayBuffer());
+  let json = null;
+  try { json = JSON.parse(bytes.toString('utf8')); } catch { /* a diff */ }
+  return { status: resp.status, json, bytes, headers: resp.headers };
+}
+
+// rejectionAnswer tells chromium's own line for an API answer that is a rejection (400, 413,
+// 422) or the 404 of a corpus item serve does not have: chromium reports every 4xx fetch on
+// the console, and there a rejection is the page's data, not its error.
+function rejectionAnswer(msg) {
+  const m = /^Failed to load resource: the server responded with a status of (\d+)/.exec(msg.text());
+  if (!m) return false;
+  const url = msg.location().url;
+  const api = url === `${base}/v1/normalize?explain=true` || url.startsWith(`${base}/v1/fix`);
+  return (api && ['400', '413', '422'].includes(m[1])) || (url.startsWith(`${base}/v1/corpus/items/`) && m[1] === '404');
+}
+
+// open loads the page with every console error, page error, dialog and CSP violation
+// recorded; the caller asserts the record is empty.
+async function open(path = '/') {
+  const page = await context.newPage();
+  const trouble = [];
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error' || rejectionAnswer(msg)) return;
+    trouble.push(`console: ${msg.text()} (${msg.location().url})`);
+  });
+  page.on('pageerror', (err) => trouble.push(`page error: ${err.message}`));
+  page.on('dialog', (d) => { trouble.push(`dialog: ${d.type()} ${d.message()}`); d.dismiss(); });
+  await page.addInitScript(() => {
+    window.__ran = [];
+    window.__csp = [];
+    for (const name of ['alert', 'confirm', 'prompt']) {
+      window[name] = (...args) => { window.__ran.push(`${name}(${args.join(',')})`); };
+    }
+    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto(base + path);
+  await page.waitForFunction(() => document.body.dataset.state === 'idle');
+  return { page, trouble };
+}
+
+// check pastes text into the form, submits it and waits for the check to finish.
+async function check(page, text) {
+  const n = Number(await page.locator('#verdict').getAttribute('data-check') ?? 0);
+  await page.fill('#result', text);
+  await page.click('#check button[type=submit]');
+  await page.waitForSelector(`#verdict[data-check="${n + 1}"]`);
+}
+
+async function clean(page, trouble) {
+  const ran = await page.evaluate(() => ({ ran: window.__ran, csp: window.__csp, flag: window.__pwned }));
+  assert.deepEqual(ran.ran, [], 'nothing called alert, confirm or prompt');
+  assert.deepEqual(ran.csp, [], 'no Content-Security-Policy violation');
+  assert.equal(ran.flag, undefined, 'no script of the result ran');
+  assert.deepEqual(trouble, [], 'no console error, page error or dialog');
+}
+
+// The contract's own rich-mode example.
+const contractExample = {
+  final_response: 'The refund has been issued.',
+  messages: [
+    { role: 'user', content: 'Refund order #4521...' },
+    { role: 'assistant', tool_calls: [{ id: 'c1', name: 'get_order', arguments: { order_id: '4521' } }] },
+    { role: 'tool', tool_call_id: 'c1', content: '{"status":"shipped"}' },
+    { role: 'assistant', content: 'The refund has been issued.' },
+  ],
+  metadata: { model: 'claude-sonnet-4-5', system_prompt_id: 'refund-v3', total_input_tokens: 1842, total_output_tokens: 217, agent_runtime_ms: 4815 },
+};
+
+// A result with something for every part of the page: a message in another case of role, a
+// count sent as a string, an unanswered call, an orphan answer, thinking, content parts,
+// Anthropic's tool_use_id, an opaque metadata key, a number written as 2.50.
+const rich = `{
+  "final_response": "The refund has been issued.",
+  "messages": [
+    {"role": "system", "content": "You are a refunds agent."},
+    {"role": "user", "content": [{"type": "text", "text": "Refund order #4521"}, {"type": "image_url", "image_url": {"url": "https://example.invalid/a.png"}}]},
+    {"role": "assistant", "thinking": [{"type": "thinking", "thinking": "Look the order up first."}], "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_order", "arguments": "{\\"order_id\\": \\"4521\\"}"}}, {"id": "c2", "name": "refund", "arguments": {"amount": 2.50}}]},
+    {"role": "tool", "tool_call_id": "c1", "content": "{\\"status\\":\\"shipped\\"}"},
+    {"role": "tool", "tool_call_id": "c9", "content": "late"},
+    {"role": "Assistant", "content": "Checking."},
+    {"role": "tool", "tool_use_id": "c2", "content": "refunded"},
+    {"role": "assistant", "content": "The refund has been issued."}
+  ],
+  "metadata": {"model": "claude-sonnet-4-5", "total_input_tokens": "1842", "total_output_tokens": 217, "trace_id": "t-1", "cost": 2.50}
+}
+`;
+
+describe('the porter\'s page', () => {
+  test('the contract\'s rich example: accepted, its 4 messages in the trace', async () => {
+    const { page, trouble } = await open();
+    await check(page, JSON.stringify(contractExample, null, 2));
+    assert.equal(await page.getAttribute('#verdict', 'data-verdict'), 'accepted');
+    const roles = await page.$$eval('#trace [data-role]', (els) => els.map((e) => [Number(e.dataset.index), e.dataset.role]).sort((a, b) => a[0] - b[0]));
+    assert.deepEqual(roles, contractExample.messages.map((m, i) => [i, m.role]));
+    // The tool message is beside the call it answers.
+    assert.equal(await page.locator('.call[data-tool-call-id="c1"] .answer-side [data-role="tool"]').count(), 1);
+    assert.equal(await page.locator('.call.unanswered').count(), 0);
+    assert.match(await page.textContent('#final'), /The refund has been issued\./);
+    assert.deepEqual(await page.$$eval('#metadata-recognised dt', (els) => els.map((e) => e.textContent)),
+      ['model', 'system_prompt_id', 'total_input_tokens', 'total_output_tokens', 'agent_runtime_ms']);
+    await clean(page, trouble);
+    await page.close();
+  });
+
+  test('a rich result: trace, metadata and diagnostics are the API\'s', async () => {
+    const { page, trouble } = await open();
+    await check(page, rich);
+    const want = (await api('/v1/normalize?explain=true', rich)).json;
+    assert.equal(await page.getAttribute('#verdict', 'data-verdict'), 'accepted');
+    const roles = await page.$$eval('#trace [data-role]', (els) => els.map((e) => [Number(e.dataset.index), e.dataset.role]).sort((a, b) => a[0] - b[0]));
+    assert.deepEqual(roles, want.messages.map((m, i) => [i, m.role]));
+    const diags = await page.$$eval('#diagnostics [data-code]', (els) => els.map((e) => [e.dataset.code, e.dataset.pointer]));
+    assert.deepEqual(diags, want.diagnostics.map((d) => [d.code, d.pointer]));
+    assert.ok(diags.length >= 4, `the result has warnings and notes: ${JSON.stringify(diags)}`);
+    // The unanswered call and the orphan answer are marked; thinking is folded.
+    assert.equal(await page.locator('.call.unanswered[data-tool-call-id="c2"]').count(), 1);
+    assert.ok(await page.locator('.msg.orphan[data-role="tool"]').count() >= 1);
+    assert.equal(await page.locator('details.thinking:not([open])').count(), 1);
+    // Metadata: recognised keys apart from opaque ones, values as written.
+    assert.deepEqual(await page.$$eval('#metadata-recognised dt', (els) => els.map((e) => e.textContent)), ['model', 'total_output_tokens']);
+    assert.deepEqual(await page.$$eval('#metadata-opaque dd', (els) => els.map((e) => e.textContent)), ['"t-1"', '2.50']);
+    // Focusing a diagnostic marks its place in the input: the member its pointer names.
+    await page.focus('#diagnostics [data-pointer="/messages/5/role"] button');
+    assert.equal(await page.textContent('#source-mark'), '"role": "Assistant"');
+    await page.click('#diagnostics [data-pointer="/metadata/total_input_tokens"] button');
+    assert.equal(await page.textContent('#source-mark'), '"total_input_tokens": "1842"');
+    assert.match(await page.textContent('#diagnostics [data-pointer="/metadata/total_input_tokens"]'), /Found"1842" \(a string\)/);
+    await clean(page, trouble);
+    await page.close();
+  });
+
+  test('a rejected result: the message with its line and column', async () => {
+    const { page, trouble } = await open();
+    const bad = '{\n  "final_response": "ok",\n  "messages": [,]\n}';
+    await check(page, bad);
+    const want = (await api('/v1/normalize?explain=true', bad)).json.error;
+    assert.equal(await page.getAttribute('#verdict', 'data-verdict'), 'rejected');
+    assert.equal(await page.textContent('#rejection-message'), want.message);
+    assert.match(await page.textContent('#rejection-location'), new RegExp(`line ${want.line}, column ${want.column}`));
+    assert.equal(await page.locator('#results').isHidden(), true);
+    await page.click('#goto-error');
+    const caret = await page.$eval('#result', (t) => [document.activeElement === t, t.selectionStart]);
+    assert.deepEqual(caret, [true, bad.indexOf(',]')]);
+    // A shape error names its path.
+    await check(page, '{"output": "x"}');
+    assert.equal(await page.getAttribute('#verdict', 'data-verdict'), 'rejected');
+    assert.match(await page.textContent('#rejection-message'), /final_response/);
+    await clean(page, trouble);
+    await page.close();
+  });
+
+  for (const unsafe of [false, true]) {
+    test(`${unsafe ? 'apply all fixes' : 'apply safe fixes'}: the bytes of POST /v1/fix, checked again`, async () => {
+      const { page, trouble } = await open();
+      await check(page, rich);
+      const want = await api(`/v1/fix${unsafe ? '?unsafe=true' : ''}`, rich);
+      assert.equal(want.status, 200);
+      const n = Number(await page.getAttribute('#verdict', 'data-check'));
+      await page.click(unsafe ? '#apply-all' : '#apply-safe');
+      await page.waitForSelector(`#verdict[data-check="${n + 1}"]`);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-fixed')]);
+      assert.equal(download.suggestedFilename(), 'result.fixed.json');
+      assert.deepEqual(await readFile(await download.path()), want.bytes, 'the download is the bytes POST /v1/fix answers');
+      assert.equal(await page.inputValue('#fixed-text'), want.bytes.toString('utf8'));
+      assert.equal(await page.inputValue('#result'), want.bytes.toString('utf8'), 'the fixed result is in the form');
+      // Normalized again on the spot: the page's diagnostics are the fixed result's.
+      const again = (await api('/v1/normalize?explain=true', want.bytes)).json;
+      const diags = await page.$$eval('#diagnostics [data-code]', (els) => els.map((e) => e.dataset.code));
+      assert.deepEqual(diags, again.diagnostics.map((d) => d.code));
+      const before = (await api('/v1/normalize?explain=true', rich)).json.diagnostics;
+      const gone = before.filter((d) => d.fix?.patch && (unsafe || d.fix.applicability === 'safe')).map((d) => d.code);
+      assert.ok(gone.length > 0);
+      for (const code of new Set(gone)) {
+        assert.ok(again.diagnostics.filter((d) => d.code === code).length < before.filter((d) => d.code === code).length, `a ${code} went`);
+      }
+      const diff = await page.textContent('#fixed-diff');
+      assert.equal(diff, (await api(`/v1/fix?${unsafe ? 'unsafe=true&' : ''}diff=true`, rich)).bytes.toString('utf8'));
+      await page.click('#undo-fix');
+      await page.waitForSelector(`#verdict[data-check="${n + 2}"]`);
+      assert.equal(await page.inputValue('#result'), rich);
+      await clean(page, trouble);
+      await page.close();
+    });
+  }
+
+  test('hostile text shows as text and runs nothing', async () => {
+    const { page, trouble } = await open();
+    const script = '<script>window.__pwned = 1; alert(1)</script>';
+    const img = '<img src=x onerror="window.__pwned = 1; alert(2)">';
+    const link = '<a href="javascript:window.__pwned=1;alert(3)">click</a> [md](javascript:alert(4)) javascript:alert(5)';
+    const hostile = {
+      final_response: `${script} ${img} ${link}`,
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: img }, { type: 'image_url', image_url: { url: 'javascript:alert(6)' } }] },
+        { role: 'assistant', content: link, thinking: [{ type: 'thinking', thinking: script }], tool_calls: [{ id: '<b>id</b>', name: img, arguments: { html: script } }] },
+        { role: 'tool', tool_call_id: '<b>id</b>', content: script, [img]: link },
+        { role: '<script>alert(7)</script>', content: 'x' },
+        { role: 'User', content: script },
+      ],
+      metadata: { model: script, [script]: img, [`javascript:alert(8)`]: link },
+      [img]: 'unknown top-level key',
+    };
+    const text = JSON.stringify(hostile, null, 1);
+    await check(page, text);
+    assert.equal(await page.getAttribute('#verdict', 'data-verdict'), 'accepted');
+    assert.equal(await page.locator('#results script, #results img, #results a:not(#download-fixed), #results iframe, #verdict script, #verdict img').count(), 0,
+      'the result made no element');
+    assert.ok((await page.textContent('#final')).includes(`${script} ${img} ${link}`), 'final_response is shown as its text');
+    assert.ok((await page.textContent('#trace')).includes(script));
+    assert.ok((await page.textContent('#metadata')).includes(JSON.stringify(img)), 'an opaque value is shown as written');
+    assert.ok((await page.textContent('#metadata')).includes(script), 'a key is shown as its text');
+    // Every diagnostic's place, marked in turn, is text too.
+    for (const button of await page.$$('#diagnostics button.locate')) await button.click();
+    await page.click('#apply-all');
+    await page.waitForSelector('#verdict[data-check="2"]');
+    assert.equal(await page.locator('#results script, #results img, #results a[href^="javascript"]').count(), 0);
+    await check(page, `{"final_response": ${JSON.stringify(img)}, "messages": [,]}`); // rejected: the excerpt
+    assert.equal(await page.getAttribute('#verdict', 'data-verdict'), 'rejected');
+    assert.equal(await page.locator('#verdict img, #verdict script').count(), 0);
+    await clean(page, trouble);
+    await page.close();
+  });
+
+  test('keyboard only: tab to the box, type, submit with Enter, reach a diagnostic', async () => {
+    const { page, trouble } = await open();
+    const order = [];
+    for (let k = 0; k < 8; k++) {
+      await page.keyboard.press('Tab');
+      order.push(await page.evaluate(() => document.activeElement.id || document.activeElement.tagName));
+      if (order.at(-1) === 'result') break;
+    }
+    assert.equal(order.at(-1), 'result', `tab order reaches the box: ${order}`);
+    await page.keyboard.insertText('{"final_response": "ok", "messages": [{"role": "Assistant", "content": "hi"}]}');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'submit');
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+    assert.notEqual(outline, 'none', 'the focused button shows its focus');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#verdict[data-check="1"]');
+    assert.equal(await page.getAttribute('#verdict', 'data-verdict'), 'accepted');
+    // Ctrl+Enter in the box checks it too.
+    await page.focus('#result');
+    await page.keyboard.press('Control+Enter');
+    await page.waitForSelector('#verdict[data-check="2"]');
+    // Tab on until a diagnostic has focus: its place is marked.
+    let reached = false;
+    for (let k = 0; k < 40 && !reached; k++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => document.activeElement.closest('[data-code]') !== null && document.activeElement.closest('#diagnostics') !== null);
+    }
+    assert.ok(reached, 'a diagnostic is reachable by Tab');
+    assert.equal(await page.textContent('#source-mark'), '"role": "Assistant"');
+    // And on to the fix buttons; Enter applies.
+    reached = false;
+    for (let k = 0; k < 40 && !reached; k++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => document.activeElement.id === 'apply-safe');
+    }
+    assert.ok(reached, 'Apply safe fixes is reachable by Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#verdict[data-check="3"]');
+    assert.equal(await page.locator('#diagnostics [data-code="message_role_invalid"]').count(), 0, 'the warning went');
+    await clean(page, trouble);
+    await page.close();
+  });
+
+  test('a file opened keeps its bytes (CRLF)', async () => {
+    const { page, trouble } = await open();
+    const bytes = Buffer.from('{"final_response": "two\\r\\nlines",\r\n "messages": [{"role": "user", "content": "hi"}]}\r\n');
+    const sent = page.waitForRequest((r) => r.url().endsWith('/v1/normalize?explain=true'));
+    await page.setInputFiles('#file', { name: 'result.json', mimeType: 'application/json', buffer: bytes });
+    assert.deepEqual((await sent).postDataBuffer(), bytes);
+    await page.waitForSelector('#verdict[data-check="1"]');
+    assert.equal(await page.getAttribute('#verdict', 'data-verdict'), 'accepted');
+    await clean(page, trouble);
+    await page.close();
+  });
+
+  test('?item=N fills the form from the corpus, and serve has none', async () => {
+    const { page, trouble } = await open('/?item=7');
+    await page.waitForSelector('#verdict[data-check="1"]');
+    assert.equal(await page.getAttribute('#verdict', 'data-verdict'), 'error');
+    assert.match(await page.textContent('#verdict'), /No corpus item 7/);
+    await clean(page, trouble);
+    await page.close();
+    const viewed = await context.newPage();
+    await viewed.route('**/v1/corpus/items/3', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: JSON.stringify(contractExample) }));
+    await viewed.goto(`${base}/?item=3`);
+    await viewed.waitForSelector('#verdict[data-check="1"]');
+    assert.equal(await viewed.getAttribute('#verdict', 'data-verdict'), 'accepted');
+    assert.equal(await viewed.inputValue('#result'), JSON.stringify(contractExample));
+    assert.equal(await viewed.locator('#trace [data-role]').count(), 4);
+    await viewed.close();
+  });
+
+  test('axe-core finds no serious or critical violation', async () => {
+    const axe = await readFile(join(here, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+    const { page, trouble } = await open();
+    const states = [
+      ['empty', null],
+      ['accepted', rich],
+      ['rejected', '{"final_response": '],
+    ];
+    for (const [name, text] of states) {
+      if (text !== null) await check(page, text);
+      if (name === 'accepted') {
+        const n = Number(await page.getAttribute('#verdict', 'data-check'));
+        await page.click('#apply-all');
+        await page.waitForSelector(`#verdict[data-check="${n + 1}"]`);
+        await page.click('details.thinking summary').catch(() => {});
+      }
+      await page.evaluate(axe); // evaluated by the driver, not as a script of the page: the CSP stays
+      const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
+      assert.deepEqual(found, [], `${name}: axe-core's serious and critical violations`);
+    }
+    await clean(page, trouble);
+    await page.close();
+  });
+
+  test('every case of testdata/explain: its diagnostics on the page', async () => {
+    const dir = join(repo, 'testdata', 'explain');
+    const names = (await readdir(dir)).filter((n) => n.endsWith('.input.json')).sort();
+    assert.ok(names.length > 40);
+    const { page, trouble } = await open();
+    for (const name of names) {
+      const bytes = await readFile(join(dir, name));
+      const want = await api('/v1/normalize?explain=true', bytes);
+      const n = Number(await page.getAttribute('#verdict', 'data-check') ?? 0);
+      await page.setInputFiles('#file', { name, mimeType: 'application/json', buffer: bytes });
+      await page.waitForSelector(`#verdict[data-check="${n + 1}"]`);
+      const verdict = await page.getAttribute('#verdict', 'data-verdict');
+      if (want.json.error) {
+        assert.equal(verdict, 'rejected', name);
+        assert.equal(await page.textContent('#rejection-message'), want.json.error.message, name);
+        continue;
+      }
+      assert.equal(verdict, 'accepted', name);
+      const diags = await page.$$eval('#diagnostics [data-code]', (els) => els.map((e) => [e.dataset.code, e.dataset.pointer]));
+      assert.deepEqual(diags, (want.json.diagnostics ?? []).map((d) => [d.code, d.pointer]), name);
+      const roles = await page.$$eval('#trace [data-role]', (els) => els.map((e) => [Number(e.dataset.index), e.dataset.role]).sort((a, b) => a[0] - b[0]));
+      assert.deepEqual(roles, (want.json.messages ?? []).map((m, i) => [i, m.role]), name);
+      for (const button of await page.$$('#diagnostics button.locate')) await button.focus();
+    }
+    await clean(page, trouble);
+    await page.close();
+  });
+
+  test('screenshots for the docs', { skip: !shots && 'NORMALIZER_SCREENSHOTS is not set' }, async () => {
+    for (const [file, viewport] of [['page.png', { width: 1280, height: 1000 }], ['page-phone.png', { width: 390, height: 844 }]]) {
+      const { page, trouble } = await open();
+      await page.setViewportSize(viewport);
+      await check(page, rich);
+      await page.focus('#diagnostics [data-pointer="/messages/5/role"] button');
+      await page.evaluate(() => { document.activeElement.blur(); window.scrollTo(0, 0); });
+      await page.screenshot({ path: join(shots, file), fullPage: false });
+      await clean(page, trouble);
+      await page.close();
+    }
+  });
+});
