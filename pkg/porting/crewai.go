@@ -26,3 +26,11 @@ var crewAI = register(source{
 			}},
 	},
 })
+
+// crewUsageKeys are the keys of a UsageMetrics that no model API's usage has: beside them,
+// prompt_tokens and completion_tokens are CrewAI's (crew_output.token_usage.model_dump() sent
+// as metadata), the run's totals over every request of the crew.
+var crewUsageKeys = [...]string{"successful_requests", "cached_prompt_tokens"}
+
+// crewUsageOrigin is whose name prompt_tokens and completion_tokens are beside them.
+const crewUsageOrigin = "CrewAI's name for the count, in a UsageMetrics (CrewOutput.token_usage), summed over the crew's requests"

@@ -40,7 +40,7 @@ func TestLlamaIndexCrewAIStrands(t *testing.T) {
 		{name: "LlamaIndex empty kwargs", doc: `{"final_response":"ok","messages":[{"role":"user","content":"hi","additional_kwargs":{}}]}`},
 		{name: "LlamaIndex.TS options.toolCall", path: "messages[0].options", code: softwarn.ToolCallsOtherFramework,
 			doc:  `{"final_response":"ok","messages":[{"role":"assistant","content":"","options":{"toolCall":[{"name":"a","input":{"x":1},"id":"call_1"}]}}]}`,
-			says: []string{`found the calls in options.toolCall (a LlamaIndex ChatMessage)`, `"id": <toolCall.id>, "name": <toolCall.name>`}},
+			says: []string{`found the calls in options.toolCall (a LlamaIndex ChatMessage)`, `"id": <toolCall[*].id>, "name": <toolCall[*].name>`}},
 		{name: "LlamaIndex.TS options.toolResult", path: "messages[0].options", code: softwarn.ToolCallsOtherFramework,
 			doc:  `{"final_response":"ok","messages":[{"role":"user","content":"done","options":{"toolResult":{"id":"call_1","result":"done","isError":false}}}]}`,
 			says: []string{`a tool's result in options.toolResult of a "user" message`, `{"role": "tool", "tool_call_id": <toolResult.id>, "content": <toolResult.result>}`, `kept as a user message`}},
@@ -117,4 +117,18 @@ func TestFrameworkResultHints(t *testing.T) {
 			assert.Equal(t, tt.fix, e.Fix)
 		})
 	}
+}
+
+// A CrewAI UsageMetrics sent as metadata: its prompt_tokens and completion_tokens are named as
+// CrewAI's, beside a key only it has; alone, as OpenAI Chat Completions'.
+func TestCrewAIUsageMetrics(t *testing.T) {
+	const crew = `{"final_response": "ok", "metadata": {"total_tokens": 264, "prompt_tokens": 230, "cached_prompt_tokens": 0, "completion_tokens": 34, "successful_requests": 2}}`
+	notes := explainNotes(t, crew)
+	require.Len(t, notes, 2)
+	for _, n := range notes {
+		assert.Contains(t, n.Message(), "(CrewAI's name for the count, in a UsageMetrics (CrewOutput.token_usage), summed over the crew's requests)")
+	}
+	notes = explainNotes(t, `{"final_response": "ok", "metadata": {"prompt_tokens": 230, "completion_tokens": 34}}`)
+	require.Len(t, notes, 2)
+	assert.Contains(t, notes[0].Message(), "(OpenAI Chat Completions' name for the count)")
 }

@@ -47,7 +47,7 @@ var llamaIndex = register(source{
 					return softwarn.Parts{Found: `the calls in options.toolCall (a LlamaIndex ChatMessage)`,
 						Expected: `the calls in "tool_calls": the trace reads none in "options"`,
 						Done:     "the message was kept, but the trace shows no tool call in it",
-						Fix:      `send "tool_calls": [{"id": <toolCall.id>, "name": <toolCall.name>, "arguments": <its input as JSON text>}, ...] from options.toolCall`}
+						Fix:      `send "tool_calls": [{"id": <toolCall[*].id>, "name": <toolCall[*].name>, "arguments": <its input as JSON text>}, ...], one for each entry of options.toolCall`}
 				}
 				return softwarn.Parts{Found: `a tool's result in options.toolResult of a "` + string(k.role) + `" message (a LlamaIndex ChatMessage)`,
 					Expected: `a tool message {"role": "tool", "tool_call_id", "content"}: the trace links no result in "options"`,

@@ -187,6 +187,7 @@ type siblings struct {
 	atTop         bool
 	strands       bool // the counts are Strands': under accumulated_usage, or its cacheWriteInputTokens
 	ollama        bool
+	crew          bool // beside a key only a CrewAI UsageMetrics has (crewUsageKeys)
 	// thoughts is Gemini's thoughtsTokenCount, and its number (gemini_usage.go).
 	thoughts, thoughtsCount []byte
 }
@@ -204,6 +205,9 @@ func (sib *siblings) see(data, name []byte, v jsonscan.Span) {
 	}
 	for _, o := range ollamaKeys {
 		sib.ollama = sib.ollama || string(name) == o
+	}
+	for _, c := range crewUsageKeys {
+		sib.crew = sib.crew || string(name) == c
 	}
 	sib.seeThoughts(name, data[v.Start:v.End])
 }
@@ -321,6 +325,9 @@ func otherNameNote(m normalize.Object, data []byte, i int, covered *[len(metaKey
 		}
 		if how, ok := key.matches(name); ok {
 			covered[k] = true
+			if sib.crew && (string(name) == "prompt_tokens" || string(name) == "completion_tokens") {
+				how = "(" + crewUsageOrigin + ")"
+			}
 			fix := `rename it "` + key.name + `"` + failsCheck(data, key, v)
 			if names, value, reason := sib.sum(name, data[v.Start:v.End]); k == metaInputTokens && names != "" {
 				if value != "" {

@@ -18,11 +18,13 @@
 // table in a file of its own, which registers it (sources.go: type source): for each shape of
 // the source's output, how it is recognised, its code and its fix. python.go holds a value
 // printed by that language's str(), encoding.go gzip and UTF-16 (no framework: the programs
-// that write them); autogen.go, gemini.go, langchain.go, pydanticai.go and smolagents.go
-// their messages the contract drops; gemini.go, langchain.go, openai_responses.go,
-// pydanticai.go and smolagents.go the keys they send a transcript under; anthropic.go,
-// gemini.go, openai_chat.go and openai_responses.go their model responses, whose JSON text sent
-// as final_response gets a note saying where the answer is. The engine, the
+// that write them); autogen.go, crewai.go, gemini.go, langchain.go, pydanticai.go and
+// smolagents.go (among others) their messages the contract drops; gemini.go, langchain.go,
+// openai_responses.go, pydanticai.go and smolagents.go the keys they send a transcript under;
+// strands.go and llamaindex.go the members of kept messages that hold tool calls where the
+// trace does not read them, and their result objects sent as the handler's result;
+// anthropic.go, gemini.go, openai_chat.go and openai_responses.go their model responses, whose
+// JSON text sent as final_response gets a note saying where the answer is. The engine, the
 // walks that read the View and the note list, reads the tables and names no source:
 // explain.go's linter, keyvariant.go (top-level keys spelled another way), notes.go, text.go
 // and sources.go. A test (TestSourceNames) fails when a source is named outside its file.

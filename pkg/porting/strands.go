@@ -85,24 +85,25 @@ func (w *messageWalk) strandsNote(k keptMember) softwarn.Parts {
 	if k.id {
 		results = 0
 	}
-	var found, fix string
+	var found, expected, fix string
 	if uses > 0 {
+		expected = `the calls in "tool_calls"`
 		found = plural(uses, "toolUse block")
 		fix = `move each toolUse block to "tool_calls" as {"id": <toolUse.toolUseId>, "name": <toolUse.name>, "arguments": <its input as JSON text>}, ` +
 			`and leave its text blocks in "content"`
 	}
 	if results > 0 {
 		if found != "" {
-			found += " and "
-			fix += "; "
+			found, expected, fix = found+" and ", expected+" and ", fix+"; "
 		}
+		expected += "each result in a tool message"
 		found += plural(results, "toolResult block")
 		fix += `send each toolResult block as a message of its own, in place of this "` + string(k.role) + `" message: ` +
 			`{"role": "tool", "tool_call_id": <toolResult.toolUseId>, "content": <the text of its content blocks, or their json as JSON text>}`
 	}
 	return softwarn.Parts{
 		Found:    found + ` in "content" (Strands' messages, Bedrock Converse's content blocks)`,
-		Expected: `the calls in "tool_calls" and each result in a tool message: the trace reads no tool calls or results inside "content"`,
+		Expected: expected + `: the trace reads none inside "content"`,
 		Done:     "the message was kept, but the trace shows no tool call or tool result in it",
 		Fix:      fix,
 	}
