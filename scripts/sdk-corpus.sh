@@ -2,7 +2,8 @@
 # SDK corpus: writes internal/sdkcorpus/testdata's inputs and case files (NAME.input.json,
 # NAME.case.json) from the real objects of the SDKs porters use, with the Node program of
 # internal/sdkcorpus/gen and the npm packages its package-lock.json pins (openai,
-# @anthropic-ai/sdk, @google/genai, ai, @langchain/core, @openai/agents, @mistralai/mistralai).
+# @anthropic-ai/sdk, @google/genai, ai, @langchain/core, @openai/agents, @mistralai/mistralai,
+# @llamaindex/core, @llamaindex/openai, @llamaindex/workflow, @strands-agents/sdk).
 # The packages are installed with npm ci once into a cache directory named by the lock file's
 # checksum ($NORMALIZER_SDKCORPUS_CACHE, else ~/.cache/normalizer/sdkcorpus); Python's cases run
 # python3 with its standard library only. Node.js and npm come from the machine (Debian's
@@ -28,7 +29,9 @@ cache=${NORMALIZER_SDKCORPUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/normalizer/s
 if [ ! -d "$cache/node_modules" ]; then
 	mkdir -p "$(dirname "$cache")"
 	staging=$(mktemp -d "$(dirname "$cache")/install.XXXXXX")
-	cp "$gen/package.json" "$gen/package-lock.json" "$staging"
+	# .npmrc: @strands-agents/sdk names an optional peer, @anthropic-ai/sdk, in another major
+	# than the one pinned here; it stays optional, so npm keeps the pinned one.
+	cp "$gen/package.json" "$gen/package-lock.json" "$gen/.npmrc" "$staging"
 	(cd "$staging" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 	# A concurrent run may have finished first: its copy is the same.
 	mv -T "$staging" "$cache" 2>/dev/null || rm -rf "$staging"

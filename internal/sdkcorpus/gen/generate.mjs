@@ -29,14 +29,16 @@ export function version(pkg) {
 
 const names = new Set();
 
-// add writes one case. spec: {source: {sdk, package, language, api}, built, serialized, body
+// add writes one case. spec: {source: {sdk, package, language, api, version?}, built, serialized, body
 // (the bytes, or a value for JSON.stringify), expect: {verdict, messages, answer, ...}}.
 function add(name, spec) {
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) throw new Error(`case name ${name}`);
   if (names.has(name)) throw new Error(`case ${name} twice`);
   names.add(name);
   const body = typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body);
-  const src = { ...spec.source, version: version(spec.source.package) };
+  // A package with no npm twin (CrewAI) names the version of the source its case was built
+  // from; every other is the version the lock file pins.
+  const src = { ...spec.source, version: spec.source.version ?? version(spec.source.package) };
   const expect = { answer: null, ...spec.expect };
   for (const k of ['verdict', 'messages']) {
     if (!(k in expect)) throw new Error(`case ${name}: expect.${k} missing`);
@@ -46,7 +48,7 @@ function add(name, spec) {
   writeFileSync(join(out, `${name}.case.json`), JSON.stringify(meta, null, 2) + '\n');
 }
 
-const modules = ['openai-chat', 'openai-responses', 'agents', 'anthropic', 'gemini', 'langchain', 'ai-sdk', 'mistral'];
+const modules = ['openai-chat', 'openai-responses', 'agents', 'anthropic', 'gemini', 'langchain', 'ai-sdk', 'mistral', 'llamaindex', 'crewai', 'strands'];
 for (const m of modules) {
   const mod = await import(`./cases/${m}.mjs`);
   await mod.build(add);
