@@ -122,7 +122,7 @@ type messageFacts struct {
 	hasContent     bool        // content present and not null
 	parts          bool        // "parts" is an array (Gemini's Content)
 	partKinds      partKinds
-	blocks         bool // "blocks" is an array (LlamaIndex's ChatMessage)
+	blocks         bool // "blocks" is an array that is not empty (LlamaIndex's ChatMessage)
 	role           []byte
 	hasCalls       bool             // tool_calls present and not null
 	hasCallID      bool             // tool_call_id present and not null
@@ -492,7 +492,7 @@ func (w *messageWalk) read(m normalize.InputMessage) {
 		case "parts":
 			f.parts, f.partKinds = w.readParts(v)
 		case "blocks":
-			f.blocks = w.data[v.Start] == '['
+			f.blocks = textKind(w.data[v.Start:v.End]) == jsonscan.Array
 		}
 	}
 }

@@ -177,7 +177,7 @@ func (w *messageWalk) readForeign(key []byte, v jsonscan.Span, f *foreignFacts) 
 	case "expected_output", "description":
 		f.expected = true
 	case "messages":
-		f.history = k == jsonscan.Array && v.End-v.Start > 2 && w.data[v.Start+1] != ']'
+		f.history = textKind(w.data[v.Start:v.End]) == jsonscan.Array
 	}
 }
 
@@ -207,7 +207,7 @@ func (w *messageWalk) noteParts(n *noteRun, i int) {
 			Found:    `"blocks" (LlamaIndex's ChatMessage, as model_dump writes it) and no "content"`,
 			Expected: `the message's text in "content": the platform reads a message's text only from "content", not "blocks"`,
 			Done:     textNotShown,
-			Fix:      `send {"role": message.role, "content": message.content} (ChatMessage.content is the text of its text blocks)`}))
+			Fix:      `send {"role": <its "role">, "content": <the text of its text blocks, joined>} (in Python, ChatMessage.content gives that text)`}))
 		return
 	}
 	var fixes []string

@@ -95,7 +95,7 @@ func TestExplainOtherFrameworks(t *testing.T) {
 		{"LlamaIndex ChatMessage", fr + `{"role":"user","additional_kwargs":{},"blocks":[{"block_type":"text","text":"Refund #4521"}]}]}`,
 			[]note{{"messages[0]", softwarn.MessageTextInParts, softwarn.Kept, `found "blocks" (LlamaIndex's ChatMessage, as model_dump writes it) and no "content", expected the message's text in "content": ` +
 				`the platform reads a message's text only from "content", not "blocks"; the message was kept, but the trace shows it without its text; ` +
-				`send {"role": message.role, "content": message.content} (ChatMessage.content is the text of its text blocks)`}}},
+				`send {"role": <its "role">, "content": <the text of its text blocks, joined>} (in Python, ChatMessage.content gives that text)`}}},
 		{"blocks beside content", fr + `{"role":"user","content":"Refund #4521","blocks":[{"block_type":"text","text":"Refund #4521"}]}]}`, nil},
 		{"blocks that are not an array", fr + `{"role":"user","blocks":{}}]}`, nil},
 		{"parts beside content", fr + `{"role":"user","content":"Refund #4521","parts":[{"text":"Refund #4521"}]}]}`, nil},
