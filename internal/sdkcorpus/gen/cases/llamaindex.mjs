@@ -3,11 +3,19 @@
 // agent workflow's result (a stop event) and its memory's ChatMessages. The memory gives each
 // message a random id and the time it was made: the corpus replaces them with fixed ones, so
 // that it is reproducible.
+//
+// Python's ChatMessage has no JavaScript twin (LlamaIndex.TS's is another shape): its case is
+// built from the library's own types, read in run-llama/llama_index at 0485fc9e
+// (llama-index-core/llama_index/core/base/llms/types.py: ChatMessage {role, additional_kwargs,
+// blocks}, its additional_kwargs serializer model_dump-ing the OpenAI SDK's tool call objects
+// the OpenAI LLM keeps there), the tool message as FunctionAgent writes it (role "tool",
+// content str(tool_output.content), additional_kwargs {"tool_call_id"}), written by Python's
+// own json.dumps and str() (gen/pyserialize.py).
 import { OpenAI } from '@llamaindex/openai';
 import { agent } from '@llamaindex/workflow';
 import { tool } from '@llamaindex/core/tools';
 import { z } from 'zod';
-import { replay, question, answer, orderArgs, orderResult } from './replay.mjs';
+import { replay, python, question, answer, orderArgs, orderResult } from './replay.mjs';
 
 const src = { sdk: 'llamaindex', package: '@llamaindex/workflow', api: 'agent().run', language: 'javascript' };
 
@@ -47,5 +55,19 @@ export async function build(add) {
     source: src, built: 'the agent workflow\'s result: its stop event, {type: "llamaindex-stop", data: {message, result, state}}',
     serialized: 'JSON.stringify(result) as the handler\'s result',
     body: fixed(run), expect: { verdict: 'rejected', messages: 0, answer },
+  });
+
+  const text = (t) => [{ block_type: 'text', text: t }];
+  const history = [
+    { role: 'user', additional_kwargs: {}, blocks: text(question) },
+    { role: 'assistant', additional_kwargs: { tool_calls: [{ id: 'call_P1', function: { arguments: JSON.stringify(orderArgs), name: 'get_order' }, type: 'function' }] }, blocks: [] },
+    { role: 'tool', additional_kwargs: { tool_call_id: 'call_P1' }, blocks: text(python('str', orderResult)) },
+    { role: 'assistant', additional_kwargs: {}, blocks: text(answer) },
+  ];
+  add('llamaindex-python-chat-messages', {
+    source: { sdk: 'llamaindex', package: 'llama-index-core', version: 'source at 0485fc9e', api: 'FunctionAgent.run', language: 'python' },
+    built: 'built from llama-index-core\'s Python types (its ChatMessage has no JavaScript twin): a FunctionAgent run\'s chat history around a get_order call, the OpenAI LLM\'s tool calls in additional_kwargs',
+    serialized: 'json.dumps({"final_response": str(agent_output), "messages": [m.model_dump() for m in await memory.aget()]})',
+    body: python('dumps', { final_response: answer, messages: history }), expect: { verdict: 'accepted', messages: 4, answer },
   });
 }
