@@ -8,8 +8,10 @@ import "github.com/dystopic/normalizer/pkg/softwarn"
 // "json_dict", "agent", "output_format", "messages"}, its messages the task's chat messages
 // ({"role", "content"}, the platform's shape already). UsageMetrics is {"total_tokens",
 // "prompt_tokens", "cached_prompt_tokens", "completion_tokens", "reasoning_tokens",
-// "cache_creation_tokens", "successful_requests"}: prompt_tokens counts the cached prompt too,
-// and completion_tokens the reasoning.
+// "cache_creation_tokens", "successful_requests"}: prompt_tokens is the billed prompt, the
+// cached part (cached_prompt_tokens) included; completion_tokens is the output count the
+// provider reports (OpenAI's completion_tokens, which counts reasoning; Gemini's
+// candidates_token_count, which leaves thoughts out).
 var crewAI = register(source{
 	name: "CrewAI",
 	messages: []messageShape{

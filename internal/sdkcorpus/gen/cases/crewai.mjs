@@ -35,7 +35,7 @@ export async function build(add) {
     body: python('dumps', { final_response: crewOutput.raw, messages: crewOutput.tasks_output }), expect: { verdict: 'accepted', messages: 0, answer },
   });
   add('crewai-token-usage-as-metadata', {
-    source: src, built: fromTypes + 'the CrewOutput\'s token_usage, a UsageMetrics (prompt_tokens counts the cached prompt, completion_tokens the reasoning)',
+    source: src, built: fromTypes + 'the CrewOutput\'s token_usage, a UsageMetrics of an OpenAI model\'s usage (prompt_tokens counts the cached prompt, completion_tokens the reasoning)',
     serialized: 'json.dumps({"final_response": crew_output.raw, "metadata": {"token_usage": crew_output.token_usage.model_dump()}})',
     body: python('dumps', { final_response: crewOutput.raw, metadata: { token_usage: tokenUsage } }),
     expect: { verdict: 'accepted', messages: 0, answer, total_input_tokens: 230, total_output_tokens: 34 },
