@@ -10,8 +10,7 @@ import "github.com/dystopic/normalizer/pkg/softwarn"
 // "prompt_tokens", "cached_prompt_tokens", "completion_tokens", "reasoning_tokens",
 // "cache_creation_tokens", "successful_requests"}: prompt_tokens is the billed prompt, the
 // cached part (cached_prompt_tokens) included; completion_tokens is the output count the
-// provider reports (OpenAI's completion_tokens, which counts reasoning; Gemini's
-// candidates_token_count, which leaves thoughts out).
+// model's provider reports, which counts the reasoning for some providers and not for others.
 var crewAI = register(source{
 	name: "CrewAI",
 	messages: []messageShape{
