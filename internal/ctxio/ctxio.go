@@ -10,7 +10,9 @@
 // and the Reader or Writer answers the context's error from then on. That suits a command that
 // exits once interrupted; a long-running process would keep one goroutine per abandoned call.
 // The data passes through a buffer the goroutine owns, so an abandoned call never touches the
-// caller's slices.
+// caller's slices; ReadInPlace and WriteInPlace skip that copy for a caller that gives its
+// buffer up when a call is abandoned (the batch pipeline drops the chunk buffer it read into
+// or wrote from).
 //
 // A regular file is read and written in the caller's goroutine, the context checked before
 // each call: its calls do not wait for another program.
@@ -53,19 +55,47 @@ func (r *Reader) Read(p []byte) (int, error) {
 		return r.r.Read(p)
 	}
 	if cap(r.buf) < len(p) {
-		r.buf = make([]byte, len(p))
+		r.buf = make([]byte, max(len(p), 2*cap(r.buf))) // grown a few times, not for every larger p
 	}
 	buf := r.buf[:len(p)]
+	n, abandoned, err := r.await(buf)
+	if abandoned {
+		r.buf = nil // the abandoned read owns it
+		return 0, r.stopped()
+	}
+	return copy(p, buf[:n]), err
+}
+
+// ReadInPlace is Read straight into p, without the copy through the Reader's own buffer, for
+// a caller that can give p up: when the context is done before the read returns, the
+// abandoned read may still write into p later, so once ReadInPlace has returned the context's
+// error the caller must never use p (its array, not only those bytes) again.
+func (r *Reader) ReadInPlace(p []byte) (int, error) {
+	if err := r.stopped(); err != nil {
+		return 0, err
+	}
+	if r.fast || len(p) == 0 {
+		return r.r.Read(p)
+	}
+	n, abandoned, err := r.await(p)
+	if abandoned {
+		return 0, r.stopped()
+	}
+	return n, err
+}
+
+// await reads into buf in a goroutine and waits for it or the context; abandoned says the
+// context was done first, and the read still owns buf.
+func (r *Reader) await(buf []byte) (n int, abandoned bool, err error) {
 	go func() {
 		n, err := r.r.Read(buf)
 		r.done <- result{n, err}
 	}()
 	select {
 	case res := <-r.done:
-		return copy(p, buf[:res.n]), res.err
+		return res.n, false, res.err
 	case <-r.ctx.Done():
-		r.buf = nil // the abandoned read owns it
-		return 0, r.stopped()
+		return 0, true, nil
 	}
 }
 
@@ -114,18 +144,44 @@ func (w *Writer) Write(p []byte) (int, error) {
 		return w.w.Write(p)
 	}
 	w.buf = append(w.buf[:0], p...)
-	buf := w.buf
+	n, abandoned, err := w.await(w.buf)
+	if abandoned {
+		w.buf = nil // the abandoned write owns it
+	}
+	return n, err
+}
+
+// WriteInPlace is Write straight from p, without the copy into the Writer's own buffer, for a
+// caller that can give p up: when the context is done before the write returns, the abandoned
+// write may still read p later, so once WriteInPlace has returned the context's error the
+// caller must never change p (its array, not only those bytes) again.
+func (w *Writer) WriteInPlace(p []byte) (int, error) {
+	if w.err == nil {
+		w.err = w.ctx.Err()
+	}
+	if w.err != nil {
+		return 0, w.err
+	}
+	if w.fast || len(p) == 0 {
+		return w.w.Write(p)
+	}
+	n, _, err := w.await(p)
+	return n, err
+}
+
+// await writes buf in a goroutine and waits for it or the context; when the context is done
+// first it answers the context's error, and abandoned says the write still reads buf.
+func (w *Writer) await(buf []byte) (n int, abandoned bool, err error) {
 	go func() {
 		n, err := w.w.Write(buf)
 		w.done <- result{n, err}
 	}()
 	select {
 	case res := <-w.done:
-		return res.n, res.err
+		return res.n, false, res.err
 	case <-w.ctx.Done():
-		w.buf = nil // the abandoned write owns it
 		w.err = w.ctx.Err()
-		return 0, w.err
+		return 0, true, w.err
 	}
 }
 

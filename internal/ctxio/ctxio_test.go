@@ -217,3 +217,107 @@ func TestOpenRegular(t *testing.T) {
 	_, err = Open(context.Background(), filepath.Join(t.TempDir(), "missing"))
 	require.ErrorIs(t, err, os.ErrNotExist)
 }
+
+// sameArray records whether each call was given the caller's own array.
+type sameArray struct {
+	r    io.Reader
+	w    io.Writer
+	want *byte
+	got  []bool
+}
+
+func (s *sameArray) Read(p []byte) (int, error) {
+	s.got = append(s.got, len(p) > 0 && &p[0] == s.want)
+	return s.r.Read(p)
+}
+
+func (s *sameArray) Write(p []byte) (int, error) {
+	s.got = append(s.got, len(p) > 0 && &p[0] == s.want)
+	return s.w.Write(p)
+}
+
+// TestReadInPlace: ReadInPlace reads a pipe into the caller's own buffer, where Read goes
+// through the Reader's; both deliver the bytes.
+func TestReadInPlace(t *testing.T) {
+	r, w := pipe(t)
+	p := make([]byte, 16)
+	src := &sameArray{r: r, want: &p[0]}
+	cr := NewReader(context.Background(), src)
+	_, err := w.WriteString("hello")
+	require.NoError(t, err)
+	n, err := cr.ReadInPlace(p)
+	require.NoError(t, err)
+	assert.Equal(t, "hello", string(p[:n]))
+	_, err = w.WriteString("world")
+	require.NoError(t, err)
+	n, err = cr.Read(p)
+	require.NoError(t, err)
+	assert.Equal(t, "world", string(p[:n]))
+	assert.Equal(t, []bool{true, false}, src.got, "in place, then through the Reader's buffer")
+}
+
+// TestReadInPlaceEndsBlockedRead: ReadInPlace ends on the context as Read does.
+func TestReadInPlaceEndsBlockedRead(t *testing.T) {
+	r, _ := pipe(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	src := newEntered()
+	src.r = r
+	cr := NewReader(ctx, src)
+	done := make(chan readResult, 1)
+	go func() {
+		n, err := cr.ReadInPlace(make([]byte, 8)) // given up: the abandoned read keeps it
+		done <- readResult{n, err}
+	}()
+	await(t, src.in)
+	cancel()
+	res := await(t, done)
+	assert.Equal(t, 0, res.n)
+	require.ErrorIs(t, res.err, context.Canceled)
+	_, err := cr.ReadInPlace(make([]byte, 8))
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Empty(t, src.in, "no read after the cancel")
+}
+
+// TestWriteInPlace: WriteInPlace writes from the caller's own array, where Write copies it
+// first; both deliver the bytes in order.
+func TestWriteInPlace(t *testing.T) {
+	r, w := pipe(t)
+	buf := []byte("hello")
+	dst := &sameArray{w: w, want: &buf[0]}
+	cw := NewWriter(context.Background(), dst)
+	got := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(r)
+		got <- b
+	}()
+	n, err := cw.WriteInPlace(buf)
+	require.NoError(t, err)
+	assert.Equal(t, 5, n)
+	_, err = cw.Write(buf)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	assert.Equal(t, "hellohello", string(await(t, got)))
+	assert.Equal(t, []bool{true, false}, dst.got)
+}
+
+// TestWriteInPlaceEndsBlockedWrite: WriteInPlace ends on the context as Write does.
+func TestWriteInPlaceEndsBlockedWrite(t *testing.T) {
+	r, w := pipe(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	dst := newEntered()
+	dst.w = w
+	cw := NewWriter(ctx, dst)
+	done := make(chan readResult, 1)
+	go func() {
+		n, err := cw.WriteInPlace(make([]byte, 4<<20)) // more than any pipe holds
+		done <- readResult{n, err}
+	}()
+	await(t, dst.in)
+	cancel()
+	res := await(t, done)
+	require.ErrorIs(t, res.err, context.Canceled)
+	_, err := cw.WriteInPlace([]byte("x"))
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Empty(t, dst.in, "no write after the cancel")
+	r.Close() // the abandoned write fails with EPIPE and its goroutine ends
+}
