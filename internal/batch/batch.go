@@ -6,11 +6,13 @@
 // One reader cuts the input into chunks of whole lines (about 256 KiB each), workers cut the
 // chunks into lines and normalize them with one shared Normalizer, and one writer puts the
 // chunks' outputs back in input order. The chunks are made once per run, 2 per worker and
-// one more, and their buffers reused (memory that is new to the process costs a page fault per
-// page, the most costly part of a run when buffers were new each time), so memory stays flat
-// however long the input is: it holds those chunks, each as large as the longest lines it held.
-// The reader reads into a chunk's own buffer, so each byte is copied once; RunBytes reads an
-// input already in memory, such as a mapped file (MapFile), with no copy at all.
+// one more, and their buffers, input and output, come from one store shared by the chunks and
+// go back to it once written (buffers.go): memory that is new to the process costs a page
+// fault per page, the most costly part of a run when buffers were new each time, so memory
+// stays flat however long the input is, two buffers per chunk at most, each as large as the
+// longest lines seen. The reader reads into a chunk's buffer, so each byte is copied once
+// (a ctxio.Reader's and ctxio.Writer's own copies are skipped: ReadInPlace, WriteInPlace);
+// RunBytes reads an input already in memory, such as a mapped file (MapFile), with no copy.
 //
 // # Lines
 //
@@ -123,7 +125,8 @@ type pipeline struct {
 	wide    *jsonscan.Wide              // the input's encoding when it is UTF-16 or UTF-32, set by the reader before its first chunk
 	wideErr *normalize.InvalidJSONError // the error of each of its lines
 	mapped  bool                        // RunBytes: faults reading the input are errors
-	chunks  []*chunk                    // every chunk of the run, made once: their buffers are reused, never given back to the collector
+	chunks  []*chunk                    // every chunk of the run, made once
+	bufs    buffers                     // the chunks' buffers, reused
 	free    chan *chunk                 // chunks neither being filled nor in flight
 	work    chan *chunk
 	done    chan *chunk
@@ -137,8 +140,8 @@ func newPipeline(n *normalize.Normalizer, opts Options) *pipeline {
 		opts.ChunkBytes = DefaultChunkBytes
 	}
 	// Two chunks per worker keep every worker busy while the writer waits for the oldest;
-	// one more is the one the reader fills. Each chunk's buffers grow to the longest lines
-	// it held, so the count is the run's memory.
+	// one more is the one the reader fills. The count bounds the run's memory: two buffers
+	// per chunk at most.
 	count := 2*opts.Workers + 1
 	p := &pipeline{
 		n:    n,
@@ -216,6 +219,10 @@ func (p *pipeline) write(w io.Writer) (Stats, error) {
 		next    int64
 		pending = map[int64]*chunk{}
 	)
+	write := w.Write
+	if ip, ok := w.(inPlaceWriter); ok {
+		write = ip.WriteInPlace
+	}
 	for c := range p.done {
 		pending[c.seq] = c
 		for {
@@ -229,8 +236,11 @@ func (p *pipeline) write(w io.Writer) (Stats, error) {
 			if c.err != nil {
 				err = &chunkError{c.err}
 			} else {
-				_, err = w.Write(c.out)
+				_, err = write(c.out)
 				stats.add(&c.stats)
+			}
+			if err != nil {
+				c.out = nil // an abandoned write may still read it
 			}
 			p.put(c)
 			if err != nil {
@@ -250,7 +260,7 @@ func (p *pipeline) write(w io.Writer) (Stats, error) {
 // process normalizes c on a worker; a fault reading the input becomes c.err.
 func (p *pipeline) process(c *chunk) {
 	defer recoverFault(&c.err)
-	c.process(p.n, p.opts.MaxLineBytes, p.opts.Render)
+	c.process(p.n, p.opts.MaxLineBytes, p.opts.Render, &p.bufs)
 }
 
 // guarded runs read with faults reading the input turned into errors.
@@ -278,10 +288,24 @@ func (p *pipeline) get(ctx context.Context, seq int64) (*chunk, error) {
 	}
 }
 
-// put gives a chunk back once its output is written (or dropped).
+// put gives a chunk back once its output is written (or dropped), and its buffers.
 func (p *pipeline) put(c *chunk) {
-	c.trim()
+	c.release(&p.bufs)
 	p.free <- c
+}
+
+// inPlaceWriter writes from the caller's buffer itself, with no copy; when it has failed, the
+// write it abandoned may still read that buffer, which is then never changed again
+// (ctxio.Writer).
+type inPlaceWriter interface {
+	WriteInPlace(p []byte) (int, error)
+}
+
+// inPlaceReader reads into the caller's buffer itself, with no copy; when it has failed, the
+// read it abandoned may still write into that buffer, which is then never used again
+// (ctxio.Reader).
+type inPlaceReader interface {
+	ReadInPlace(p []byte) (int, error)
 }
 
 // stickyEOF keeps answering io.EOF once r has: the first bytes are peeked at before the lines
@@ -295,7 +319,13 @@ func (s *stickyEOF) Read(b []byte) (int, error) {
 	if s.eof {
 		return 0, io.EOF
 	}
-	n, err := s.r.Read(b)
+	var n int
+	var err error
+	if ip, ok := s.r.(inPlaceReader); ok {
+		n, err = ip.ReadInPlace(b)
+	} else {
+		n, err = s.r.Read(b)
+	}
 	s.eof = err == io.EOF
 	return n, err
 }

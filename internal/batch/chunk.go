@@ -34,34 +34,37 @@ type line struct {
 	raw      int64 // bytes read for the line, terminator included
 }
 
-// maxKeptBytes keeps a chunk that once held a huge line from pinning its buffers.
-const maxKeptBytes = 8 << 20
-
 func (c *chunk) reset(seq int64) {
 	c.seq = seq
-	c.in = c.in[:0]
+	c.in, c.borrowed = nil, false
 	c.tooLarge = line{}
 	c.lines = c.lines[:0]
-	c.out = c.out[:0]
+	c.out = nil
 	c.stats = Stats{}
 	c.wide = nil
 	c.err = nil
 }
 
-// trim lets go of what the chunk should not keep for its next use: memory that is not its
-// own, and buffers grown past maxKeptBytes for a huge line.
-func (c *chunk) trim() {
-	if c.borrowed || cap(c.in) > maxKeptBytes {
-		c.in, c.borrowed = nil, false
+// release gives the chunk's buffers back to bufs for the next chunks; memory that is not its
+// own (RunBytes) is only let go.
+func (c *chunk) release(bufs *buffers) {
+	if !c.borrowed {
+		bufs.put(c.in)
 	}
-	if cap(c.out) > maxKeptBytes {
-		c.out = nil
-	}
+	bufs.put(c.out)
+	c.in, c.borrowed, c.out = nil, false, nil
+}
+
+// outBytes is the room a chunk's output is given at first: a record is about as long as its
+// input line, a little longer with warnings, and an error object a hundred bytes or so.
+func outBytes(in, lines int) int {
+	return in + in/8 + 128*lines + 4096
 }
 
 // process normalizes every line of c into c.out and counts the outcomes in c.stats.
 // A line over the limit is rejected here, as the Normalizer would reject it had it been read.
-func (c *chunk) process(n *normalize.Normalizer, limit int64, render Render) {
+func (c *chunk) process(n *normalize.Normalizer, limit int64, render Render, bufs *buffers) {
+	c.out = bufs.get(outBytes(len(c.in), len(c.lines)))
 	if c.wide != nil {
 		c.processWide(n, limit, render)
 		return

@@ -13,8 +13,8 @@ import (
 )
 
 // held runs the pipeline on size bytes of generated lines, streamed, and returns the bytes
-// its chunks' buffers hold at the end: they only grow (up to maxKeptBytes, past which none of
-// these lines takes them), so this is the most the run held.
+// its buffers hold at the end: none is let go but one replaced by a larger (up to
+// maxKeptBytes, past which none of these lines takes them), so this is the most the run held.
 func held(t *testing.T, size int64, workers int) int {
 	pr, pw := io.Pipe()
 	go func() {
@@ -25,11 +25,7 @@ func held(t *testing.T, size int64, workers int) int {
 	stats, err := p.run(context.Background(), func(ctx context.Context) error { return p.read(ctx, pr) }, io.Discard)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, stats.BytesIn, size)
-	n := 0
-	for _, c := range p.chunks {
-		n += cap(c.in) + cap(c.out)
-	}
-	return n
+	return p.bufs.held() // every chunk is free, its buffers given back
 }
 
 // The memory of a run does not grow with its input: the chunks are made once and their

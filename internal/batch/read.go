@@ -91,6 +91,7 @@ func (r *streamReader) run(ctx context.Context) error {
 			return nil
 		default:
 			if r.c != nil {
+				r.c.in = nil // an abandoned read may still write into it
 				r.p.put(r.c)
 			}
 			return err
@@ -98,14 +99,17 @@ func (r *streamReader) run(ctx context.Context) error {
 	}
 }
 
-// read reads into the room after c.in, making some first.
+// read reads up to readBytes into the room after c.in, making some first. No more: the start
+// of a line read past the chunk's end is copied into the next chunk, and a file's read fills
+// all the room it is given.
 func (r *streamReader) read() (int, error) {
 	c := r.c
 	if cap(c.in)-len(c.in) < readBytes/4 {
-		c.in = grow(c.in, readBytes)
+		c.in = r.p.bufs.grow(c.in, readBytes)
 	}
+	room := c.in[len(c.in):min(cap(c.in), len(c.in)+readBytes)]
 	for range 100 {
-		n, err := r.src.Read(c.in[len(c.in):cap(c.in)])
+		n, err := r.src.Read(room)
 		if n > 0 || err != nil {
 			c.in = c.in[:len(c.in)+n]
 			return n, err
@@ -160,7 +164,7 @@ func (r *streamReader) next(ctx context.Context, rest []byte) error {
 		return err
 	}
 	r.seq++
-	c.in = append(grow(c.in, max(r.p.opts.ChunkBytes, len(rest))+readBytes), rest...)
+	c.in = append(r.p.bufs.get(max(r.p.opts.ChunkBytes, len(rest))+readBytes), rest...)
 	r.c, r.whole, r.lines = c, 0, 0
 	r.took(0, len(rest))
 	return nil
@@ -304,16 +308,4 @@ func recoverFault(err *error) {
 		}
 		*err = errFault
 	}
-}
-
-// grow returns b with room for n more bytes, at least doubling its capacity when it must move
-// it: a long line grows its chunk's buffer a few times, not once per read, and every new
-// buffer is memory the process has not touched yet, costly to fault in.
-func grow(b []byte, n int) []byte {
-	if cap(b)-len(b) >= n {
-		return b
-	}
-	nb := make([]byte, len(b), max(2*cap(b), len(b)+n))
-	copy(nb, b)
-	return nb
 }

@@ -1,0 +1,79 @@
+package batch
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// readLine grows buf as streamReader.read does until it holds size bytes.
+func readLine(b *buffers, buf []byte, size int) []byte {
+	for len(buf) < size {
+		if cap(buf)-len(buf) < readBytes/4 {
+			buf = b.grow(buf, readBytes)
+		}
+		buf = buf[:min(size, cap(buf))]
+	}
+	return buf
+}
+
+// A long line grows its buffer geometrically the first time, and a buffer that must grow
+// later jumps to the largest size made: the second long line, in another chunk, takes the
+// first one's buffer or one as large, not the steps again.
+func TestBuffersGrowOnce(t *testing.T) {
+	var b buffers
+	const line = 3 << 20
+	first := readLine(&b, b.get(512<<10), line)
+	assert.Equal(t, 4, b.made, "512 KiB, then 1, 2 and 4 MiB")
+	assert.Equal(t, 4<<20, cap(first))
+	assert.Empty(t, b.free, "each smaller one let go")
+
+	// Another chunk's buffer, small, grows for a long line while the first is still held: it
+	// is made as large as the first at once.
+	second := b.get(512 << 10)
+	second = b.grow(second[:cap(second)], readBytes)
+	assert.Equal(t, cap(first), cap(second), "one step to the largest size made")
+	assert.Equal(t, 6, b.made)
+
+	// Both given back, two chunks take them, whatever their lines: nothing is made.
+	b.put(first)
+	b.put(second)
+	x := b.get(512 << 10)
+	y := readLine(&b, b.get(512<<10), line)
+	assert.Equal(t, 6, b.made)
+	assert.Empty(t, b.free)
+	b.put(x)
+	b.put(y)
+	assert.Equal(t, 2*4<<20, b.held())
+}
+
+// The buffers never outnumber what was held at once: a buffer made when none fits replaces
+// the largest free one that was too small.
+func TestBuffersBounded(t *testing.T) {
+	var b buffers
+	held := [][]byte{b.get(100), b.get(100)}
+	for _, h := range held {
+		b.put(h)
+	}
+	for size := 200; size < 1<<20; size *= 2 {
+		got := b.get(size)
+		require.GreaterOrEqual(t, cap(got), size)
+		grown := b.grow(got[:cap(got)], size)
+		b.put(grown)
+		assert.LessOrEqual(t, len(b.free), 2, "at most the two buffers held at once")
+	}
+}
+
+// A buffer grown past maxKeptBytes is not kept; a nil one (dropped by its chunk) is no buffer.
+func TestBuffersNotKept(t *testing.T) {
+	var b buffers
+	b.put(make([]byte, 0, maxKeptBytes+1))
+	b.put(nil)
+	assert.Empty(t, b.free)
+	assert.LessOrEqual(t, b.largest, maxKeptBytes)
+	big := b.get(maxKeptBytes + 1)
+	assert.Equal(t, 0, b.largest, "a size past what is kept sets no size for the next ones")
+	b.put(big)
+	assert.Empty(t, b.free)
+}
