@@ -60,6 +60,9 @@ func runJSONL(ctx context.Context, cfg normalizeConfig, in io.Reader, name strin
 // else is read as a stream.
 func runBatch(ctx context.Context, in io.Reader, stdout io.Writer, cfg normalizeConfig, opts batch.Options) (batch.Stats, error) {
 	r, ok := in.(*ctxio.Reader)
+	if ok && r.File() == nil {
+		growPipe(r.Source())
+	}
 	if !ok || r.File() == nil {
 		return batch.Run(ctx, in, stdout, cfg.normalizer(), opts)
 	}

@@ -108,6 +108,9 @@ func (r *Reader) File() *os.File {
 	return nil
 }
 
+// Source is the reader r reads from.
+func (r *Reader) Source() io.Reader { return r.r }
+
 func (r *Reader) stopped() error {
 	if r.err == nil {
 		r.err = r.ctx.Err()
