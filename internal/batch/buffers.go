@@ -8,7 +8,8 @@ import "sync"
 // virtual machine about 3 ms per MB, more than normalizing it), so a run makes as few as it
 // can: a buffer that must grow takes a free one that is large enough, or is made as large as
 // the largest made so far (the longest lines seen come again) and at least twice as large, so
-// one line of 3 MB grows a buffer a few times in a run, not every chunk's in steps.
+// one line of 3 MB grows a buffer a few times in a run, not every chunk's in steps. A buffer
+// is asked for with the size its chunk needs, and made a quarter larger.
 //
 // A new buffer replaces one that is let go, the one that grew or else the largest free one that
 // was too small: the run holds no more buffers than its chunks held at once, two per chunk,
@@ -23,11 +24,12 @@ type buffers struct {
 // maxKeptBytes keeps a buffer grown for a huge line from being kept for the next chunks.
 const maxKeptBytes = 8 << 20
 
-// get returns an empty buffer with room for n bytes.
+// get returns an empty buffer with room for n bytes. One that is made has a quarter more, so
+// that the next chunks' slightly larger needs find it large enough.
 func (b *buffers) get(n int) []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.take(n, n, true)[:0]
+	return b.take(n, n+n/4, true)[:0]
 }
 
 // grow returns buf with room for n more bytes: buf itself when it has it, else a buffer with
