@@ -284,13 +284,17 @@ func (p *pipeline) readBytes(ctx context.Context, data []byte) error {
 // chunkEnd is where the chunk of data that starts at start ends: after the first "\n" at or
 // past start+size, or the maxChunkLines-th line, or at the end of data.
 func chunkEnd(data []byte, start, size int) int {
-	end := len(data)
+	end, head := len(data), len(data)
+	lines := 0
 	if size < end-start {
-		if i := bytes.IndexByte(data[start+size:], '\n'); i >= 0 {
-			end = start + size + i + 1
+		head = start + size
+		if i := bytes.IndexByte(data[head:], '\n'); i >= 0 {
+			end = head + i + 1
+			lines++ // past head, the "\n" that ends the chunk is the only one
 		}
 	}
-	if bytes.Count(data[start:end], newline) > maxChunkLines {
+	// Counted up to head only: a long line past it is not read again.
+	if lines += bytes.Count(data[start:head], newline); lines > maxChunkLines {
 		end = start + afterLines(data[start:end], maxChunkLines)
 	}
 	return end
