@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# batch-pairs.sh: paired ratios from BenchmarkBatch output (go test ./internal/batch -bench Batch
+# -count N), which runs every impl once per round, in order. Each round's in-process figure is
+# divided by each impl's of the same round, so that a change in the machine's load between
+# rounds falls on both; the median of the N rounds' ratios is printed, with their range, for
+# wall-clock (ns/op) and CPU (cpu-ns/op), and -j 2 against -j 1 in wall-clock.
+#
+#   go test ./internal/batch -run '^$' -bench Batch -benchmem -count 6 > batch.txt
+#   scripts/batch-pairs.sh batch.txt
+set -euo pipefail
+awk '
+function median(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+	return (n % 2) ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+}
+function lo(a, n,    i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] < m) m = a[i]; return m }
+function hi(a, n,    i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] > m) m = a[i]; return m }
+function ratios(in_, num, den, field, out,    k, n) {
+	n = 0
+	for (k = 1; k <= cnt[in_ SUBSEP num] && k <= cnt[in_ SUBSEP den]; k++)
+		out[++n] = v[in_ SUBSEP num SUBSEP k SUBSEP field] / v[in_ SUBSEP den SUBSEP k SUBSEP field]
+	return n
+}
+/^BenchmarkBatch\// {
+	split($1, p, "/"); sub("input=", "", p[2]); impl = p[3]; sub("impl=", "", impl); sub(/-[0-9]+$/, "", impl)
+	key = p[2] SUBSEP impl
+	k = ++cnt[key]
+	if (!(p[2] in seen)) { seen[p[2]] = 1; inputs[++ni] = p[2] }
+	if (!((key) in iseen)) { iseen[key] = 1; impls[p[2], ++nimpl[p[2]]] = impl }
+	for (f = 3; f < NF; f++) if ($(f+1) == "ns/op" || $(f+1) == "cpu-ns/op") v[key SUBSEP k SUBSEP $(f+1)] = $f
+}
+END {
+	for (i = 1; i <= ni; i++) {
+		in_ = inputs[i]
+		printf "input=%s: in-process over each impl, median of the rounds (range)\n", in_
+		for (j = 1; j <= nimpl[in_]; j++) {
+			impl = impls[in_, j]
+			if (impl == "inprocess") continue
+			n = ratios(in_, "inprocess", impl, "ns/op", w); m = ratios(in_, "inprocess", impl, "cpu-ns/op", c)
+			printf "  %-10s wall %.2f (%.2f-%.2f)  CPU %.2f (%.2f-%.2f)  %d rounds\n", impl,
+				median(w, n), lo(w, n), hi(w, n), median(c, m), lo(c, m), hi(c, m), n
+		}
+		for (j = 1; j <= 2; j++) {
+			one = (j == 1 ? "stream-j1" : "bytes-j1"); two = (j == 1 ? "stream-j2" : "bytes-j2")
+			n = ratios(in_, one, two, "ns/op", w)
+			if (n) printf "  %s over %s, wall: %.2f (%.2f-%.2f)\n", one, two, median(w, n), lo(w, n), hi(w, n)
+		}
+		for (j = 1; j <= 2; j++) {
+			impl = (j == 1 ? "stream-j1" : "bytes-j1")
+			n = ratios(in_, "baseline", impl, "ns/op", w); m = ratios(in_, "baseline", impl, "cpu-ns/op", c)
+			if (n) printf "  baseline over %s: wall %.1fx (%.1f-%.1f)  CPU %.1fx (%.1f-%.1f)\n", impl,
+				median(w, n), lo(w, n), hi(w, n), median(c, m), lo(c, m), hi(c, m)
+		}
+	}
+}' "$@"
