@@ -17,8 +17,8 @@ type Advisor interface {
 	// record is done. When the result is rejected, its Notes are dropped.
 	Notes(v View) Notes
 	// Hint returns err, a rejection of input (read with the nesting limit maxDepth), with
-	// advice on what was sent: a *ResponseShapeError with its Detail and Fix set, say. It
-	// returns an error of the same class.
+	// advice on what was sent: a *ResponseShapeError with its Detail and Fix set, or its Advice
+	// (kept with WithExplain only). It returns an error of the same class.
 	Hint(err error, input []byte, maxDepth int) error
 }
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
 // Class names a kind of rejection. Clients branch on the class, never on the message text.
@@ -57,6 +59,10 @@ type ResponseShapeError struct {
 	// build_response would have moved there in its place (final_output, output, message)
 	// that the object has; "" when it has none.
 	Probe string
+	// Advice is an Advisor's, read with WithExplain, on a rejection whose message the contract
+	// fixes (EmptyResponseMessage): what the input shows and the fix, under the error object's
+	// "advice" (a diagnostic without action and severity), never in the message; nil without.
+	Advice *softwarn.Warning
 }
 
 // GotNoFinalResponse is a ResponseShapeError's Got for a result object without
@@ -169,11 +175,13 @@ func (e *InvalidJSONError) class() Class     { return ClassInvalidJSON }
 func (e *PayloadTooLargeError) class() Class { return ClassPayloadTooLarge }
 
 func (e *ResponseShapeError) appendDetails(dst []byte) []byte {
-	if e.Path == "" {
-		return dst
+	if e.Path != "" {
+		dst = appendString(append(dst, `,"path":`...), e.Path)
 	}
-	dst = append(dst, `,"path":`...)
-	return appendString(dst, e.Path)
+	if e.Advice != nil {
+		dst = append(appendFix(appendDiagnostic(append(dst, `,"advice":`...), *e.Advice, ""), *e.Advice, 0, nil), '}')
+	}
+	return dst
 }
 
 func (e *InvalidJSONError) appendDetails(dst []byte) []byte {

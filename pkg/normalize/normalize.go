@@ -31,6 +31,7 @@
 package normalize
 
 import (
+	"errors"
 	"math"
 	"sync"
 
@@ -195,6 +196,9 @@ func (n *Normalizer) Normalize(raw []byte) (*Result, error) {
 		r.Release()
 		if cfg.advisor != nil {
 			err = cfg.advisor.Hint(err, raw, cfg.maxDepth)
+			if e := (*ResponseShapeError)(nil); !cfg.explain && errors.As(err, &e) {
+				e.Advice = nil // advice, as notes, is for the explain view
+			}
 		}
 		return nil, err
 	}

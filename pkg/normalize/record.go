@@ -119,24 +119,23 @@ func appendDiagnostics(dst []byte, warnings, notes []softwarn.Warning, fix func(
 				dst = append(dst, ',')
 			}
 			n++
-			dst = append(dst, `{"path":`...)
-			dst = jsonscan.AppendString(dst, w.Path)
-			dst = append(dst, `,"pointer":`...)
-			dst = jsonscan.AppendString(dst, w.Pointer)
-			dst = append(dst, `,"code":`...)
-			dst = jsonscan.AppendString(dst, string(w.Code))
-			dst = append(dst, `,"action":`...)
-			dst = jsonscan.AppendString(dst, string(w.Action))
-			dst = append(dst, `,"severity":`...)
-			dst = jsonscan.AppendString(dst, group.severity)
-			dst = append(dst, `,"message":`...)
-			dst = w.AppendQuotedMessage(dst)
-			dst = appendParts(dst, &w.Parts)
-			dst = appendFix(dst, w, n-1, fix)
-			dst = append(dst, '}')
+			dst = append(appendFix(appendDiagnostic(dst, w, group.severity), w, n-1, fix), '}')
 		}
 	}
 	return append(dst, ']')
+}
+
+// appendDiagnostic appends a diagnostic's object up to its fix (open): path, pointer, code, then
+// action and severity unless severity is "" (a rejection's advice), then message and parts.
+func appendDiagnostic(dst []byte, w softwarn.Warning, severity string) []byte {
+	dst = jsonscan.AppendString(append(dst, `{"path":`...), w.Path)
+	dst = jsonscan.AppendString(append(dst, `,"pointer":`...), w.Pointer)
+	dst = jsonscan.AppendString(append(dst, `,"code":`...), string(w.Code))
+	if severity != "" {
+		dst = jsonscan.AppendString(append(dst, `,"action":`...), string(w.Action))
+		dst = jsonscan.AppendString(append(dst, `,"severity":`...), severity)
+	}
+	return appendParts(w.AppendQuotedMessage(append(dst, `,"message":`...)), &w.Parts)
 }
 
 // appendParts appends the keys of a diagnostic that give what its message says part by part,

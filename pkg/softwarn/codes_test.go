@@ -11,8 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestCodeLists: WarningCodes and NoteCodes are exactly the codes declared, each once, in the
-// order of the two const blocks (the soft warnings', then the notes'), so that a new code
+// TestCodeLists: WarningCodes, NoteCodes and AdviceCodes are exactly the codes declared, each
+// once, in the order of the three const blocks (the soft warnings', the notes', then the
+// rejections' advice), so that a new code
 // reaches the lists the schemas, the OpenAPI document and the codes reference are checked
 // against.
 func TestCodeLists(t *testing.T) {
@@ -40,11 +41,12 @@ func TestCodeLists(t *testing.T) {
 			blocks = append(blocks, codes)
 		}
 	}
-	require.Len(t, blocks, 2, "the soft warnings' codes, then the notes'")
+	require.Len(t, blocks, 3, "the soft warnings' codes, the notes', then the advice's")
 	assert.Equal(t, blocks[0], WarningCodes())
 	assert.Equal(t, blocks[1], NoteCodes())
+	assert.Equal(t, blocks[2], AdviceCodes())
 	seen := map[Code]bool{}
-	for _, c := range append(WarningCodes(), NoteCodes()...) {
+	for _, c := range append(append(WarningCodes(), NoteCodes()...), AdviceCodes()...) {
 		assert.False(t, seen[c], "%s twice", c)
 		seen[c] = true
 	}

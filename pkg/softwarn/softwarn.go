@@ -78,7 +78,15 @@ const (
 	FinalResponsePreamble    Code = "final_response_preamble"    // the text of the last assistant message, which calls tools
 )
 
-// warningCodes and noteCodes are every code, in the order declared; TestCodeLists keeps them
+// Advice on a rejection whose message the contract fixes (an empty or null final_response):
+// what the input shows of why, reported only by the explain view, in the error object's
+// "advice", beside the message and never in it.
+const (
+	FinalResponseStoppedAtToolCall Code = "final_response_stopped_at_tool_call" // the transcript ends in a tool call that no answer follows
+	FinalResponseAnswerInMessages  Code = "final_response_answer_in_messages"   // the transcript ends in an assistant's answer: send its text
+)
+
+// warningCodes, noteCodes and adviceCodes are every code, in the order declared; TestCodeLists keeps them
 // in step with the declarations.
 var (
 	warningCodes = [...]Code{
@@ -93,6 +101,7 @@ var (
 		FinalResponseRepr, NotesLimited, MessageOtherFramework, MessageTextInParts, TopLevelTranscriptKey,
 		ToolCallsOtherFramework, FinalResponseObjectJSON, FinalResponsePreamble,
 	}
+	adviceCodes = [...]Code{FinalResponseStoppedAtToolCall, FinalResponseAnswerInMessages}
 )
 
 // WarningCodes returns the codes of the soft warnings, in the order declared: the codes a
@@ -102,6 +111,10 @@ func WarningCodes() []Code { return append([]Code(nil), warningCodes[:]...) }
 // NoteCodes returns the codes of the explain view's notes, in the order declared. The slice is
 // a fresh copy.
 func NoteCodes() []Code { return append([]Code(nil), noteCodes[:]...) }
+
+// AdviceCodes returns the codes of a rejection's advice, in the order declared: the codes the
+// explain view's error object has under "advice". The slice is a fresh copy.
+func AdviceCodes() []Code { return append([]Code(nil), adviceCodes[:]...) }
 
 // LastValueKept is what is done about a duplicate key, in the result object, a message, a tool
 // call or metadata alike: a warning's Done.
