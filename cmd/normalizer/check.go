@@ -176,7 +176,8 @@ func (m checkMode) render(inPath string, input []byte) []byte {
 // "diagnostics") in a plain check, or a plain record (final_response without
 // "diagnostics") with --explain. Comparing it would show a diff of every diagnostic, and
 // --update would overwrite one corpus with the other: the case fails with the flag to use.
-// Error objects are the same in both modes, so they are never of the other kind.
+// Error objects are the same in both modes, but for the explain view's "advice" on a
+// rejection whose message the contract fixes: one with it is an explain golden.
 func (m checkMode) wrongMode(update bool) func(inPath string, want []byte) string {
 	return func(inPath string, want []byte) string {
 		var top map[string]json.RawMessage
@@ -184,6 +185,8 @@ func (m checkMode) wrongMode(update bool) func(inPath string, want []byte) strin
 			return ""
 		}
 		_, diagnostics := top["diagnostics"]
+		var rejection map[string]json.RawMessage
+		advice := json.Unmarshal(top["error"], &rejection) == nil && rejection["advice"] != nil
 		_, record := top["final_response"]
 		verb, up := "check", ""
 		if update {
@@ -193,6 +196,8 @@ func (m checkMode) wrongMode(update bool) func(inPath string, want []byte) strin
 		switch {
 		case !m.explain && diagnostics:
 			return fmt.Sprintf("%s is an explain golden (it has a top-level \"diagnostics\"), not a plain record; %s it with --explain: normalizer check --explain%s %s", name, verb, up, inPath)
+		case !m.explain && advice:
+			return fmt.Sprintf("%s is an explain golden (its error object has \"advice\"), not a plain one; %s it with --explain: normalizer check --explain%s %s", name, verb, up, inPath)
 		case m.explain && record && !diagnostics:
 			return fmt.Sprintf("%s is a plain golden (a record without \"diagnostics\"), not an explain view; %s it without --explain: normalizer check%s %s", name, verb, up, inPath)
 		}

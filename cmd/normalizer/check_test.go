@@ -444,13 +444,16 @@ func TestCheckRepoTestdata(t *testing.T) {
 	explain, err := filepath.Glob(filepath.Join(testdata, "explain", "*.golden.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, explain)
-	// A rejected case's golden file is an error object, the same in both modes (rejected-*):
-	// the plain check passes it as it is. Every other one is an explain view, refused.
+	// A rejected case's golden file is an error object, the same in both modes (rejected-*)
+	// unless it carries the explain view's advice: the plain check passes it as it is. Every
+	// other one is an explain view, refused.
 	views := 0
 	for _, path := range explain {
 		var top map[string]json.RawMessage
 		require.NoError(t, json.Unmarshal([]byte(readFile(t, path)), &top), path)
-		if _, ok := top["diagnostics"]; ok {
+		var rejection map[string]json.RawMessage
+		_ = json.Unmarshal(top["error"], &rejection)
+		if _, ok := top["diagnostics"]; ok || rejection["advice"] != nil {
 			views++
 		} else {
 			assert.Contains(t, top, "error", "%s is neither an explain view nor an error object", path)

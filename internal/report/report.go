@@ -123,6 +123,10 @@ func Rejection(w io.Writer, name string, err error) {
 	class, _ := normalize.ClassOf(err)
 	fmt.Fprintf(w, "%s: rejected, %s\n", name, class)
 	fmt.Fprintf(w, "  %s\n", strings.Join(strings.Fields(err.Error()), " "))
+	var shape *normalize.ResponseShapeError
+	if errors.As(err, &shape) && shape.Advice != nil { // beside the message, which the contract fixes
+		fmt.Fprintf(w, "  advice: %s: %s [%s]\n", shape.Advice.Path, shape.Advice.Finding(), shape.Advice.Code)
+	}
 	var syn *normalize.InvalidJSONError
 	switch {
 	case errors.As(err, &syn) && syn.TooDeep:
@@ -139,7 +143,8 @@ func Rejection(w io.Writer, name string, err error) {
 
 // rejectionFix is the fix for a rejection: the one its message ends with when a
 // ResponseShapeError recognises what was sent (a model's response, a chat message, an answer
-// under another key: its Fix), which says where the text is and so replaces the general one;
+// under another key: its Fix), or its Advice's (what the transcript shows beside a message the
+// contract fixes), which says where the text is and so replaces the general one;
 // else the general fix for the class, beside the message's own words. The one
 // for InvalidJSON holds for every cause but nesting past the limit (Rejection's own case),
 // hand-built text, an encoding other than UTF-8, NaN (which json.dumps writes unless told not
@@ -148,6 +153,9 @@ func rejectionFix(err error, class normalize.Class) string {
 	var shape *normalize.ResponseShapeError
 	if errors.As(err, &shape) && shape.Fix != "" {
 		return shape.Fix
+	}
+	if shape != nil && shape.Advice != nil && shape.Advice.Fix != "" {
+		return shape.Advice.Fix
 	}
 	switch class {
 	case normalize.ClassInvalidJSON:

@@ -11,7 +11,7 @@ import (
 type view struct {
 	Rejected bool
 	Class    string
-	Advice   []advice // the rejection's one message, or every diagnostic
+	Advice   []advice // the rejection's message and its advice, or every diagnostic
 	Messages int      // messages kept
 }
 
@@ -19,7 +19,7 @@ type view struct {
 type advice struct {
 	Pointer string // JSON Pointer into the input; "" for the whole input
 	Code    string // the diagnostic's code; the class, for a rejection
-	Action  string // dropped, kept, ...; "rejected" for a rejection
+	Action  string // dropped, kept, ...; "rejected" for a rejection, "advice" for its advice
 	Text    string // all it says
 	Fix     string // what it says to do; for a rejection, the text report's fix line
 }
@@ -30,6 +30,14 @@ func decodeView(e explained) view {
 			Class   string `json:"class"`
 			Message string `json:"message"`
 			Path    string `json:"path"`
+			Advice  *struct {
+				Pointer string `json:"pointer"`
+				Code    string `json:"code"`
+				Message string `json:"message"`
+				Fix     *struct {
+					Message string `json:"message"`
+				} `json:"fix"`
+			} `json:"advice"`
 		} `json:"error"`
 		Messages    []json.RawMessage `json:"messages"`
 		Diagnostics []struct {
@@ -50,7 +58,15 @@ func decodeView(e explained) view {
 		if top.Error.Path != "" {
 			ptr = "/" + strings.ReplaceAll(top.Error.Path, ".", "/")
 		}
-		return view{Rejected: true, Class: top.Error.Class, Advice: []advice{{Pointer: ptr, Code: top.Error.Class, Action: "rejected", Text: top.Error.Message, Fix: textFix(e.Text)}}}
+		v := view{Rejected: true, Class: top.Error.Class, Advice: []advice{{Pointer: ptr, Code: top.Error.Class, Action: "rejected", Text: top.Error.Message, Fix: textFix(e.Text)}}}
+		if a := top.Error.Advice; a != nil { // beside a message the contract fixes
+			adv := advice{Pointer: a.Pointer, Code: a.Code, Action: "advice", Text: a.Message}
+			if a.Fix != nil {
+				adv.Fix = a.Fix.Message
+			}
+			v.Advice = append(v.Advice, adv)
+		}
+		return v
 	}
 	v := view{Messages: len(top.Messages)}
 	for _, d := range top.Diagnostics {

@@ -97,6 +97,8 @@ func (advisor) Hint(err error, input []byte, maxDepth int) error {
 		}
 	case e.Path == "" && e.Got == "array":
 		h = arrayHint(input, maxDepth)
+	default:
+		rejectionAdvice(e, input, maxDepth) // beside the contract's message (stopped_tool_call.go)
 	}
 	e.Detail += h.detail
 	e.Fix, e.FixJoin = h.fix, h.join
