@@ -17,6 +17,8 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
 // syncBuffer is a log sink that handlers may write while a test reads it.
@@ -489,4 +491,36 @@ func TestLogWriterFlushes(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, lw.Close())
 	assert.Equal(t, "line 1\nline 2\n", sink.String(), "Close flushes the rest")
+}
+
+// stoppedResult is an empty final_response from a run that stopped at a tool call.
+const stoppedResult = `{"final_response":"","messages":[{"role":"user","content":"Where is order 4521?"},{"type":"function_call","call_id":"c1","name":"get_order","arguments":"{}"}]}`
+
+// A rejection whose message the contract fixes carries its advice beside the message with
+// ?explain=true only: without it, the error object is the plain one, byte for byte.
+func TestRejectionAdvice(t *testing.T) {
+	s, _ := newTestServer(t, Config{})
+	const plain = `{"error":{"class":"ResponseShapeError","message":"Handler returned an empty string for final_response. The platform rejects empty responses (the LLM judge has nothing to grade against). Return at least a one-sentence summary of what the agent did or why it failed.","path":"final_response"}}`
+	for _, target := range []string{"/v1/normalize", "/v1/normalize?explain=false"} {
+		w := do(t, s, call{method: "POST", target: target, body: strings.NewReader(stoppedResult)})
+		require.Equal(t, 422, w.Code)
+		require.Equal(t, plain, strings.TrimSuffix(w.Body.String(), "\n"), target)
+	}
+	w := do(t, s, call{method: "POST", target: "/v1/normalize?explain=true", body: strings.NewReader(stoppedResult)})
+	require.Equal(t, 422, w.Code)
+	body := w.Body.String()
+	require.True(t, strings.HasPrefix(body, strings.TrimSuffix(plain, "}}")+`,"advice":{"path":"messages[1]","pointer":"/messages/1","code":"final_response_stopped_at_tool_call"`), body)
+	var obj struct {
+		Error struct {
+			Message string
+			Advice  struct {
+				Message string
+				Fix     struct{ Message string }
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &obj))
+	require.Equal(t, normalize.EmptyResponseMessage, obj.Error.Message)
+	require.Contains(t, obj.Error.Advice.Message, "the agent stopped at a tool call")
+	require.Contains(t, obj.Error.Advice.Fix.Message, "responses.create")
 }

@@ -112,6 +112,33 @@ func TestOpenAPIDiagnosticCodes(t *testing.T) {
 	require.Equal(t, append(softwarn.WarningCodes(), softwarn.NoteCodes()...), doc.Components.Schemas.Diagnostic.Properties.Code.Enum)
 }
 
+// The document's RejectionAdvice enumerates exactly the codes a rejection's advice has.
+func TestOpenAPIAdviceCodes(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				RejectionAdvice struct {
+					Properties struct {
+						Code struct {
+							Enum []softwarn.Code `json:"enum"`
+						} `json:"code"`
+					} `json:"properties"`
+				} `json:"RejectionAdvice"`
+				ErrorDetail struct {
+					Properties struct {
+						Advice struct {
+							Ref string `json:"$ref"`
+						} `json:"advice"`
+					} `json:"properties"`
+				} `json:"ErrorDetail"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	require.NoError(t, json.Unmarshal(openAPI, &doc))
+	require.Equal(t, softwarn.AdviceCodes(), doc.Components.Schemas.RejectionAdvice.Properties.Code.Enum)
+	require.Equal(t, "#/components/schemas/RejectionAdvice", doc.Components.Schemas.ErrorDetail.Properties.Advice.Ref)
+}
+
 // The document and the router agree: every documented operation is routed, every route is
 // documented.
 func TestOpenAPIMatchesRoutes(t *testing.T) {
@@ -511,6 +538,7 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 		{name: "normalize 415 br", call: post("/v1/normalize", okResult, "Content-Encoding", "br"), want: 415},
 		{name: "normalize 415 gzip twice", call: post("/v1/normalize", okResult, "Content-Encoding", "gzip, gzip"), want: 415},
 		{name: "normalize 422", call: post("/v1/normalize", `{"output":"x"}`), want: 422},
+		{name: "normalize 422 explain advice", call: post("/v1/normalize?explain=true", stoppedResult), want: 422},
 		{name: "normalize 429", call: post("/v1/normalize", okResult), hold: true, want: 429},
 		{name: "normalize 503 body cut off by shutdown", server: stopping, call: call{method: http.MethodPost,
 			target: "/v1/normalize", body: failingReader{net.ErrClosed}}, want: 503},

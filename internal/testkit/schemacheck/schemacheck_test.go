@@ -68,3 +68,27 @@ func TestDiagnosticCodes(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &doc))
 	require.Equal(t, append(softwarn.WarningCodes(), softwarn.NoteCodes()...), doc.Properties.Code.Enum)
 }
+
+// TestAdviceCodes: the error schema's advice enumerates exactly the codes a rejection's advice
+// has.
+func TestAdviceCodes(t *testing.T) {
+	raw, err := schemas.FS.ReadFile("error.schema.json")
+	require.NoError(t, err)
+	var doc struct {
+		Properties struct {
+			Error struct {
+				Properties struct {
+					Advice struct {
+						Properties struct {
+							Code struct {
+								Enum []softwarn.Code `json:"enum"`
+							} `json:"code"`
+						} `json:"properties"`
+					} `json:"advice"`
+				} `json:"properties"`
+			} `json:"error"`
+		} `json:"properties"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	require.Equal(t, softwarn.AdviceCodes(), doc.Properties.Error.Properties.Advice.Properties.Code.Enum)
+}
