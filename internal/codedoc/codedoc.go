@@ -12,6 +12,7 @@ package codedoc
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -54,7 +55,7 @@ func (e *Entry) Run() (*Example, error) {
 	}
 	res, err := porting.Normalize([]byte(e.Input), opts...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: the example is rejected: %w", e.Code, err)
+		return e.advice(err)
 	}
 	var record struct{ Diagnostics []json.RawMessage }
 	if err := json.Unmarshal(res.AppendJSON(nil), &record); err != nil {
@@ -88,6 +89,28 @@ func (e *Entry) Run() (*Example, error) {
 	return nil, fmt.Errorf("%s: the example gets no diagnostic with its code", e.Code)
 }
 
+// advice is the example of an advice code: the advice of err, the example's rejection.
+func (e *Entry) advice(err error) (*Example, error) {
+	var shape *normalize.ResponseShapeError
+	if !errors.As(err, &shape) || shape.Advice == nil || shape.Advice.Code != e.Code {
+		return nil, fmt.Errorf("%s: the example is rejected without its advice: %w", e.Code, err)
+	}
+	var obj struct {
+		Error struct{ Advice json.RawMessage }
+	}
+	if err := json.Unmarshal(normalize.AppendError(nil, err), &obj); err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Code, err)
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, obj.Error.Advice, "", "  "); err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Code, err)
+	}
+	if shape.Advice.Fix == "" {
+		return nil, fmt.Errorf("%s: the advice names no fix", e.Code)
+	}
+	return &Example{Severity: "advice", Diagnostic: b.Bytes(), Fix: shape.Advice.Fix}, nil
+}
+
 // Markdown is docs/codes.md.
 func Markdown() ([]byte, error) {
 	examples := make([]*Example, len(Entries))
@@ -102,14 +125,18 @@ func Markdown() ([]byte, error) {
 	b.WriteString(header)
 	b.WriteString("| code | severity | action |\n|---|---|---|\n")
 	for i, e := range Entries {
-		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", e.Code, e.Code, examples[i].Severity, examples[i].Action)
+		action := string(examples[i].Action)
+		if action == "" {
+			action = "rejected"
+		}
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", e.Code, e.Code, examples[i].Severity, action)
 	}
 	section := ""
 	for i, e := range Entries {
 		x := examples[i]
 		if x.Severity != section {
 			section = x.Severity
-			b.WriteString(map[string]string{"warning": warningsHeading, "note": notesHeading}[section])
+			b.WriteString(map[string]string{"warning": warningsHeading, "note": notesHeading, "advice": adviceHeading}[section])
 		}
 		writeEntry(&b, &e, x)
 	}
@@ -118,6 +145,10 @@ func Markdown() ([]byte, error) {
 
 func writeEntry(b *bytes.Buffer, e *Entry, x *Example) {
 	fmt.Fprintf(b, "\n### `%s`\n\n", e.Code)
+	if x.Severity == "advice" {
+		writeAdvice(b, e, x)
+		return
+	}
 	fmt.Fprintf(b, "A %s; action `%s`. %s\n\n", x.Severity, x.Action, e.Trigger)
 	input := fence("json", e.Input)
 	if e.Shown != "" {
@@ -139,6 +170,15 @@ func writeEntry(b *bytes.Buffer, e *Entry, x *Example) {
 	} else {
 		fmt.Fprintf(b, "\nMachine-applicable fix: %s.\n", fixables[e.Code])
 	}
+}
+
+// writeAdvice writes an advice code's entry: the rejection's input and the advice beside its
+// message. Advice never has a machine-applicable fix: what is missing is the agent's answer.
+func writeAdvice(b *bytes.Buffer, e *Entry, x *Example) {
+	fmt.Fprintf(b, "Advice on a rejection. %s\n\n", e.Trigger)
+	fmt.Fprintf(b, "Input:\n\n%s", fence("json", e.Input))
+	fmt.Fprintf(b, "\nIn the explain view's error object, as `advice`:\n\n%s", fence("json", string(x.Diagnostic)))
+	fmt.Fprintf(b, "\nFix, as the message says: %s\n", inline(x.Fix))
 }
 
 func normalizedWith(e *Entry) string {
@@ -197,6 +237,14 @@ value the input does not hold (a role for plain text, a tool's result) is never 
 const warningsHeading = "\n## Soft warnings\n"
 
 const notesHeading = "\n## Notes\n"
+
+const adviceHeading = `
+## Advice on a rejection
+
+A rejection whose message the contract fixes byte for byte (an empty or null ` + "`final_response`" + `)
+carries, in the explain view only, an ` + "`advice`" + ` object beside its message: what the input shows
+of why, and the fix. The plain error object has none.
+`
 
 // fixables says, for each code that can have a machine-applicable fix (package fix), when it
 // does and what it is; TestFixables keeps it in step with fix's table.

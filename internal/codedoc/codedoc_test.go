@@ -2,6 +2,7 @@ package codedoc
 
 import (
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,7 +21,7 @@ func TestEveryCodeHasOneEntry(t *testing.T) {
 		assert.NotEmpty(t, e.Trigger, e.Code)
 		assert.NotEmpty(t, e.Input, e.Code)
 	}
-	require.Equal(t, append(softwarn.WarningCodes(), softwarn.NoteCodes()...), got)
+	require.Equal(t, append(append(softwarn.WarningCodes(), softwarn.NoteCodes()...), softwarn.AdviceCodes()...), got)
 }
 
 // TestExamples: each example gets its code, a warning's as a soft warning and a note's as a
@@ -36,8 +37,11 @@ func TestExamples(t *testing.T) {
 			x, err := e.Run()
 			require.NoError(t, err)
 			want := "note"
-			if warnings[e.Code] {
+			switch {
+			case warnings[e.Code]:
 				want = "warning"
+			case slices.Contains(softwarn.AdviceCodes(), e.Code):
+				want = "advice"
 			}
 			assert.Equal(t, want, x.Severity)
 		})

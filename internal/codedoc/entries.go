@@ -193,4 +193,14 @@ var Entries = []Entry{
 		Trigger: "`final_response` is the text of the last assistant message of `messages`, and that message calls tools (`tool_calls`, or `tool-call` or `tool_use` content parts) with only tool results after it: the text the model wrote before the call (\"Let me look that up.\"), not an answer. The agent stopped at a tool call, as a run capped at one step does.",
 		Input:   `{"final_response": "Let me look that up.", "messages": [{"role": "user", "content": "Where is order 4521?"}, {"role": "assistant", "content": "Let me look that up.", "tool_calls": [{"id": "call_1", "name": "get_order", "arguments": "{\"order_id\": \"4521\"}"}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"status\": \"shipped\"}"}]}`,
 	},
+	{
+		Code:    softwarn.FinalResponseStoppedAtToolCall,
+		Trigger: "`final_response` is empty or null, and the transcript's last turn (tool results aside) is a tool call no answer follows: an assistant message with `tool_calls`, a Responses API `function_call` item, an Anthropic `tool_use` block, a Gemini `functionCall` part, an AI SDK step that ended in tool calls. The agent stopped at a tool call; the advice names the SDK's call that runs the loop on.",
+		Input:   `{"final_response": "", "messages": [{"role": "user", "content": "Where is order 4521?"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_order", "arguments": "{\"order_id\": \"4521\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"status\": \"shipped\"}"}]}`,
+	},
+	{
+		Code:    softwarn.FinalResponseAnswerInMessages,
+		Trigger: "`final_response` is empty or null, and the transcript's last turn is an assistant's text: the answer was left out of `final_response`. The advice points at the message that holds it.",
+		Input:   `{"final_response": "", "messages": [{"role": "user", "content": "Where is order 4521?"}, {"role": "assistant", "content": "Order 4521 shipped on May 2."}]}`,
+	},
 }
