@@ -125,8 +125,20 @@ function showRejected(bytes, text, error) {
       'Show this place in the result'));
   }
   if (error.limit !== undefined) parts.push(h('p', {}, `The limit is ${Number(error.limit).toLocaleString('en')} bytes.`));
+  if (error.advice) parts.push(adviceOf(text, error.advice));
   verdict.replaceChildren(...parts);
   setFixButtons([]);
+}
+
+// adviceOf shows a rejection's advice: why the input was rejected, as far as the input shows,
+// and the fix, beside the contract's message, with the place it concerns.
+function adviceOf(text, a) {
+  let at = -1;
+  try { at = locate(parse(text), a.pointer).start; } catch { /* the advice's place is only shown when found */ }
+  return h('div', { class: 'advice', id: 'rejection-advice', 'data-code': a.code, 'data-pointer': a.pointer },
+    h('p', {}, h('strong', {}, 'Why: '), a.problem ?? a.message, ' ', h('code', { class: 'code' }, a.code), ' at ', h('code', { class: 'path' }, a.path || '(the top level)')),
+    a.fix?.message ? h('p', {}, h('strong', {}, 'Fix: '), a.fix.message) : null,
+    at >= 0 ? excerpt(text, at) : null);
 }
 
 // excerpt is the line of text around offset at, the place marked.

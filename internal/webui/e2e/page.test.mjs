@@ -416,6 +416,9 @@ describe('the porter\'s page', () => {
       if (want.json.error) {
         assert.equal(verdict, 'rejected', name);
         assert.equal(await page.textContent('#rejection-message'), want.json.error.message, name);
+        const advice = await page.$$eval('#rejection-advice', (els) => els.map((e) => [e.dataset.code, e.dataset.pointer]));
+        const a = want.json.error.advice;
+        assert.deepEqual(advice, a ? [[a.code, a.pointer]] : [], name);
         continue;
       }
       assert.equal(verdict, 'accepted', name);
