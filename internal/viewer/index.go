@@ -218,7 +218,13 @@ func summarize(n *normalize.Normalizer, raw []byte, err error) (summary, batch.O
 	}
 	defer res.Release()
 	warns, notes := res.Warnings(), res.Notes()
-	s := summary{warnings: uint32(len(warns) + res.WarningsNotListed()), notes: uint32(len(notes))}
+	// The problems the record reports, as the service counts them: those listed, plus those
+	// past the list's cap, for which the one warnings_limited warning stands.
+	count := len(warns)
+	if more := res.WarningsNotListed(); more > 0 {
+		count += more - 1
+	}
+	s := summary{warnings: uint32(count), notes: uint32(len(notes))}
 	for _, w := range slices.Concat(warns, notes) {
 		s.codes = append(s.codes, w.Code)
 	}

@@ -38,7 +38,11 @@ func expected(t *testing.T, n *normalize.Normalizer, i int, line []byte, limit i
 		return s
 	}
 	defer res.Release()
-	s.Warnings, s.Notes = len(res.Warnings())+res.WarningsNotListed(), len(res.Notes())
+	// The warnings_limited warning stands for the ones not listed; it is not one more.
+	s.Warnings, s.Notes = len(res.Warnings()), len(res.Notes())
+	if more := res.WarningsNotListed(); more > 0 {
+		s.Warnings += more - 1
+	}
 	for _, w := range append(res.Warnings(), res.Notes()...) {
 		if !slices.Contains(s.Codes, w.Code) {
 			s.Codes = append(s.Codes, w.Code)
@@ -340,4 +344,24 @@ func TestParseQuery(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
+}
+
+// A result with more warnings than a record lists counts each problem once: its warnings
+// column is the number of problems, as the service counts them, not the listed ones plus the
+// unlisted plus the warnings_limited warning that stands for them.
+func TestIndexWarningsPastTheList(t *testing.T) {
+	const problems = 1010
+	line := []byte(`{"final_response":"ok","messages":[`)
+	for i := range problems {
+		if i > 0 {
+			line = append(line, ',')
+		}
+		line = append(line, `{"role":"x","content":"hi"}`...)
+	}
+	line = append(line, "]}\n"...)
+	ix := open(t, corpus(t, line), Options{})
+	p := ix.Find(Query{})
+	require.Len(t, p.Items, 1)
+	assert.Equal(t, problems, p.Items[0].Warnings)
+	assert.Contains(t, p.Items[0].Codes, softwarn.Code("warnings_limited"))
 }
