@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Browser tests of the porter's page (internal/webui/e2e/page.test.mjs): Debian's chromium,
-# driven by playwright-core (pinned with axe-core by internal/webui/e2e/package-lock.json),
-# against the real `normalizer serve` on 127.0.0.1, built here. Installs what is missing:
+# Browser tests of the porter's page and of the corpus viewer (internal/webui/e2e/*.test.mjs):
+# Debian's chromium, driven by playwright-core (pinned with axe-core by
+# internal/webui/e2e/package-lock.json), against the real `normalizer serve` and `normalizer
+# view` on 127.0.0.1, built here with genjsonl, which writes the viewer's corpus. Installs what is missing:
 # chromium from apt and Node.js with npm (as root), the npm packages with npm ci into
 # internal/webui/e2e/node_modules (git-ignored).
 #
@@ -25,9 +26,10 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/normalizer" ./cmd/normalizer
-export NORMALIZER_BIN="$work/normalizer"
+go build -o "$work/genjsonl" ./internal/tools/genjsonl
+export NORMALIZER_BIN="$work/normalizer" NORMALIZER_GENJSONL="$work/genjsonl"
 if [ -n "${SCREENSHOTS:-}" ]; then
 	export NORMALIZER_SCREENSHOTS="$root/docs"
 fi
 cd internal/webui/e2e
-node --test --test-reporter=spec page.test.mjs
+node --test --test-reporter=spec page.test.mjs view.test.mjs

@@ -1,7 +1,8 @@
 // The table of a corpus's results (normalizer view): it asks GET /v1/corpus for one page of
 // summaries at a time, as the page's address says (offset, limit, code, class, verdict), and
 // links each row to the porter's page for that result (/?item=N). Every text from the corpus
-// goes in with textContent: nothing it holds is read as HTML.
+// goes in with textContent: nothing it holds is read as HTML. The body's data-state is
+// "loading" until a page of rows (or the error) is shown, then "idle", as on the porter's page.
 
 const params = ["offset", "limit", "code", "class", "verdict"];
 const here = new URLSearchParams(location.search);
@@ -95,6 +96,15 @@ function fail(message) {
 }
 
 async function load() {
+  document.body.dataset.state = "loading";
+  try {
+    await show();
+  } finally {
+    document.body.dataset.state = "idle";
+  }
+}
+
+async function show() {
   const q = new URLSearchParams();
   for (const p of params) if (here.get(p)) q.set(p, here.get(p));
   let res, body;

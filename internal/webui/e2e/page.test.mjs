@@ -8,133 +8,36 @@
 // Every wait is for a selector, a response or a page state: nothing sleeps.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as h from './harness.mjs';
+import { check, clean, here, repo } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, '..', '..', '..');
-const bin = process.env.NORMALIZER_BIN;
-if (!bin) throw new Error('NORMALIZER_BIN is the normalizer binary to test');
 const shots = process.env.NORMALIZER_SCREENSHOTS;
 
-// The flags without which chromium waits on a network this machine does not have.
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-let server; // the normalizer serve process
+let server; // normalizer serve
 let base; // http://127.0.0.1:PORT
-let profile; // chromium's fresh user-data-dir
+let browser; // chromium
 let context;
 
-// serve starts `normalizer serve --addr 127.0.0.1:0` and resolves with the address its
-// "listening" line names.
-function serve() {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const lines = createInterface({ input: proc.stderr });
-    let found = false;
-    lines.on('line', (line) => {
-      if (found) return;
-      let ev;
-      try { ev = JSON.parse(line); } catch { return; }
-      if (ev.message === 'listening' && ev.addr) {
-        found = true;
-        resolve({ proc, addr: ev.addr });
-      }
-    });
-    proc.on('exit', (code) => { if (!found) reject(new Error(`normalizer serve exited with ${code} before listening`)); });
-    proc.on('error', reject);
-  });
-}
-
 before(async () => {
-  const s = await serve();
-  server = s.proc;
-  base = `http://${s.addr}`;
-  profile = await mkdtemp(join(tmpdir(), 'normalizer-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: chromiumArgs,
-    viewport: { width: 1280, height: 900 },
-  });
+  server = await h.serve();
+  base = server.base;
+  browser = await h.launch();
+  context = browser.context;
 });
 
 after(async () => {
-  await context?.close();
-  if (server) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (profile) await rm(profile, { recursive: true, force: true });
+  await browser?.close();
+  await server?.stop();
 });
 
-// api POSTs body to the service as the page does and returns the status, the parsed answer and
-// its bytes.
-async function api(path, body) {
-  const resp = await fetch(base + path, { method: 'POST', body });
-  const bytes = Buffer.from(await resp.arrayBuffer());
-  let json = null;
-  try { json = JSON.parse(bytes.toString('utf8')); } catch { /* a diff */ }
-  return { status: resp.status, json, bytes, headers: resp.headers };
-}
-
-// rejectionAnswer tells chromium's own line for an API answer that is a rejection (400, 413,
-// 422) or the 404 of a corpus item serve does not have: chromium reports every 4xx fetch on
-// the console, and there a rejection is the page's data, not its error.
-function rejectionAnswer(msg) {
-  const m = /^Failed to load resource: the server responded with a status of (\d+)/.exec(msg.text());
-  if (!m) return false;
-  const url = msg.location().url;
-  const api = url === `${base}/v1/normalize?explain=true` || url.startsWith(`${base}/v1/fix`);
-  return (api && ['400', '413', '422'].includes(m[1])) || (url.startsWith(`${base}/v1/corpus/items/`) && m[1] === '404');
-}
+// api POSTs body to the service as the page does.
+const api = (path, body) => h.api(base, path, body);
 
 // open loads the page with every console error, page error, dialog and CSP violation
 // recorded; the caller asserts the record is empty.
-async function open(path = '/') {
-  const page = await context.newPage();
-  const trouble = [];
-  page.on('console', (msg) => {
-    if (msg.type() !== 'error' || rejectionAnswer(msg)) return;
-    trouble.push(`console: ${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (err) => trouble.push(`page error: ${err.message}`));
-  page.on('dialog', (d) => { trouble.push(`dialog: ${d.type()} ${d.message()}`); d.dismiss(); });
-  await page.addInitScript(() => {
-    window.__ran = [];
-    window.__csp = [];
-    for (const name of ['alert', 'confirm', 'prompt']) {
-      window[name] = (...args) => { window.__ran.push(`${name}(${args.join(',')})`); };
-    }
-    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
-  await page.goto(base + path);
-  await page.waitForFunction(() => document.body.dataset.state === 'idle');
-  return { page, trouble };
-}
-
-// check pastes text into the form, submits it and waits for the check to finish.
-async function check(page, text) {
-  const n = Number(await page.locator('#verdict').getAttribute('data-check') ?? 0);
-  await page.fill('#result', text);
-  await page.click('#check button[type=submit]');
-  await page.waitForSelector(`#verdict[data-check="${n + 1}"]`);
-}
-
-async function clean(page, trouble) {
-  const ran = await page.evaluate(() => ({ ran: window.__ran, csp: window.__csp, flag: window.__pwned }));
-  assert.deepEqual(ran.ran, [], 'nothing called alert, confirm or prompt');
-  assert.deepEqual(ran.csp, [], 'no Content-Security-Policy violation');
-  assert.equal(ran.flag, undefined, 'no script of the result ran');
-  assert.deepEqual(trouble, [], 'no console error, page error or dialog');
-}
+const open = (path = '/') => h.open(context, base, path);
 
 // The contract's own rich-mode example.
 const contractExample = {
