@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Browser tests of the porter's page and of the corpus viewer (internal/webui/e2e/*.test.mjs):
+# Browser tests of the porter's page and of the corpus viewer (internal/webui/e2e/*.test.mjs,
+# with the unit tests of the page's JSON scanner, jsonspan.test.mjs, which need no browser):
 # Debian's chromium, driven by playwright-core (pinned with axe-core by
 # internal/webui/e2e/package-lock.json), against the real `normalizer serve` and `normalizer
-# view` on 127.0.0.1, built here with genjsonl, which writes the viewer's corpus. Installs what is missing:
-# chromium from apt and Node.js with npm (as root), the npm packages with npm ci into
-# internal/webui/e2e/node_modules (git-ignored).
+# view` on 127.0.0.1, built here with genjsonl, which writes the viewer's corpus. Installs what
+# is missing: chromium from apt and Node.js with npm (as root), the npm packages with npm ci
+# into internal/webui/e2e/node_modules (git-ignored).
 #
 # Usage: scripts/browser-test.sh              the tests
 #        SCREENSHOTS=1 scripts/browser-test.sh  also rewrites docs/page.png and docs/page-phone.png
@@ -32,4 +33,4 @@ if [ -n "${SCREENSHOTS:-}" ]; then
 	export NORMALIZER_SCREENSHOTS="$root/docs"
 fi
 cd internal/webui/e2e
-node --test --test-reporter=spec page.test.mjs view.test.mjs
+node --test --test-reporter=spec jsonspan.test.mjs page.test.mjs view.test.mjs

@@ -4,7 +4,7 @@
 // input and the fixes, which POST /v1/fix applies. Nothing leaves this origin and nothing is
 // stored.
 import { h } from './dom.js';
-import { lineColumn, locate, member, offsetOf, parse, pointerOfPath, raw, valueAt } from './jsonspan.js';
+import { Lines, locate, member, offsetOf, parse, pointerOfPath, raw, valueAt } from './jsonspan.js';
 import { renderFinal, renderMetadata, renderTrace } from './trace.js';
 
 const $ = (id) => document.getElementById(id);
@@ -187,9 +187,10 @@ function renderDiagnostics(text, root, diagnostics) {
     list.replaceChildren(h('li', { class: 'none' }, 'Nothing to warn of or note.'));
     return;
   }
+  const lines = root ? new Lines(text) : null; // one table for every diagnostic's line and column
   list.replaceChildren(...diagnostics.map((d, i) => {
     const place = root ? locate(root, d.pointer) : null;
-    const at = place ? lineColumn(text, place.start) : null;
+    const at = place ? lines.lineColumn(place.start) : null;
     const where = at ? `line ${at.line}, column ${at.column}${place.found ? '' : ' (the nearest place the input has)'}` : 'not found in the input';
     const parts = [];
     const part = (label, value) => { if (value) parts.push(h('dt', {}, label), h('dd', {}, value)); };
@@ -220,14 +221,34 @@ function renderDiagnostics(text, root, diagnostics) {
   }));
 }
 
+// The source view shows at most SOURCE_WINDOW characters of the input: a larger one is shown
+// around the place marked (from its start when none is), the rest elided, so that marking a
+// place lays out a window of text and not, for each diagnostic focused, the whole input.
+const SOURCE_WINDOW = 100_000;
+
+function elided(n, where) {
+  return h('span', { class: 'elided' }, `${where === 'before' ? '' : '\n'}… ${n.toLocaleString('en')} more characters ${where}${where === 'before' ? '\n' : ''}`);
+}
+
 // showSource shows the input as checked, the place (if any) marked and scrolled to.
 function showSource(text, place) {
   if (!place) {
-    source.replaceChildren(text);
+    if (text.length <= SOURCE_WINDOW) source.replaceChildren(text);
+    else source.replaceChildren(text.slice(0, SOURCE_WINDOW), elided(text.length - SOURCE_WINDOW, 'after; focus a diagnostic to see its place'));
     return;
   }
-  const mark = h('mark', { id: 'source-mark' }, text.slice(place.start, place.end));
-  source.replaceChildren(text.slice(0, place.start), mark, text.slice(place.end));
+  let from = 0;
+  let to = text.length;
+  let markEnd = place.end;
+  if (text.length > SOURCE_WINDOW) {
+    markEnd = Math.min(place.end, place.start + SOURCE_WINDOW / 2);
+    from = Math.max(0, place.start - SOURCE_WINDOW / 4);
+    to = Math.min(text.length, markEnd + SOURCE_WINDOW / 4);
+  }
+  const mark = h('mark', { id: 'source-mark' }, text.slice(place.start, markEnd));
+  source.replaceChildren(from > 0 ? elided(from, 'before') : null, text.slice(from, place.start), mark,
+    markEnd < place.end ? elided(place.end - markEnd, 'in the place') : null,
+    text.slice(markEnd, to), to < text.length ? elided(text.length - to, 'after') : null);
   // Only the source view scrolls: the focused diagnostic stays where it is.
   source.scrollTop = Math.max(0, mark.offsetTop - source.offsetTop - source.clientHeight / 3);
   const line = mark.offsetLeft - source.offsetLeft;

@@ -7,6 +7,14 @@
 // null; an object has members [{key, keyStart, value}] in the text's order (a duplicate key's
 // last member is the one that counts, as in the platform's parser), an array items [node], a
 // string its decoded value.
+//
+// Work is linear in the text: parse reads each character once; member looks a key up in a table
+// built once per object (a small object is scanned); Lines builds the table of line starts and
+// of surrogate pairs in one pass, and answers each line and column by binary search. A page
+// with many diagnostics on a large input so does the whole text's work a few times, not once per
+// diagnostic. Every function that scans takes an optional meter, {steps: 0}, to which it adds
+// one for each character read, table entry made and probe taken: the unit tests count work with
+// it (internal/webui/e2e/jsonspan.test.mjs).
 
 export class JSONSpanError extends Error {
   constructor(message, offset) {
@@ -17,10 +25,11 @@ export class JSONSpanError extends Error {
 
 const WS = new Set([' ', '\t', '\n', '\r']);
 
-export function parse(text) {
+export function parse(text, meter) {
   let i = 0;
+  let steps = 0;
   const fail = (what) => { throw new JSONSpanError(`${what} at offset ${i}`, i); };
-  const ws = () => { while (i < text.length && WS.has(text[i])) i++; };
+  const ws = () => { while (i < text.length && WS.has(text[i])) { i++; steps++; } };
 
   function str() {
     const start = i;
@@ -28,6 +37,7 @@ export function parse(text) {
     let out = '';
     let run = i;
     for (;;) {
+      steps++;
       if (i >= text.length) fail('unterminated string');
       const c = text.charCodeAt(i);
       if (c === 0x22) break;
@@ -59,6 +69,7 @@ export function parse(text) {
 
   function value() {
     ws();
+    steps++;
     const start = i;
     const c = text[i];
     if (c === '{') {
@@ -111,25 +122,47 @@ export function parse(text) {
     const m = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
     m.lastIndex = i;
     if (m.exec(text) && m.lastIndex > i) {
+      steps += m.lastIndex - i;
       i = m.lastIndex;
       return { kind: 'number', start, end: i };
     }
     return fail('expected a value');
   }
 
-  const root = value();
-  ws();
-  if (i !== text.length) fail('text after the value');
-  return root;
+  try {
+    const root = value();
+    ws();
+    if (i !== text.length) fail('text after the value');
+    return root;
+  } finally {
+    if (meter) meter.steps += steps;
+  }
 }
 
+// An object with more members than this has a table of them by key, made at its first lookup.
+const SCANNED = 8;
+const byKey = new WeakMap(); // object node -> Map key -> the member that counts
+
 // member is the member of object node obj named key that counts (the last of that name).
-export function member(obj, key) {
+export function member(obj, key, meter) {
   if (!obj || obj.kind !== 'object') return undefined;
-  for (let k = obj.members.length - 1; k >= 0; k--) {
-    if (obj.members[k].key === key) return obj.members[k];
+  const ms = obj.members;
+  if (ms.length <= SCANNED) {
+    for (let k = ms.length - 1; k >= 0; k--) {
+      if (meter) meter.steps++;
+      if (ms[k].key === key) return ms[k];
+    }
+    return undefined;
   }
-  return undefined;
+  let table = byKey.get(obj);
+  if (!table) {
+    table = new Map();
+    for (const m of ms) table.set(m.key, m); // a later duplicate replaces the earlier
+    if (meter) meter.steps += ms.length;
+    byKey.set(obj, table);
+  }
+  if (meter) meter.steps++;
+  return table.get(key);
 }
 
 // raw is the text of node, as written.
@@ -148,8 +181,9 @@ export function tokens(pointer) {
 // object's member is its key and value; of an array's item, the value. A pointer that goes
 // further than the text does (a member that is not there, a key cut short) gives the deepest
 // place it reaches, with found false.
-export function locate(root, pointer) {
+export function locate(root, pointer, meter) {
   const toks = tokens(pointer);
+  if (meter) meter.steps += pointer.length;
   let node = root;
   let place = { start: root.start, end: root.end };
   if (toks === null) return { ...place, found: false, depth: 0 };
@@ -157,11 +191,12 @@ export function locate(root, pointer) {
   for (const tok of toks) {
     let next;
     if (node.kind === 'object') {
-      const m = member(node, tok);
+      const m = member(node, tok, meter);
       if (m) next = { node: m.value, start: m.keyStart, end: m.value.end };
     } else if (node.kind === 'array' && /^(0|[1-9]\d*)$/.test(tok)) {
       const item = node.items[Number(tok)];
       if (item) next = { node: item, start: item.start, end: item.end };
+      if (meter) meter.steps++;
     }
     if (!next) return { ...place, found: false, depth };
     node = next.node;
@@ -189,34 +224,90 @@ export function valueAt(root, pointer) {
   return node;
 }
 
-// lineColumn is the line and column (both from 1; the column in code points, as the
-// normalizer's errors count it) of offset in text.
-export function lineColumn(text, offset) {
-  let line = 1;
-  let lineStart = 0;
-  for (let k = text.indexOf('\n'); k !== -1 && k < offset; k = text.indexOf('\n', k + 1)) {
-    line++;
-    lineStart = k + 1;
+// Lines is text's table of line starts and of surrogate pairs, built in one pass, for the line
+// and column of an offset and back, each by binary search. Lines end at "\n" (a "\r" before it
+// is the line's last character, as the normalizer counts); columns count code points, a
+// surrogate pair as one, a lone surrogate as one.
+export class Lines {
+  constructor(text, meter) {
+    this.text = text;
+    this.starts = [0]; // the offset of each line's first character
+    this.pairs = []; // the offset of each surrogate pair's high half
+    const n = text.length;
+    for (let k = 0; k < n; k++) {
+      const c = text.charCodeAt(k);
+      if (c === 0x0a) {
+        this.starts.push(k + 1);
+      } else if (c >= 0xd800 && c <= 0xdbff && k + 1 < n) {
+        const d = text.charCodeAt(k + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          this.pairs.push(k);
+          k++;
+        }
+      }
+    }
+    if (meter) meter.steps += n;
   }
-  return { line, column: [...text.slice(lineStart, offset)].length + 1 };
+
+  // lineColumn is the line and column (both from 1) of offset.
+  lineColumn(offset, meter) {
+    const line = upperBound(this.starts, offset, meter); // lines that start at or before offset
+    const start = this.starts[line - 1];
+    // The pairs whose both halves lie in [start, offset) count once each.
+    const pairs = lowerBound(this.pairs, offset - 1, meter) - lowerBound(this.pairs, start, meter);
+    return { line, column: offset - start - Math.max(0, pairs) + 1 };
+  }
+
+  // offsetOf is the offset of line and column, or -1 when the text has no such line; a column
+  // past the line's end gives its end.
+  offsetOf(line, column, meter) {
+    if (line > this.starts.length) return -1;
+    const l = Math.max(1, line);
+    const start = this.starts[l - 1];
+    const end = l < this.starts.length ? this.starts[l] - 1 : this.text.length;
+    let off = start + Math.max(0, column - 1);
+    // Each pair before the place so far takes one more code unit.
+    for (let p = lowerBound(this.pairs, start, meter); p < this.pairs.length && this.pairs[p] < off && off < end; p++) {
+      if (meter) meter.steps++;
+      off++;
+    }
+    return Math.min(off, end);
+  }
 }
 
-// offsetOf is the offset of line and column (as lineColumn gives them) in text, or -1 when the
-// text has no such line; a column past the line's end gives its end.
+// lowerBound is the number of values of sorted a that are below x.
+function lowerBound(a, x, meter) {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    if (meter) meter.steps++;
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < x) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+// upperBound is the number of values of sorted a that are at most x.
+function upperBound(a, x, meter) {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    if (meter) meter.steps++;
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] <= x) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+// lineColumn is the line and column of offset in text (see Lines); for many offsets of one
+// text, make its Lines once.
+export function lineColumn(text, offset) {
+  return new Lines(text).lineColumn(offset);
+}
+
+// offsetOf is the offset of line and column in text (see Lines.offsetOf).
 export function offsetOf(text, line, column) {
-  let start = 0;
-  for (let l = 1; l < line; l++) {
-    const k = text.indexOf('\n', start);
-    if (k === -1) return -1;
-    start = k + 1;
-  }
-  let end = text.indexOf('\n', start);
-  if (end === -1) end = text.length;
-  let off = start;
-  for (let c = 1; c < column && off < end; c++) {
-    off += text.codePointAt(off) > 0xffff ? 2 : 1;
-  }
-  return off;
+  return new Lines(text).offsetOf(line, column);
 }
 
 // pointerOfPath turns a diagnostic's or error's dotted path (messages[3].tool_calls[0],

@@ -194,8 +194,9 @@ export function renderMetadata(el, text, node) {
     const m = node.members[k];
     if (RECOGNISED_METADATA.includes(m.key) || seen.has(m.key)) continue;
     seen.add(m.key);
-    opaque.unshift(m);
+    opaque.push(m);
   }
+  opaque.reverse(); // in the text's order
   const row = (m) => [h('dt', {}, m.key), h('dd', {}, m.value.kind === 'string' ? m.value.value : h('code', {}, raw(text, m.value)))];
   el.replaceChildren(
     h('h3', {}, 'Recognised keys'),

@@ -163,11 +163,12 @@ export async function check(page, text) {
   await page.waitForSelector(`#verdict[data-check="${n + 1}"]`);
 }
 
-// loadFile opens bytes as a file in the porter's form and waits for its check to finish.
-export async function loadFile(page, name, bytes) {
+// loadFile opens bytes as a file in the porter's form and waits for its check to finish
+// (options: playwright's, such as timeout).
+export async function loadFile(page, name, bytes, options = {}) {
   const n = Number(await page.getAttribute('#verdict', 'data-check') ?? 0);
-  await page.setInputFiles('#file', { name, mimeType: 'application/json', buffer: bytes });
-  await page.waitForSelector(`#verdict[data-check="${n + 1}"]`);
+  await page.setInputFiles('#file', { name, mimeType: 'application/json', buffer: bytes }, options);
+  await page.waitForSelector(`#verdict[data-check="${n + 1}"]`, options);
 }
 
 // diagnostics are the porter's page's diagnostics as [code, pointer] pairs, in its order.

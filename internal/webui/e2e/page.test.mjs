@@ -341,6 +341,46 @@ describe('the porter\'s page', () => {
     });
   }
 
+  // Every other message's role is another API's spelling: 500 warnings, 500 messages kept.
+  test('a 5 MB result on one line with 500 warnings and 2,000 metadata keys renders', async (t) => {
+    const filler = 'x'.repeat(5_000) + ' \ud83d\ude00 ';
+    const bytes = Buffer.from(JSON.stringify({
+      final_response: 'done',
+      messages: Array.from({ length: 1000 }, (_, i) => ({ role: i % 2 ? 'user' : 'Assistant', content: `${i} ${filler}` })),
+      metadata: Object.fromEntries(Array.from({ length: 2_000 }, (_, k) => [`opaque_${k}`, k])),
+    }));
+    assert.ok(bytes.length > 5_000_000, `${bytes.length} bytes`);
+    const want = (await api('/v1/normalize?explain=true', bytes)).json;
+    assert.ok(want.diagnostics.filter((d) => d.code === 'message_role_invalid').length >= 500, 'a warning a message');
+    const { page, trouble } = await open();
+    // Chromium lays out 5 MB of text in the box and in the source view: seconds on a busy
+    // machine, so the wait for the check has a bound well past playwright's 30 s default.
+    await h.loadFile(page, 'big.json', bytes, { timeout: 300_000 });
+    assert.equal(await page.getAttribute('#verdict', 'data-verdict'), 'accepted');
+    assert.deepEqual(await h.pageDiagnostics(page), want.diagnostics.map((d) => [d.code, d.pointer]));
+    assert.equal(want.messages.length, 500);
+    assert.equal(await page.locator('#trace [data-role]').count(), 500);
+    assert.equal(await page.locator('#metadata-opaque dt').count(), 2_000);
+    // The last message's role: its place and its column, counted in code points.
+    const last = want.diagnostics.findLast((d) => d.pointer.startsWith('/messages/') && d.pointer.endsWith('/role'));
+    const item = page.locator(`#diagnostics [data-pointer="${last.pointer}"]`).first();
+    await item.locator('button').click();
+    assert.equal(await page.textContent('#source-mark'), '"role":"Assistant"');
+    // The source view shows a window around the place, not the whole input.
+    const shown = await page.$eval('#source', (e) => e.textContent);
+    assert.ok(shown.length < 110_000, `the source view holds ${shown.length} characters`);
+    assert.match(shown, /^… 5,0\d\d,\d{3} more characters before\n/);
+    const text = bytes.toString('utf8');
+    const n = last.pointer.split('/')[2];
+    const at = text.indexOf(`{"role":"Assistant","content":"${n} `) + 1; // the member, after the brace
+    assert.ok(at > 0);
+    const column = [...text.slice(0, at)].length + 1;
+    assert.match(await item.textContent(), new RegExp(`line 1, column ${column}(?!\\d)`));
+    t.diagnostic(`${bytes.length} bytes, ${want.diagnostics.length} diagnostics`);
+    await clean(page, trouble);
+    await page.close();
+  });
+
   test('screenshots for the docs', { skip: !shots && 'NORMALIZER_SCREENSHOTS is not set' }, async () => {
     for (const [file, viewport] of [['page.png', { width: 1280, height: 1000 }], ['page-phone.png', { width: 390, height: 844 }]]) {
       const { page, trouble } = await open();
