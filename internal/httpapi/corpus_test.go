@@ -29,14 +29,21 @@ var corpusLines = []string{
 	`{"answer":"x"}`,
 }
 
-func corpusServer(t *testing.T) *Server {
+// corpusIndex is corpusLines indexed, as normalizer view indexes its FILE.
+func corpusIndex(t *testing.T) *viewer.Index {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "corpus.jsonl")
 	require.NoError(t, os.WriteFile(path, []byte(strings.Join(corpusLines, "\n")+"\n"), 0o644))
 	ix, err := viewer.Open(context.Background(), path, viewer.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { ix.Close() })
-	s, _ := newTestServer(t, Config{Corpus: ix})
+	return ix
+}
+
+// corpusServer is a server with corpusLines as its corpus, as normalizer view makes it.
+func corpusServer(t *testing.T) *Server {
+	t.Helper()
+	s, _ := newTestServer(t, Config{Corpus: corpusIndex(t)})
 	return s
 }
 

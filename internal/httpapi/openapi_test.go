@@ -147,39 +147,59 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(openAPI, &doc))
 	param := regexp.MustCompile(`\{(\w+)\}`)
-	var documented []string
+	var documented, viewOnly []string // every operation; those of the paths only view serves
 	for path, ops := range doc.Paths {
+		only := string(ops["x-view-only"]) == "true"
 		for method := range ops {
-			if method == "parameters" || method == "summary" || method == "description" {
+			if method == "parameters" || method == "summary" || method == "description" || strings.HasPrefix(method, "x-") {
 				continue
 			}
-			documented = append(documented, strings.ToUpper(method)+" "+param.ReplaceAllString(path, ":$1"))
+			op := strings.ToUpper(method) + " " + param.ReplaceAllString(path, ":$1")
+			documented = append(documented, op)
+			if only {
+				viewOnly = append(viewOnly, op)
+			}
 		}
 	}
-	s, _ := newTestServer(t, Config{})
-	var routed []string
-	methods := map[string]map[string]bool{} // path -> methods routed
-	for _, r := range s.echo.Routes() {
-		if r.Method == echo.RouteNotFound {
-			continue
-		}
-		if methods[r.Path] == nil {
-			methods[r.Path] = map[string]bool{}
-		}
-		methods[r.Path][r.Method] = true
-		// HEAD (wherever GET is) and OPTIONS (on every path) are described in the document's
-		// info.description and x-other-responses, not as operations.
-		if r.Method != http.MethodHead && r.Method != http.MethodOptions {
-			routed = append(routed, r.Method+" "+r.Path)
-		}
+	require.NotEmpty(t, viewOnly, "the document marks the corpus's paths x-view-only")
+	// serve's server, with no corpus, routes the document less its view-only paths; view's, with
+	// a corpus, routes all of it.
+	serve, _ := newTestServer(t, Config{})
+	for _, tt := range []struct {
+		name string
+		s    *Server
+		want []string
+	}{
+		{"serve (no corpus)", serve, slices.DeleteFunc(slices.Clone(documented), func(op string) bool { return slices.Contains(viewOnly, op) })},
+		{"view (a corpus)", corpusServer(t), documented},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var routed []string
+			methods := map[string]map[string]bool{} // path -> methods routed
+			for _, r := range tt.s.echo.Routes() {
+				if r.Method == echo.RouteNotFound {
+					continue
+				}
+				if methods[r.Path] == nil {
+					methods[r.Path] = map[string]bool{}
+				}
+				methods[r.Path][r.Method] = true
+				// HEAD (wherever GET is) and OPTIONS (on every path) are described in the
+				// document's info.description and x-other-responses, not as operations.
+				if r.Method != http.MethodHead && r.Method != http.MethodOptions {
+					routed = append(routed, r.Method+" "+r.Path)
+				}
+			}
+			for path, m := range methods {
+				assert.True(t, m[http.MethodOptions], "OPTIONS %s is routed", path)
+				assert.Equal(t, m[http.MethodGet], m[http.MethodHead], "HEAD %s is routed exactly where GET is", path)
+			}
+			want := slices.Clone(tt.want)
+			sort.Strings(want)
+			sort.Strings(routed)
+			assert.Equal(t, want, routed)
+		})
 	}
-	for path, m := range methods {
-		assert.True(t, m[http.MethodOptions], "OPTIONS %s is routed", path)
-		assert.Equal(t, m[http.MethodGet], m[http.MethodHead], "HEAD %s is routed exactly where GET is", path)
-	}
-	sort.Strings(documented)
-	sort.Strings(routed)
-	assert.Equal(t, routed, documented)
 }
 
 // apiDoc is the OpenAPI document, decoded, with its schemas compiled on demand: what
@@ -416,9 +436,9 @@ func (failingCollector) Collect(ch chan<- prometheus.Metric) {
 
 // panickingServer is a server whose every route's handler panics: what any bug in a handler
 // gets from the recovery in ServeHTTP.
-func panickingServer(t *testing.T) *Server {
+func panickingServer(t *testing.T, cfg Config) *Server {
 	t.Helper()
-	s, _ := newTestServer(t, Config{})
+	s, _ := newTestServer(t, cfg)
 	for _, r := range s.echo.Routes() {
 		if r.Method != echo.RouteNotFound {
 			s.echo.Add(r.Method, r.Path, func(echo.Context) error { panic("injected by the test") })
@@ -479,7 +499,10 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	notReady, _ := newTestServer(t, Config{})
 	stopping, _ := newTestServer(t, Config{})
 	stopping.stopping.Store(true) // as Serve's shutdown sets it
-	panicking := panickingServer(t)
+	panicking := panickingServer(t, Config{})
+	// The paths only normalizer view serves (x-view-only), on a server with a corpus.
+	viewing := corpusServer(t)
+	panickingViewing := panickingServer(t, Config{Corpus: corpusIndex(t)})
 	reg := prometheus.NewRegistry()
 	require.NoError(t, reg.Register(failingCollector{}))
 	brokenMetrics, _ := newTestServer(t, Config{Registry: reg})
@@ -580,6 +603,23 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 		{name: "pageFile 404", call: get("/ui/nope.js"), want: 404},
 		{name: "pageFile 404 a type the page does not serve", call: get("/ui/app.js.map"), want: 404},
 		{name: "pageFile 404 two segments", call: get("/ui/x/app.js"), want: 404},
+		{name: "corpusPage 200", server: viewing, call: get("/v1/corpus?limit=2&code=duplicate_key"), want: 200},
+		{name: "corpusPage 200 a class", server: viewing, call: get("/v1/corpus?class=InvalidJSON&verdict=rejected"), want: 200},
+		{name: "corpusPage 400 limit 0", server: viewing, call: get("/v1/corpus?limit=0"), want: 400},
+		{name: "corpusPage 400 unknown parameter", server: viewing, call: get("/v1/corpus?lmit=5"), want: 400},
+		{name: "corpusItem 200", server: viewing, call: get("/v1/corpus/items/1"), want: 200},
+		{name: "corpusItem 200 not JSON", server: viewing, call: get("/v1/corpus/items/3"), want: 200},
+		{name: "corpusItem 400 leading zero", server: viewing, call: get("/v1/corpus/items/01"), want: 400},
+		{name: "corpusItem 404 past the last", server: viewing, call: get("/v1/corpus/items/5"), want: 404},
+		{name: "corpusTable 200", server: viewing, call: get("/corpus"), want: 200},
+		{name: "corpusTable 200 query", server: viewing, call: get("/corpus?code=duplicate_key&offset=50"), want: 200},
+		{name: "corpusTableFile 200 script", server: viewing, call: get("/corpus/corpus.js"), want: 200},
+		{name: "corpusTableFile 200 style", server: viewing, call: get("/corpus/corpus.css"), want: 200},
+		{name: "corpusTableFile 404", server: viewing, call: get("/corpus/nope.js"), want: 404},
+		{name: "corpusTableFile 404 the page by its file", server: viewing, call: get("/corpus/corpus.html"), want: 404},
+		{name: "unmatched 404 corpus under serve", call: get("/v1/corpus"), want: 404},
+		{name: "unmatched 404 corpus item under serve", call: get("/v1/corpus/items/0"), want: 404},
+		{name: "unmatched 404 corpus table under serve", call: get("/corpus"), want: 404},
 		{name: "unmatched 404 OPTIONS", call: call{method: http.MethodOptions, target: "/nope"}, want: 404},
 		{name: "unmatched 404 two trailing slashes", call: get("/v1/schemas//"), want: 404},
 		{name: "405 GET normalize", call: get("/v1/normalize"), want: 405},
@@ -606,19 +646,24 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	paths, _ := doc.object(t, "/paths")
 	for _, path := range slices.Sorted(maps.Keys(paths)) {
 		item, _ := doc.object(t, "/paths/"+pointerEscape(path))
-		target := strings.NewReplacer("{name}", "record", "{file}", "app.js").Replace(path)
+		target := strings.NewReplacer("{name}", "record", "{file}", "app.js", "{n}", "0").Replace(path)
+		var server, panics *Server = nil, panicking
+		if item["x-view-only"] == true {
+			server, panics = viewing, panickingViewing
+			target = strings.Replace(target, "/corpus/app.js", "/corpus/corpus.js", 1)
+		}
 		tests = append(tests,
-			docCase{name: "405 DELETE " + path, call: call{method: http.MethodDelete, target: target}, want: 405},
-			docCase{name: "204 OPTIONS " + path, call: call{method: http.MethodOptions, target: target}, want: 204})
+			docCase{name: "405 DELETE " + path, server: server, call: call{method: http.MethodDelete, target: target}, want: 405},
+			docCase{name: "204 OPTIONS " + path, server: server, call: call{method: http.MethodOptions, target: target}, want: 204})
 		for _, m := range httpMethods {
 			if _, ok := item[m]; !ok {
 				continue
 			}
 			method := strings.ToUpper(m)
-			tests = append(tests, docCase{name: "500 panic " + method + " " + path, server: panicking,
+			tests = append(tests, docCase{name: "500 panic " + method + " " + path, server: panics,
 				call: call{method: method, target: target}, want: 500})
 			if method == http.MethodGet {
-				tests = append(tests, docCase{name: "200 HEAD " + path, call: call{method: http.MethodHead, target: target}, want: 200})
+				tests = append(tests, docCase{name: "200 HEAD " + path, server: server, call: call{method: http.MethodHead, target: target}, want: 200})
 			}
 		}
 	}
