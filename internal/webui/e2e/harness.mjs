@@ -176,6 +176,19 @@ export function pageDiagnostics(page) {
   return page.$$eval('#diagnostics [data-code]', (els) => els.map((e) => [e.dataset.code, e.dataset.pointer]));
 }
 
+// pageState is what the porter's page shows after a check, read at once: the verdict, the
+// rejection's message and its advice as [code, pointer] pairs, the diagnostics as [code,
+// pointer] pairs and the trace's [index, role]s.
+export function pageState(page) {
+  return page.evaluate(() => ({
+    verdict: document.getElementById('verdict').dataset.verdict,
+    rejection: document.getElementById('rejection-message')?.textContent ?? null,
+    advice: [...document.querySelectorAll('#rejection-advice')].map((e) => [e.dataset.code, e.dataset.pointer]),
+    diagnostics: [...document.querySelectorAll('#diagnostics [data-code]')].map((e) => [e.dataset.code, e.dataset.pointer]),
+    roles: [...document.querySelectorAll('#trace [data-role]')].map((e) => [Number(e.dataset.index), e.dataset.role]).sort((a, b) => a[0] - b[0]),
+  }));
+}
+
 // axeViolations runs axe-core (evaluated by the driver, not as a script of the page: the CSP
 // stays) and returns its serious and critical violations.
 export async function axeViolations(page, axeSource) {
