@@ -8,6 +8,10 @@ import "github.com/dystopic/normalizer/pkg/softwarn"
 // ModelMessages, {"role", "content": [{"type": "text" | "tool-call" | "tool-result", ...}]}.
 var aiSDK = register(source{
 	name: "AI SDK",
+	metaNames: []metaName{
+		{key: "total_input_tokens", name: "inputTokens", rank: 2, whose: "the AI SDK's", in: "usage and totalUsage"},
+		{key: "total_output_tokens", name: "outputTokens", rank: 2, whose: "the AI SDK's", in: "usage and totalUsage"},
+	},
 	messages: []messageShape{
 		{rank: 14, code: softwarn.MessageOtherFramework,
 			is: func(_ *messageWalk, f foreignFacts) bool { return f.noRole && f.stepNum },

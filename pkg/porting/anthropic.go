@@ -11,7 +11,11 @@ import (
 // "content_block_delta" | "content_block_stop" | "message_delta" | "message_stop" | "ping"}:
 // the message is the events' deltas joined, which no event is on its own.
 var anthropic = register(source{
-	name:      "Anthropic",
+	name: "Anthropic",
+	metaNames: []metaName{
+		{key: "total_input_tokens", name: "input_tokens", rank: 1, whose: "Anthropic's", in: "usage"},
+		{key: "total_output_tokens", name: "output_tokens", rank: 1, whose: "Anthropic's", in: "usage"},
+	},
 	responses: []responseShape{{note: messageJSON}},
 	messages: []messageShape{
 		{rank: 13, code: softwarn.MessageOtherFramework,

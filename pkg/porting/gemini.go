@@ -10,7 +10,11 @@ import (
 // gemini is Google's Gemini API and its SDKs (google-genai, @google/genai). Its Content is
 // {"role": "user" | "model", "parts": [{"text"}, {"function_call"}, ...]}.
 var gemini = register(source{
-	name:      "Gemini",
+	name: "Gemini",
+	metaNames: []metaName{
+		{key: "total_input_tokens", name: "prompt_token_count", rank: 6, whose: "Gemini's", in: "usage_metadata"},
+		{key: "total_output_tokens", name: "candidates_token_count", rank: 6, whose: "Gemini's", in: "usage_metadata"},
+	},
 	responses: []responseShape{{note: geminiResponseJSON}},
 	transcripts: []transcriptShape{
 		{key: "history", code: softwarn.TopLevelTranscriptKey, lead: "a chat's history in ", origin: "Gemini's SDKs (chat.get_history())"},

@@ -11,6 +11,11 @@ import (
 // "tool_call_id".
 var langChain = register(source{
 	name: "LangChain",
+	metaNames: []metaName{
+		{key: "model", name: "model_name", rank: 1, whose: "LangChain's", in: "response_metadata"},
+		{key: "total_input_tokens", name: "input_tokens", rank: 1, whose: "LangChain's", in: "usage_metadata"},
+		{key: "total_output_tokens", name: "output_tokens", rank: 1, whose: "LangChain's", in: "usage_metadata"},
+	},
 	transcripts: []transcriptShape{
 		{key: "history", code: softwarn.TopLevelTranscriptKey, lead: "a chat's history in ", origin: `in LangChain (MessagesPlaceholder("history"))`},
 		{key: "chat_history", code: softwarn.TopLevelTranscriptKey, origin: "LangChain's usual name for one"},

@@ -2,6 +2,7 @@ package porting
 
 import (
 	"hash/maphash"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,46 +11,127 @@ import (
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
-// metaKey is a recognised metadata key (schemas/metadata.schema.json), with the other SDKs'
-// names a porter may send it under and the kind of value a key by another name must hold to be
-// noted: under another kind it is something else by that name, not the key.
+// metaKey is a recognised metadata key (schemas/metadata.schema.json), with the other names
+// the sources give it (their metaNames, joined at init) and the kind of value a key by another
+// name must hold to be noted: under another kind it is something else by that name, not the
+// key.
 type metaKey struct {
 	name   string // as the platform reads it
 	folded string // name as foldsTo wants it: lower case, no separators
 	kind   jsonscan.Kind
 	others []otherName
 	lacks  string // what the run is shown without, for want of the key
+	noun   string // what the key holds, as an other name's origin says: "the count"
+	// pooled: a name several sources give the key is said to be shared before any of them
+	// is named ("a name several SDKs share for the count: ..."), so that a porter of one is
+	// not told first that the key is another's; otherwise each source's words in turn.
+	pooled bool
 }
 
-// otherName is another SDK's name for a recognised key.
+// otherName is a source's name for a recognised key.
 type otherName struct {
 	name, folded string
 	origin       string // whose name it is
+	rank         int
 }
 
 var metaKeys = [...]metaKey{
-	{name: "model", folded: "model", kind: jsonscan.String, lacks: "a model",
-		others: []otherName{{"model_name", "modelname", "LangChain's name for the model, in response_metadata, and Pydantic AI's, in a ModelResponse"}}},
-	{name: "system_prompt_id", folded: "systempromptid", kind: jsonscan.String, lacks: "a system prompt id"},
-	{name: "total_input_tokens", folded: "totalinputtokens", kind: jsonscan.Number, lacks: "an input token count",
-		others: []otherName{
-			{"input_tokens", "inputtokens", sharedInputTokens},
-			{"inputTokens", "inputtokens", sharedInputTokensCamel},
-			{"prompt_tokens", "prompttokens", "OpenAI Chat Completions' name for the count"},
-			{"request_tokens", "requesttokens", "Pydantic AI's older name for the count"},
-			{"prompt_eval_count", "promptevalcount", "Ollama's name for the count"},
-			{"prompt_token_count", "prompttokencount", "Gemini's name for the count, in usage_metadata"},
-		}},
-	{name: "total_output_tokens", folded: "totaloutputtokens", kind: jsonscan.Number, lacks: "an output token count",
-		others: []otherName{
-			{"output_tokens", "outputtokens", sharedOutputTokens},
-			{"outputTokens", "outputtokens", sharedOutputTokensCamel},
-			{"completion_tokens", "completiontokens", "OpenAI Chat Completions' name for the count"},
-			{"response_tokens", "responsetokens", "Pydantic AI's older name for the count"},
-			{"eval_count", "evalcount", "Ollama's name for the count"},
-			{"candidates_token_count", "candidatestokencount", "Gemini's name for the count, in usage_metadata"},
-		}},
-	{name: "agent_runtime_ms", folded: "agentruntimems", kind: jsonscan.Number, lacks: "an agent runtime"},
+	{name: "model", folded: "model", kind: jsonscan.String, lacks: "a model", noun: "the model"},
+	{name: "system_prompt_id", folded: "systempromptid", kind: jsonscan.String, lacks: "a system prompt id", noun: "the system prompt id"},
+	{name: "total_input_tokens", folded: "totalinputtokens", kind: jsonscan.Number, lacks: "an input token count", noun: "the count", pooled: true},
+	{name: "total_output_tokens", folded: "totaloutputtokens", kind: jsonscan.Number, lacks: "an output token count", noun: "the count", pooled: true},
+	{name: "agent_runtime_ms", folded: "agentruntimems", kind: jsonscan.Number, lacks: "an agent runtime", noun: "the runtime"},
+}
+
+// joinMetaNames gives each of metaKeys the other names of the sources' tables, by rank, each
+// with its origin: one source's words, "<whose> name for <noun>[, in <in>]"; or several
+// sources', in the order registered: pooled, "a name several SDKs share for <noun>: " and
+// their holders, those of one holder together ("A's, B's and C's usage, D's
+// usage_metadata"); else "<whose> name for <noun>, in <in>, and <whose>, in <in>".
+func joinMetaNames() {
+	for k := range metaKeys {
+		key := &metaKeys[k]
+		var names []otherName
+		var by [][]metaName // each name's entries, in the order of names
+		for _, s := range sources {
+			for _, m := range s.metaNames {
+				if m.key != key.name {
+					continue
+				}
+				i := slices.IndexFunc(names, func(o otherName) bool { return o.name == m.name })
+				if i < 0 {
+					i = len(names)
+					names = append(names, otherName{name: m.name, folded: fold(m.name), rank: m.rank})
+					by = append(by, nil)
+				}
+				by[i] = append(by[i], m)
+			}
+		}
+		for i := range names {
+			names[i].origin = key.origin(by[i])
+		}
+		slices.SortStableFunc(names, func(a, b otherName) int { return a.rank - b.rank })
+		key.others = names
+	}
+}
+
+// origin is what the note says of a name that the sources of ms give key k.
+func (k *metaKey) origin(ms []metaName) string {
+	in := func(m metaName) string {
+		if m.in == "" {
+			return ""
+		}
+		return ", in " + m.in
+	}
+	switch {
+	case len(ms) == 1:
+		return ms[0].whose + " name for " + k.noun + in(ms[0])
+	case !k.pooled:
+		s := ms[0].whose + " name for " + k.noun + in(ms[0])
+		for _, m := range ms[1:] {
+			s += ", and " + m.whose + in(m)
+		}
+		return s
+	}
+	var holders []string // in the order first met
+	var whose [][]string // each holder's sources
+	for _, m := range ms {
+		i := slices.Index(holders, m.in)
+		if i < 0 {
+			i = len(holders)
+			holders, whose = append(holders, m.in), append(whose, nil)
+		}
+		whose[i] = append(whose[i], m.whose)
+	}
+	s := "a name several SDKs share for " + k.noun + ": "
+	for i, h := range holders {
+		if i > 0 {
+			s += ", "
+		}
+		s += andList(whose[i]) + " " + h
+	}
+	return s
+}
+
+// andList is words joined as a list: "a", "a and b", "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// fold is name as foldsTo wants it: lower case, without separators.
+func fold(name string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '_' || r == '-' || r == ' ':
+			return -1
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return r
+	}, name)
 }
 
 // The token counts and the runtime, by their index in metaKeys.

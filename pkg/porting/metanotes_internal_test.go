@@ -74,3 +74,29 @@ func TestNanosToMillis(t *testing.T) {
 		assert.False(t, ok, in)
 	}
 }
+
+// The other names of the recognised keys, joined from the sources' tables: in rank order, a
+// name several sources give said to be shared before any of them is named, their holders in
+// the order the sources are registered.
+func TestMetaNamesJoined(t *testing.T) {
+	const (
+		snake = "a name several SDKs share for the count: Anthropic's, OpenAI Responses' and Pydantic AI's usage, LangChain's usage_metadata"
+		camel = "a name several SDKs share for the count: the AI SDK's usage and totalUsage, Strands' accumulated_usage"
+	)
+	want := map[string][][2]string{
+		"model": {{"model_name", "LangChain's name for the model, in response_metadata, and Pydantic AI's, in a ModelResponse"}},
+		"total_input_tokens": {{"input_tokens", snake}, {"inputTokens", camel},
+			{"prompt_tokens", "OpenAI Chat Completions' name for the count"}, {"request_tokens", "Pydantic AI's older name for the count"},
+			{"prompt_eval_count", "Ollama's name for the count"}, {"prompt_token_count", "Gemini's name for the count, in usage_metadata"}},
+		"total_output_tokens": {{"output_tokens", snake}, {"outputTokens", camel},
+			{"completion_tokens", "OpenAI Chat Completions' name for the count"}, {"response_tokens", "Pydantic AI's older name for the count"},
+			{"eval_count", "Ollama's name for the count"}, {"candidates_token_count", "Gemini's name for the count, in usage_metadata"}},
+	}
+	for _, k := range metaKeys {
+		var got [][2]string
+		for _, o := range k.others {
+			got = append(got, [2]string{o.name, o.origin})
+		}
+		assert.Equal(t, want[k.name], got, k.name)
+	}
+}

@@ -10,7 +10,11 @@ import (
 // "delta": {"role"?, "content"?, "refusal"?, "tool_calls"?}, "finish_reason"}]}: the message
 // is the chunks' deltas joined, which no chunk or delta is on its own.
 var openAIChat = register(source{
-	name:      "OpenAI Chat Completions",
+	name: "OpenAI Chat Completions",
+	metaNames: []metaName{
+		{key: "total_input_tokens", name: "prompt_tokens", rank: 3, whose: "OpenAI Chat Completions'"},
+		{key: "total_output_tokens", name: "completion_tokens", rank: 3, whose: "OpenAI Chat Completions'"},
+	},
 	responses: []responseShape{{note: chatCompletionJSON}},
 	messages: []messageShape{
 		{rank: 9, code: softwarn.MessageOtherFramework,

@@ -12,6 +12,13 @@ import (
 // {"tool_name", "args", "tool_call_id"}.
 var pydanticAI = register(source{
 	name: "Pydantic AI",
+	metaNames: []metaName{
+		{key: "model", name: "model_name", rank: 1, whose: "Pydantic AI's", in: "a ModelResponse"},
+		{key: "total_input_tokens", name: "input_tokens", rank: 1, whose: "Pydantic AI's", in: "usage"},
+		{key: "total_input_tokens", name: "request_tokens", rank: 4, whose: "Pydantic AI's older"},
+		{key: "total_output_tokens", name: "output_tokens", rank: 1, whose: "Pydantic AI's", in: "usage"},
+		{key: "total_output_tokens", name: "response_tokens", rank: 4, whose: "Pydantic AI's older"},
+	},
 	transcripts: []transcriptShape{
 		{key: "message_history", code: softwarn.TopLevelTranscriptKey, origin: "Pydantic AI's name for one (Agent.run's message_history)"},
 	},

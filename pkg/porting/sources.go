@@ -30,6 +30,21 @@ type source struct {
 	// responses: the source's model response whose JSON text was sent as final_response, for
 	// a final_response_object_json note.
 	responses []responseShape
+	// metaNames: the source's names for a recognised metadata key, for a
+	// metadata_key_variant note on a key sent by that name.
+	metaNames []metaName
+}
+
+// A metaName is a source's name for the recognised metadata key key: name, whose it is
+// (a possessive: "X's", "X's older") and where the source holds it (in: "usage", or "").
+// rank orders a key's names: a key spelled another way is taken for the first whose folded
+// form it has (INPUT_TOKENS is a spelling of input_tokens before inputTokens). The note says
+// whose, where several sources give the name, in the order the sources are registered
+// (metaKey.pooled says how).
+type metaName struct {
+	key, name string
+	rank      int
+	whose, in string
 }
 
 // A responseShape is a model API's response, recognised by note from obj, the object that
@@ -134,7 +149,10 @@ type transcriptName struct {
 var transcriptNames []transcriptName
 
 // init gathers the tables, after every source's var has registered it.
-func init() { transcriptNames = joinTranscripts() }
+func init() {
+	transcriptNames = joinTranscripts()
+	joinMetaNames()
+}
 
 // joinTranscripts gathers the sources' transcript shapes by key: a key several sources use
 // says its first lead, then their origins joined with " and ".

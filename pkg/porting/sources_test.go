@@ -49,9 +49,10 @@ var sourceFiles = map[string][]string{
 	"gemini.go":           {"Gemini", "Python"},               // the Python SDK's snake_case names
 	"langchain.go":        {"LangChain", "OpenAI", "Python"},  // its convert_to_openai_messages; its Python helpers
 	"llamaindex.go":       {"LlamaIndex", "OpenAI", "Python"}, // an OpenAI model's calls in its kwargs; Python's model_dump
-	"openai_agents.go":    {"OpenAI", "Python"},               // the Python SDK's raw_item
-	"openai_chat.go":      {"OpenAI", "Python"},               // the Python SDK's stream helper
-	"openai_responses.go": {"OpenAI", "Python"},               // the Python SDK's stream helper
+	"ollama.go":           {"Ollama"},
+	"openai_agents.go":    {"OpenAI", "Python"}, // the Python SDK's raw_item
+	"openai_chat.go":      {"OpenAI", "Python"}, // the Python SDK's stream helper
+	"openai_responses.go": {"OpenAI", "Python"}, // the Python SDK's stream helper
 	"pydanticai.go":       {"Pydantic"},
 	"python.go":           {"Python"},
 	"smolagents.go":       {"smolagents", "Python"}, // its tool calls as Python text
@@ -61,7 +62,7 @@ var sourceFiles = map[string][]string{
 // notSplit are the files whose knowledge of several sources is not yet in the sources' tables:
 // each names what it names until its recognisers move to the files of their sources. The list
 // only shrinks.
-var notSplit = []string{"dropped.go", "explain.go", "finalhint.go", "finalnotes.go", "framenotes.go", "metanotes.go", "shapehint.go", "stopped_tool_call.go", "usage_names.go"}
+var notSplit = []string{"dropped.go", "explain.go", "finalhint.go", "finalnotes.go", "framenotes.go", "metanotes.go", "shapehint.go", "stopped_tool_call.go"}
 
 // TestSourceNames: a source's name appears only in its own file (sourceFiles); the engine
 // files, every other non-test file but those of notSplit, name none.

@@ -15,6 +15,10 @@ import (
 // "type": "agentResult", "stopReason", "lastMessage").
 var strands = register(source{
 	name: "Strands",
+	metaNames: []metaName{ // Bedrock's names, in an AgentResult's metrics
+		{key: "total_input_tokens", name: "inputTokens", rank: 2, whose: "Strands'", in: "accumulated_usage"},
+		{key: "total_output_tokens", name: "outputTokens", rank: 2, whose: "Strands'", in: "accumulated_usage"},
+	},
 	kept: []keptShape{
 		{member: "content", code: softwarn.ToolCallsOtherFramework,
 			is: func(w *messageWalk, k keptMember) bool {
