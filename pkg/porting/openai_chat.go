@@ -69,3 +69,14 @@ func chatCompletionJSON(obj []byte, maxDepth int, dict bool) (what, answer strin
 	}
 	return `an OpenAI chat completion ("object": "chat.completion")`, codePath(dict, "completion", "choices", "0", "message", "content"), true
 }
+
+// chatStopped is the hint for an OpenAI chat completion whose first choice's message has
+// tool_calls (finish_reason "tool_calls"): its content is null or a preamble.
+func (f *objectFacts) chatStopped() (shapeHint, bool) {
+	msg := member(firstElement(f.choices, f.maxDepth), "message", f.maxDepth)
+	if textKind(member(msg, "tool_calls", f.maxDepth)) != jsonscan.Array {
+		return shapeHint{}, false
+	}
+	text := textKind(member(msg, "content", f.maxDepth)) != jsonscan.None
+	return stoppedResponse(`"choices"`, "an OpenAI chat completion", "tool_calls in choices[0].message", text), true
+}

@@ -97,3 +97,18 @@ func responseJSON(obj []byte, maxDepth int, dict bool) (what, answer string, ok 
 	return what0, codePath(dict, "response", "output", strconv.Itoa(item), "content", strconv.Itoa(part), "text") +
 		joinedWith(n, "output_text parts") + "; the SDKs' Response object holds their text joined as its output_text property", true
 }
+
+// responsesStopped is probeHint's for an OpenAI Responses API response whose output ends in a
+// function_call or custom_tool_call item: its output_text, when it has one, is a preamble.
+func responsesStopped(output []byte, maxDepth int) (shapeHint, bool) {
+	if !isList(output) {
+		return shapeHint{}, false
+	}
+	typ := shortString(member(lastElement(output, maxDepth), "type", maxDepth), 32)
+	if typ != "function_call" && typ != "custom_tool_call" {
+		return shapeHint{}, false
+	}
+	return shapeHint{detail: `. This one looks like an OpenAI Responses API response (` + modelsResponse + ` rather than the handler's result): ` +
+		`its "output" is a list of items that ends in a ` + typ + ` item, not text: the agent stopped at a tool call, and any text before the call is a preamble, not an answer`,
+		fix: stoppedFix}, true
+}

@@ -13,9 +13,11 @@ import (
 // preamble the model wrote before the call. A hint that pointed at that text, or at a content
 // that is null, would have the porter send the preamble, or nothing, as the answer. These
 // recognisers tell it so and ask for the answer the agent gives after the tool round. Each is
-// sure of the shape: the call is in the response's own list of calls (an OpenAI chat message's
-// tool_calls, Anthropic's tool_use blocks, Gemini's functionCall parts, a Responses API output
-// that ends in a function_call item), never guessed from the text.
+// sure of the shape: the call is in the response's own list of calls (a chat message's
+// tool_calls, a source's content blocks or parts that call a tool, an output list that ends in
+// a call item), never guessed from the text. The sources' files recognise their responses
+// (openai_chat.go, openai_responses.go, and the model responses of shapehint.go); this file
+// holds what every such hint says.
 
 // stoppedFix is the fix of every stopped-at-a-tool-call hint.
 const stoppedFix = `send {"final_response": <the agent's answer after the tool round>}, or a sentence saying what the agent did`
@@ -36,32 +38,6 @@ func stoppedResponse(has, what, calls string, text bool) shapeHint {
 		stoppedAt(calls, text), fix: stoppedFix}
 }
 
-// chatStopped is the hint for an OpenAI chat completion whose first choice's message has
-// tool_calls (finish_reason "tool_calls"): its content is null or a preamble.
-func (f *objectFacts) chatStopped() (shapeHint, bool) {
-	msg := member(firstElement(f.choices, f.maxDepth), "message", f.maxDepth)
-	if textKind(member(msg, "tool_calls", f.maxDepth)) != jsonscan.Array {
-		return shapeHint{}, false
-	}
-	text := textKind(member(msg, "content", f.maxDepth)) != jsonscan.None
-	return stoppedResponse(`"choices"`, "an OpenAI chat completion", "tool_calls in choices[0].message", text), true
-}
-
-// responsesStopped is probeHint's for an OpenAI Responses API response whose output ends in a
-// function_call or custom_tool_call item: its output_text, when it has one, is a preamble.
-func responsesStopped(output []byte, maxDepth int) (shapeHint, bool) {
-	if !isList(output) {
-		return shapeHint{}, false
-	}
-	typ := shortString(member(lastElement(output, maxDepth), "type", maxDepth), 32)
-	if typ != "function_call" && typ != "custom_tool_call" {
-		return shapeHint{}, false
-	}
-	return shapeHint{detail: `. This one looks like an OpenAI Responses API response (` + modelsResponse + ` rather than the handler's result): ` +
-		`its "output" is a list of items that ends in a ` + typ + ` item, not text: the agent stopped at a tool call, and any text before the call is a preamble, not an answer`,
-		fix: stoppedFix}, true
-}
-
 // messageStopped is finalValueHint's for a chat message sent as final_response that asks for
 // tool calls ("role" and a non-empty "tool_calls"): choices[0].message of a completion that
 // stopped at a tool call.
@@ -76,7 +52,7 @@ func messageStopped(obj []byte, maxDepth int) (shapeHint, bool) {
 // undefinedFinalHint is missingFinalHint's for a result object that has only the contract's
 // other keys (metadata, messages): final_response is the key that is missing, as
 // JSON.stringify leaves out a key whose value is undefined (a response's text is undefined
-// when the model wrote none, as when it stopped at a tool call) and Python's json.dumps never
+// when the model wrote none, as when it stopped at a tool call) and a dict's encoder never
 // does. It names no value to send.
 func (f *objectFacts) undefinedFinalHint() shapeHint {
 	if f.count == 0 || f.count > len(f.keys) {
