@@ -1,6 +1,11 @@
 package porting
 
-import "github.com/dystopic/normalizer/pkg/softwarn"
+import (
+	"strings"
+
+	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
 
 // aiSDK is Vercel's AI SDK (the ai package). generateText's result.steps are StepResults,
 // {"stepNumber", "content": [parts], "finishReason", "usage", "request", "response": {...,
@@ -12,6 +17,7 @@ var aiSDK = register(source{
 		{key: "total_input_tokens", name: "inputTokens", rank: 2, whose: "the AI SDK's", in: "usage and totalUsage"},
 		{key: "total_output_tokens", name: "outputTokens", rank: 2, whose: "the AI SDK's", in: "usage and totalUsage"},
 	},
+	outputs: []outputShape{{code: softwarn.MessageOtherFramework, is: isToolResultOutput, note: toolResultOutputNote}},
 	messages: []messageShape{
 		{rank: 14, code: softwarn.MessageOtherFramework,
 			is: func(_ *messageWalk, f foreignFacts) bool { return f.noRole && f.stepNum },
@@ -46,4 +52,50 @@ func generateTextHint(steps []byte, maxDepth int) (shapeHint, bool) {
 		}
 	}
 	return h, true
+}
+
+// A tool's output in the AI SDK is a ToolResultOutput, {"type": "text" | "json" | "error-text" |
+// "error-json" | "content", "value"}: sent whole as a tool message's content, its warning says
+// to send JSON.stringify(output) (or, for "text", a content part's type, to wrap it in an
+// array), which would keep the wrapper; the tool's output is output.value.
+
+// toolResultOutput is the type of the ToolResultOutput obj and what its note says to send in its
+// place; send "" when obj is none.
+func toolResultOutput(obj []byte, maxDepth int) (typ []byte, send string) {
+	t := member(obj, "type", maxDepth)
+	value := member(obj, "value", maxDepth)
+	if len(t) < 2 || t[0] != '"' || len(t) > 16 || value == nil {
+		return nil, ""
+	}
+	tb := jsonscan.StringText(t, jsonscan.Span{Start: 0, End: len(t)})
+	switch {
+	case (string(tb) == "text" || string(tb) == "error-text") && value[0] == '"':
+		return tb, `"content": output.value, the tool's text as it is`
+	case string(tb) == "json" || string(tb) == "error-json":
+		return tb, `"content": JSON.stringify(output.value), the tool's output as JSON text`
+	case string(tb) == "content" && value[0] == '[':
+		return tb, `"content": output.value, its list of parts (a text part is {"type": "text", "text"}, as OpenAI's)`
+	}
+	return nil, ""
+}
+
+func isToolResultOutput(obj []byte, maxDepth int) bool {
+	_, send := toolResultOutput(obj, maxDepth)
+	return send != ""
+}
+
+func toolResultOutputNote(obj []byte, maxDepth int) softwarn.Parts {
+	tb, send := toolResultOutput(obj, maxDepth)
+	t, instead := string(tb), "JSON.stringify(output)" // what the warning says to send
+	if strings.HasPrefix(t, "error-") {
+		send += " (the tool's error)"
+	}
+	if t == "text" { // a content part's type: the warning says to wrap it
+		instead = "[output]"
+	}
+	return softwarn.Parts{
+		Found:    `the AI SDK's tool output, {"type": "` + t + `", "value": ...} (a ToolResultOutput)`,
+		Expected: "the tool's output itself",
+		Done:     droppedMessage,
+		Fix:      "send " + send + ", not " + instead + ", which would keep the wrapper"}
 }

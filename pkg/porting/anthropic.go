@@ -17,6 +17,8 @@ var anthropic = register(source{
 		{key: "total_output_tokens", name: "output_tokens", rank: 1, whose: "Anthropic's", in: "usage"},
 	},
 	responses: []responseShape{{note: messageJSON}},
+	// a tool_result block sent as a message, which its warning says how to convert
+	answerLinks: []string{"tool_use_id"},
 	messages: []messageShape{
 		{rank: 13, code: softwarn.MessageOtherFramework,
 			is: func(w *messageWalk, f foreignFacts) bool {

@@ -3,7 +3,6 @@ package porting
 import (
 	"bytes"
 	"hash/maphash"
-	"strings"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/normalize"
@@ -27,9 +26,9 @@ type droppedLink struct {
 }
 
 // readDropped reads dropped message m, from its members: for the ids that link it to kept
-// messages, its tool_call_id (or, without one, tool_use_id: an Anthropic tool_result block sent
-// as a message, which its warning says how to convert) and the ids of its tool calls; and for
-// another framework's shape, which it notes. Each key's last value counts, as in the record.
+// messages, its tool_call_id (or, without one, a source's other name for it: answerLinks, as a
+// result block of another API sent as a message has, which its warning says how to convert) and
+// the ids of its tool calls; and for another framework's shape, which it notes. Each key's last value counts, as in the record.
 func (w *messageWalk) readDropped(m normalize.InputMessage, n *noteRun) {
 	i := m.Index
 	f := foreignFacts{start: m.Span.Start, noRole: true}
@@ -45,12 +44,14 @@ func (w *messageWalk) readDropped(m normalize.InputMessage, n *noteRun) {
 			content = v
 		case "tool_call_id":
 			callID = w.stringAt(v)
-		case "tool_use_id":
-			useID = w.stringAt(v)
 		case "tool_calls":
-			f.stepOut = true // a smolagents memory step's, beside "step_number"
+			f.stepOut = true // a memory step's, beside "step_number" (smolagents.go)
 			w.readDroppedCalls(v, i)
 		default:
+			if isAnswerLink(key) { // the last one counts, as tool_call_id's
+				useID = w.stringAt(v)
+				continue
+			}
 			w.readForeign(key, v, &f)
 		}
 	}
@@ -65,48 +66,24 @@ func (w *messageWalk) readDropped(m normalize.InputMessage, n *noteRun) {
 }
 
 // noteToolOutput notes dropped tool message i, whose facts are f, when its content, at sp, is
-// the AI SDK's tool output (a ToolResultOutput: {"type": "text" | "json" | "error-text" |
-// "error-json" | "content", "value"}) sent whole. Its warning says to send JSON.stringify(output)
-// (or, for "text", a content part's type, to wrap it in an array), which would keep the wrapper;
-// the tool's output is output.value. The note is built
+// an object in a source's shape of a tool's output (outputShape) sent whole. The note is built
 // only when it is listed.
 func (w *messageWalk) noteToolOutput(n *noteRun, i int, f *foreignFacts, sp jsonscan.Span) {
 	if !sp.Present() || w.data[sp.Start] != '{' || string(w.shortText(f.role)) != "tool" {
 		return
 	}
 	obj, depth := w.data[sp.Start:sp.End], w.v.MaxDepth()
-	typ := member(obj, "type", depth)
-	value := member(obj, "value", depth)
-	if len(typ) < 2 || typ[0] != '"' || len(typ) > 16 || value == nil {
-		return
+	for _, s := range sources {
+		for _, o := range s.outputs {
+			if !o.is(obj, depth) {
+				continue
+			}
+			if n.take() {
+				n.add(sp.Start, messageAt(i).Key("content").Warning(o.code, softwarn.Dropped, o.note(obj, depth)))
+			}
+			return
+		}
 	}
-	tb := jsonscan.StringText(typ, jsonscan.Span{Start: 0, End: len(typ)})
-	var send string
-	switch {
-	case (string(tb) == "text" || string(tb) == "error-text") && value[0] == '"':
-		send = `"content": output.value, the tool's text as it is`
-	case string(tb) == "json" || string(tb) == "error-json":
-		send = `"content": JSON.stringify(output.value), the tool's output as JSON text`
-	case string(tb) == "content" && value[0] == '[':
-		send = `"content": output.value, its list of parts (a text part is {"type": "text", "text"}, as OpenAI's)`
-	default:
-		return
-	}
-	if !n.take() {
-		return
-	}
-	t, instead := string(tb), "JSON.stringify(output)" // what the warning says to send
-	if strings.HasPrefix(t, "error-") {
-		send += " (the tool's error)"
-	}
-	if t == "text" { // a content part's type: the warning says to wrap it
-		instead = "[output]"
-	}
-	n.add(sp.Start, messageAt(i).Key("content").Warning(softwarn.MessageOtherFramework, softwarn.Dropped, softwarn.Parts{
-		Found:    `the AI SDK's tool output, {"type": "` + t + `", "value": ...} (a ToolResultOutput)`,
-		Expected: "the tool's output itself",
-		Done:     "the message was dropped",
-		Fix:      "send " + send + ", not " + instead + ", which would keep the wrapper"}))
 }
 
 // readDroppedCalls reads the tool_calls value of dropped message i, at v: the calls' ids,

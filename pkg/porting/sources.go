@@ -33,6 +33,33 @@ type source struct {
 	// metaNames: the source's names for a recognised metadata key, for a
 	// metadata_key_variant note on a key sent by that name.
 	metaNames []metaName
+	// answerLinks: the members a tool result of the source links to its call by, other than
+	// "tool_call_id", read of a dropped message that has no tool_call_id.
+	answerLinks []string
+	// outputs: a tool's output in the source's shape sent whole as a tool message's content
+	// (the message is dropped), for a note at it.
+	outputs []outputShape
+}
+
+// An outputShape is a tool's output object in a source's shape, recognised by is from obj, a
+// dropped tool message's content; note says what it is and what to send instead.
+type outputShape struct {
+	code softwarn.Code
+	is   func(obj []byte, maxDepth int) bool
+	note func(obj []byte, maxDepth int) softwarn.Parts
+}
+
+// answerLinks are every source's answerLinks, gathered at init.
+var answerLinks []string
+
+// isAnswerLink is whether key is a source's answerLinks.
+func isAnswerLink(key []byte) bool {
+	for _, l := range answerLinks {
+		if string(key) == l {
+			return true
+		}
+	}
+	return false
 }
 
 // A metaName is a source's name for the recognised metadata key key: name, whose it is
@@ -152,6 +179,9 @@ var transcriptNames []transcriptName
 func init() {
 	transcriptNames = joinTranscripts()
 	joinMetaNames()
+	for _, s := range sources {
+		answerLinks = append(answerLinks, s.answerLinks...)
+	}
 }
 
 // joinTranscripts gathers the sources' transcript shapes by key: a key several sources use

@@ -43,7 +43,7 @@ var goFile = regexp.MustCompile(`\b\w+\.go\b`)
 var sourceFiles = map[string][]string{
 	"encoding.go":         {"PowerShell", "Python"}, // not a framework: gzip, UTF-16 and what writes them
 	"anthropic.go":        {"Anthropic", "Python"},  // the Python SDK's stream helper
-	"aisdk.go":            {"AI SDK"},
+	"aisdk.go":            {"AI SDK", "OpenAI"},     // a content part's shape, as OpenAI's
 	"autogen.go":          {"AutoGen"},
 	"crewai.go":           {"CrewAI", "Python", "Pydantic"},   // Python only; its outputs' "pydantic" member
 	"gemini.go":           {"Gemini", "Python"},               // the Python SDK's snake_case names
@@ -62,7 +62,7 @@ var sourceFiles = map[string][]string{
 // notSplit are the files whose knowledge of several sources is not yet in the sources' tables:
 // each names what it names until its recognisers move to the files of their sources. The list
 // only shrinks.
-var notSplit = []string{"dropped.go", "explain.go", "finalhint.go", "finalnotes.go", "framenotes.go", "metanotes.go", "shapehint.go", "stopped_tool_call.go"}
+var notSplit = []string{"explain.go", "finalhint.go", "finalnotes.go", "framenotes.go", "metanotes.go", "shapehint.go", "stopped_tool_call.go"}
 
 // TestSourceNames: a source's name appears only in its own file (sourceFiles); the engine
 // files, every other non-test file but those of notSplit, name none.
@@ -110,6 +110,10 @@ func TestSourceTables(t *testing.T) {
 			assert.True(t, m.is != nil && m.note != nil, "%s: a message shape of rank %d without its recogniser or its note", s.name, m.rank)
 			assert.False(t, ranks[m.rank], "%s: two message shapes of rank %d", s.name, m.rank)
 			ranks[m.rank] = true
+		}
+		for _, o := range s.outputs {
+			assert.Contains(t, codes, o.code, "%s: a tool output shape has no documented code", s.name)
+			assert.True(t, o.is != nil && o.note != nil, "%s: a tool output shape without its recogniser or its note", s.name)
 		}
 		for _, tr := range s.transcripts {
 			assert.Contains(t, codes, tr.code, "%s: the transcript key %q has no documented code", s.name, tr.key)
