@@ -1,49 +1,28 @@
 package porting
 
 import (
-	"strings"
-
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
-// Transcripts of other agent frameworks. A porter who returns AutoGen's TaskResult.messages,
-// Pydantic AI's all_messages(), smolagents' memory or Gemini's chat history sends messages the
-// contract drops (rule 8: no role, or a role out of the set) or keeps without their text
-// (Gemini's "parts"). The warning says the message was dropped; the explain view adds one note
-// at messages[i] that names the shape and the messages to send instead. Field names are the
-// frameworks' own, as they serialize:
-//
-//   - AutoGen AgentChat (autogen_agentchat.messages): {"source", "type": "TextMessage", "content"},
-//     ToolCallRequestEvent's content a list of FunctionCall {"id", "arguments", "name"},
-//     ToolCallExecutionEvent's a list of FunctionExecutionResult {"content", "name", "call_id"};
-//   - Pydantic AI (ModelMessagesTypeAdapter): {"kind": "request" | "response", "parts": [...]},
-//     each part with "part_kind" (system-prompt, user-prompt, tool-return, retry-prompt, text,
-//     tool-call, thinking), tool calls as {"tool_name", "args", "tool_call_id"};
-//   - smolagents: MessageRole's "tool-call" and "tool-response", and ActionStep.dict() (memory
-//     steps: "step_number", "model_output", "tool_calls" in OpenAI's nested shape, "observations");
-//   - Gemini Content: {"role": "user" | "model", "parts": [{"text"}, {"function_call"}, ...]};
-//   - LangChain's messages_to_dict (langchain_core.messages): {"type": message.type, "data":
-//     message.model_dump()}, type one of human, ai, system, tool, data holding "content" and, by
-//     type, "tool_calls" ([{"name", "args", "id"}]) or "tool_call_id".
+// Transcripts of other agent frameworks. A porter who returns another framework's messages sends
+// messages the contract drops (rule 8: no role, or a role out of the set) or keeps without their
+// text ("parts"). The warning says the message was dropped; the explain view adds one note at
+// messages[i] that names the shape and the messages to send instead. The shapes, with the
+// frameworks' own field names as they serialize, are the sources' tables: messages (a dropped
+// message), texts (a kept one whose text is in another member), parts (what a part's members
+// say of it), entryKeys and entryTypes (what marks a transcript's entries).
 
-// partKinds is the set of kinds found among a message's "parts".
+// partKinds is the set of kinds found among a message's "parts". Each source's file names the
+// bits of its own kinds (TestSourceTables: no two sources' bits overlap); pkText is any
+// source's part that holds text.
 type partKinds uint16
 
-const (
-	pkSystemPrompt     partKinds = 1 << iota // Pydantic AI
-	pkUserPrompt                             // Pydantic AI
-	pkToolReturn                             // Pydantic AI
-	pkRetryPrompt                            // Pydantic AI
-	pkText                                   // Pydantic AI's text part, or a Gemini part with "text"
-	pkToolCall                               // Pydantic AI
-	pkThinking                               // Pydantic AI
-	pkFunctionCall                           // Gemini
-	pkFunctionResponse                       // Gemini
-)
+// pkText is set for a part that holds text.
+const pkText partKinds = 1 << 4
 
-// readParts reads the "parts" value at v: whether it is an array, and the kinds of its parts,
-// by Pydantic AI's part_kind or by Gemini's keys.
+// readParts reads the "parts" value at v: whether it is an array, and the kinds of its parts, by
+// the sources' part members (partMembers).
 func (w *messageWalk) readParts(v jsonscan.Span) (bool, partKinds) {
 	var s jsonscan.Scanner
 	data := w.scanner(&s, v)
@@ -60,22 +39,13 @@ func (w *messageWalk) readParts(v jsonscan.Span) (bool, partKinds) {
 			key := s.KeyName()
 			k := s.Peek()
 			v := s.SkipValue()
-			switch string(key) {
-			case "part_kind":
-				if v := stringIn(data, v); v.Present() {
-					kinds |= pydanticPartKinds[string(jsonscan.StringText(data, v))]
+			for _, p := range partMembers {
+				if p.key != string(key) || p.kind != k {
+					continue
 				}
-			case "text":
-				if k == jsonscan.String {
-					kinds |= pkText
-				}
-			case "function_call", "functionCall":
-				if k == jsonscan.Object {
-					kinds |= pkFunctionCall | camelPart(key)
-				}
-			case "function_response", "functionResponse":
-				if k == jsonscan.Object {
-					kinds |= pkFunctionResponse | camelPart(key)
+				kinds |= p.set
+				if p.of != nil {
+					kinds |= p.of(jsonscan.StringText(data, v))
 				}
 			}
 		}
@@ -93,7 +63,7 @@ type foreignFacts struct {
 	kind     jsonscan.Span // "kind", a string token
 	parts    bool          // "parts" is an array
 	kinds    partKinds
-	data     bool          // "data" is an object (LangChain's messages_to_dict)
+	data     bool          // "data" is an object (langchain.go's messages_to_dict)
 	step     bool          // "step_number" is a number
 	stepOut  bool          // "model_output", "observations" or "tool_calls" beside it (readDropped reads the last)
 	object   jsonscan.Span // "object", a string token
@@ -104,7 +74,7 @@ type foreignFacts struct {
 	stepNum  bool          // "stepNumber" is a number
 	rawItem  bool          // "rawItem" or "raw_item" is an object
 	rawCamel bool          // and is spelled "rawItem"
-	raw      bool          // "raw" is a string (a CrewAI TaskOutput's)
+	raw      bool          // "raw" is a string (crewai.go's TaskOutput)
 	agent    bool          // "agent" is a string
 	expected bool          // "expected_output" or "description" is present
 	history  bool          // "messages" is an array that is not empty
@@ -194,38 +164,25 @@ func (w *messageWalk) shortText(sp jsonscan.Span) []byte {
 	return shortToken(w.data[sp.Start:sp.End], 67)
 }
 
-// noteParts notes kept message i, just read, when it has "parts" (Gemini's Content) or "blocks"
-// (LlamaIndex's ChatMessage: {"role", "additional_kwargs", "blocks": [{"block_type": "text",
-// "text"}]}) and no "content": the record keeps it, but the trace shows it without its text.
+// noteParts notes kept message i, just read, when it has no "content" and a source holds its
+// text in another member (textShape): the record keeps it, but the trace shows it without its
+// text.
 func (w *messageWalk) noteParts(n *noteRun, i int) {
 	m := &w.msg
-	if m.hasContent || !m.parts && !m.blocks || !n.take() {
+	if m.hasContent {
 		return
 	}
-	if !m.parts {
-		n.add(m.start, messageAt(i).Warning(softwarn.MessageTextInParts, softwarn.Kept, softwarn.Parts{
-			Found:    `"blocks" (LlamaIndex's ChatMessage, as model_dump writes it) and no "content"`,
-			Expected: `the message's text in "content": the platform reads a message's text only from "content", not "blocks"`,
-			Done:     textNotShown,
-			Fix:      `send {"role": <its "role">, "content": <the text of its text blocks, joined>} (in Python, ChatMessage.content gives that text)`}))
-		return
+	for _, s := range sources {
+		for _, t := range s.texts {
+			if !t.is(m) {
+				continue
+			}
+			if n.take() {
+				n.add(m.start, messageAt(i).Warning(t.code, softwarn.Kept, t.note(m)))
+			}
+			return
+		}
 	}
-	var fixes []string
-	if m.partKinds&pkText != 0 || m.partKinds&(pkFunctionCall|pkFunctionResponse) == 0 {
-		fixes = append(fixes, `move the text of its text parts to "content": <the text>`)
-	}
-	if m.partKinds&pkFunctionCall != 0 {
-		call, _, _ := geminiWords(m.partKinds)
-		fixes = append(fixes, `move its `+call+` parts to "tool_calls": [{"id": `+geminiCallID+`, "name": <name>, "arguments": <args>}, ...]`)
-	}
-	if m.partKinds&pkFunctionResponse != 0 {
-		fixes = append(fixes, geminiResponsesFix(m.partKinds))
-	}
-	n.add(m.start, messageAt(i).Warning(softwarn.MessageTextInParts, softwarn.Kept, softwarn.Parts{
-		Found:    `"parts" (Gemini's Content shape) and no "content"`,
-		Expected: `the message's text in "content": the platform reads a message's text only from "content", not "parts"`,
-		Done:     textNotShown,
-		Fix:      strings.Join(fixes, ", and ")}))
 }
 
 // textNotShown is what was done about a message whose text is not in "content".
@@ -262,17 +219,10 @@ func (t *transcriptKey) see(data, name []byte, k jsonscan.Kind, v jsonscan.Span,
 // transcriptEntries is how many entries of an array holdsMessages looks at.
 const transcriptEntries = 8
 
-// messageKeys are keys that only a transcript's entries hold among the frameworks' shapes: a
-// chat message's ("role", "content", "tool_calls", "speaker", "text"), Gemini's and Pydantic
-// AI's "parts", an OpenAI Agents SDK item's ("raw_item", "call_id") and a smolagents memory
-// step's ("step_number", "model_output", "observations").
-var messageKeys = [...]string{"role", "content", "parts", "tool_calls", "speaker", "text", "raw_item", "call_id", "rawItem", "callId",
-	"step_number", "model_output", "observations"}
-
 // holdsMessages is whether the array arr holds objects in the shape of messages: one of its first
-// entries has a key of messageKeys, or a LangChain message type as messages_to_dict writes it
-// ({"type": "human", "data": {...}}). An array of the application's own records ({"name",
-// "status"}) under a name such as "steps" or "history" is no transcript, and is not noted.
+// entries has a key of a source's entryKeys, or a "type" of its entryTypes. An array of the
+// application's own records ({"name", "status"}) under a name such as "steps" or "history" is
+// no transcript, and is not noted.
 func holdsMessages(arr []byte, depth int) bool {
 	var s jsonscan.Scanner
 	s.Reset(arr, depth)
@@ -286,16 +236,11 @@ func holdsMessages(arr []byte, depth int) bool {
 		for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 			key := s.KeyName()
 			v := s.SkipValue()
-			if string(key) == "type" && v.Present() && arr[v.Start] == '"' {
-				switch string(jsonscan.StringText(arr, v)) {
-				case "human", "ai", "system", "tool":
-					return true
-				}
+			if string(key) == "type" && v.Present() && arr[v.Start] == '"' && hasBytes(entryTypes, jsonscan.StringText(arr, v)) {
+				return true
 			}
-			for _, m := range messageKeys {
-				if string(key) == m {
-					return true
-				}
+			if hasBytes(entryKeys, key) {
+				return true
 			}
 		}
 	}
@@ -317,4 +262,14 @@ func (t *transcriptKey) note() softwarn.Warning {
 		Expected: `"messages" (the platform reads a transcript only from "messages"` + from + `)`,
 		Done:     "it was dropped with the other unknown keys, so the record has no messages and rich mode is off",
 		Fix:      send})
+}
+
+// hasBytes is whether b is one of list, without a copy of b.
+func hasBytes(list []string, b []byte) bool {
+	for _, l := range list {
+		if string(b) == l {
+			return true
+		}
+	}
+	return false
 }

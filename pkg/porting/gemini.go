@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -19,6 +20,15 @@ var gemini = register(source{
 	transcripts: []transcriptShape{
 		{key: "history", code: softwarn.TopLevelTranscriptKey, lead: "a chat's history in ", origin: "Gemini's SDKs (chat.get_history())"},
 	},
+	parts: []partMember{
+		{key: "text", kind: jsonscan.String, set: pkText},
+		{key: "function_call", kind: jsonscan.Object, set: pkFunctionCall},
+		{key: "functionCall", kind: jsonscan.Object, set: pkFunctionCall | pkCamel},
+		{key: "function_response", kind: jsonscan.Object, set: pkFunctionResponse},
+		{key: "functionResponse", kind: jsonscan.Object, set: pkFunctionResponse | pkCamel},
+	},
+	entryKeys: []string{"parts"},
+	texts:     []textShape{{code: softwarn.MessageTextInParts, is: func(m *messageFacts) bool { return m.parts }, note: contentPartsNote}},
 	messages: []messageShape{
 		{rank: 3, code: softwarn.MessageOtherFramework,
 			is: func(w *messageWalk, f foreignFacts) bool { return string(w.shortText(f.role)) == "model" && f.parts },
@@ -65,8 +75,13 @@ const geminiCallID = `<its id when present, else one you generate, e.g. "call_1"
 // them name the parts as the input spells them, and the helper that writes a response object as
 // JSON text in that language.
 
-// pkCamel is set among a message's partKinds when a part's call or response is in camelCase.
-const pkCamel partKinds = 1 << 15
+// The kinds of Gemini's parts (a part with "text" is pkText): pkCamel is set among a message's
+// partKinds when a part's call or response is in camelCase.
+const (
+	pkFunctionCall     partKinds = 1 << 7
+	pkFunctionResponse partKinds = 1 << 8
+	pkCamel            partKinds = 1 << 15
+)
 
 // geminiWords are the names of a Gemini Content's call and response parts as kinds says the
 // input spells them, and the helper that makes JSON text of an object in its language.
@@ -88,12 +103,25 @@ func geminiResponsesFix(kinds partKinds) string {
 		`(its response is an object, and a tool message's content is text)`
 }
 
-// camelPart is pkCamel when a part's key is in camelCase.
-func camelPart(key []byte) partKinds {
-	if string(key) == "functionCall" || string(key) == "functionResponse" {
-		return pkCamel
+// contentPartsNote is what the note on a kept message with a Content's "parts" and no
+// "content" says.
+func contentPartsNote(m *messageFacts) softwarn.Parts {
+	var fixes []string
+	if m.partKinds&pkText != 0 || m.partKinds&(pkFunctionCall|pkFunctionResponse) == 0 {
+		fixes = append(fixes, `move the text of its text parts to "content": <the text>`)
 	}
-	return 0
+	if m.partKinds&pkFunctionCall != 0 {
+		call, _, _ := geminiWords(m.partKinds)
+		fixes = append(fixes, `move its `+call+` parts to "tool_calls": [{"id": `+geminiCallID+`, "name": <name>, "arguments": <args>}, ...]`)
+	}
+	if m.partKinds&pkFunctionResponse != 0 {
+		fixes = append(fixes, geminiResponsesFix(m.partKinds))
+	}
+	return softwarn.Parts{
+		Found:    `"parts" (Gemini's Content shape) and no "content"`,
+		Expected: `the message's text in "content": the platform reads a message's text only from "content", not "parts"`,
+		Done:     textNotShown,
+		Fix:      strings.Join(fixes, ", and ")}
 }
 
 // Gemini's usage metadata counts a thinking model's output in two parts: candidatesTokenCount

@@ -15,6 +15,14 @@ import (
 // workflow's memory holds them, await memory.get()).
 var llamaIndex = register(source{
 	name: "LlamaIndex",
+	texts: []textShape{{code: softwarn.MessageTextInParts, is: func(m *messageFacts) bool { return m.blocks },
+		note: func(*messageFacts) softwarn.Parts {
+			return softwarn.Parts{
+				Found:    `"blocks" (LlamaIndex's ChatMessage, as model_dump writes it) and no "content"`,
+				Expected: `the message's text in "content": the platform reads a message's text only from "content", not "blocks"`,
+				Done:     textNotShown,
+				Fix:      `send {"role": <its "role">, "content": <the text of its text blocks, joined>} (in Python, ChatMessage.content gives that text)`}
+		}}},
 	kept: []keptShape{
 		{member: "additional_kwargs", code: softwarn.ToolCallsOtherFramework,
 			is: func(w *messageWalk, k keptMember) bool {

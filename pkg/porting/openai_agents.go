@@ -14,6 +14,8 @@ import (
 // "function_call_result", "callId", "name", "output": {"type": "text", "text"}}.
 var openAIAgents = register(source{
 	name: "OpenAI Agents SDK",
+	// a run item's, in Python and in JavaScript
+	entryKeys: []string{"raw_item", "call_id", "rawItem", "callId"},
 	transcripts: []transcriptShape{
 		{key: "newItems", code: softwarn.TopLevelTranscriptKey, origin: "the OpenAI Agents SDK's name for a run's items in JavaScript (RunResult.newItems)",
 			fix: `build "messages" from the run's items: ` + runItemsFix(true)},

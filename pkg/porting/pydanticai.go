@@ -3,6 +3,8 @@ package porting
 import (
 	"strings"
 
+	"github.com/dystopic/normalizer/internal/jsonscan"
+
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -22,6 +24,8 @@ var pydanticAI = register(source{
 	transcripts: []transcriptShape{
 		{key: "message_history", code: softwarn.TopLevelTranscriptKey, origin: "Pydantic AI's name for one (Agent.run's message_history)"},
 	},
+	parts:     []partMember{{key: "part_kind", kind: jsonscan.String, of: pydanticPartKind}},
+	entryKeys: []string{"parts"},
 	messages: []messageShape{
 		{rank: 4, code: softwarn.MessageOtherFramework,
 			is: func(w *messageWalk, f foreignFacts) bool {
@@ -33,6 +37,19 @@ var pydanticAI = register(source{
 			}},
 	},
 })
+
+// The kinds of Pydantic AI's parts, by their part_kind (its text part is pkText).
+const (
+	pkSystemPrompt partKinds = 1 << 0
+	pkUserPrompt   partKinds = 1 << 1
+	pkToolReturn   partKinds = 1 << 2
+	pkRetryPrompt  partKinds = 1 << 3
+	pkToolCall     partKinds = 1 << 5
+	pkThinking     partKinds = 1 << 6
+)
+
+// pydanticPartKind is the kind of a part whose part_kind is kind.
+func pydanticPartKind(kind []byte) partKinds { return pydanticPartKinds[string(kind)] }
 
 // pydanticPartKinds maps Pydantic AI's part_kind values.
 var pydanticPartKinds = map[string]partKinds{

@@ -7,6 +7,8 @@ import "github.com/dystopic/normalizer/pkg/softwarn"
 // nested shape, "observations").
 var smolagents = register(source{
 	name: "smolagents",
+	// a memory step's
+	entryKeys: []string{"step_number", "model_output", "observations"},
 	transcripts: []transcriptShape{
 		{key: "steps", code: softwarn.TopLevelTranscriptKey, origin: "smolagents' name for an agent's memory steps (agent.memory.steps)"},
 	},

@@ -39,7 +39,42 @@ type source struct {
 	// outputs: a tool's output in the source's shape sent whole as a tool message's content
 	// (the message is dropped), for a note at it.
 	outputs []outputShape
+	// texts: a kept message without "content" whose text the source holds in another member,
+	// for a note at it.
+	texts []textShape
+	// parts: what the members of a part of a message's "parts" say of its kind, for the notes
+	// on a message with parts.
+	parts []partMember
+	// entryKeys: keys that only a transcript's entries hold among the source's shapes, and
+	// entryTypes: the "type" of an entry that only the source's messages have, for
+	// holdsMessages (a transcript under another key than "messages").
+	entryKeys, entryTypes []string
 }
+
+// A textShape is a kept message without "content" that holds its text in another member, as a
+// source's messages do, recognised by is from what the walk read of it; note says what it
+// is and how to send its text in "content".
+type textShape struct {
+	code softwarn.Code
+	is   func(m *messageFacts) bool
+	note func(m *messageFacts) softwarn.Parts
+}
+
+// A partMember is a member of an object in a message's "parts", named key, holding a value of
+// kind: the part is of the kinds set, and, when of is set, of those of says of the member's
+// string text.
+type partMember struct {
+	key  string
+	kind jsonscan.Kind
+	set  partKinds
+	of   func(text []byte) partKinds
+}
+
+// partMembers, entryKeys and entryTypes are every source's, gathered at init.
+var (
+	partMembers           []partMember
+	entryKeys, entryTypes []string
+)
 
 // An outputShape is a tool's output object in a source's shape, recognised by is from obj, a
 // dropped tool message's content; note says what it is and what to send instead.
@@ -181,6 +216,9 @@ func init() {
 	joinMetaNames()
 	for _, s := range sources {
 		answerLinks = append(answerLinks, s.answerLinks...)
+		partMembers = append(partMembers, s.parts...)
+		entryKeys = append(entryKeys, s.entryKeys...)
+		entryTypes = append(entryTypes, s.entryTypes...)
 	}
 }
 
@@ -205,9 +243,12 @@ func joinTranscripts() []transcriptName {
 	return names
 }
 
-// generic are the shapes that are no source's: a transcript under the plain word for one.
+// generic are the shapes that are no source's: a transcript under the plain word for one, and
+// a chat message as one of its entries.
 var generic = register(source{
 	transcripts: []transcriptShape{{key: "transcript", code: softwarn.TopLevelTranscriptKey}},
+	// the keys of a chat message, and of one that names its author another way
+	entryKeys: []string{"role", "content", "tool_calls", "speaker", "text"},
 })
 
 // A keptShape is a member of a kept message, named member, in which a source holds what the

@@ -62,7 +62,7 @@ var sourceFiles = map[string][]string{
 // notSplit are the files whose knowledge of several sources is not yet in the sources' tables:
 // each names what it names until its recognisers move to the files of their sources. The list
 // only shrinks.
-var notSplit = []string{"explain.go", "finalhint.go", "finalnotes.go", "framenotes.go", "metanotes.go", "shapehint.go", "stopped_tool_call.go"}
+var notSplit = []string{"explain.go", "finalhint.go", "finalnotes.go", "metanotes.go", "shapehint.go", "stopped_tool_call.go"}
 
 // TestSourceNames: a source's name appears only in its own file (sourceFiles); the engine
 // files, every other non-test file but those of notSplit, name none.
@@ -96,8 +96,21 @@ func TestSourceNames(t *testing.T) {
 func TestSourceTables(t *testing.T) {
 	codes := append(softwarn.NoteCodes(), softwarn.WarningCodes()...)
 	found := map[normalize.FoundKind]string{}
+	bits := map[partKinds]string{} // a part kind's bit, by the source that sets it
 	require.NotEmpty(t, sources)
 	for _, s := range sources {
+		for _, p := range s.parts {
+			for b := partKinds(1); b != 0; b <<= 1 {
+				if p.set&b != 0 && b != pkText {
+					assert.Contains(t, []string{"", s.name}, bits[b], "%s and %s both set the part kind %#x", s.name, bits[b], b)
+					bits[b] = s.name
+				}
+			}
+		}
+		for _, x := range s.texts {
+			assert.Contains(t, codes, x.code, "%s: a text shape has no documented code", s.name)
+			assert.True(t, x.is != nil && x.note != nil, "%s: a text shape without its recogniser or its note", s.name)
+		}
 		for _, sh := range s.syntax {
 			assert.NotEqual(t, normalize.FoundSyntax, sh.found, "%s: a syntax shape of plain malformed JSON", s.name)
 			assert.NotContains(t, found, sh.found, "%s and %s both word the same syntax shape", s.name, found[sh.found])
