@@ -11,7 +11,12 @@ import (
 // "content_block_delta" | "content_block_stop" | "message_delta" | "message_stop" | "ping"}:
 // the message is the events' deltas joined, which no event is on its own.
 var anthropic = register(source{
-	name: "Anthropic",
+	name:      "Anthropic",
+	usageKeys: []string{"usage"},
+	// its input_tokens leaves out the input written to or read from the cache
+	cached: &cacheShape{count: "inputtokens",
+		caches: []cacheName{{folded: "cachecreationinputtokens"}, {folded: "cachereadinputtokens"}},
+		reason: " (Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)"},
 	metaNames: []metaName{
 		{key: "total_input_tokens", name: "input_tokens", rank: 1, whose: "Anthropic's", in: "usage"},
 		{key: "total_output_tokens", name: "output_tokens", rank: 1, whose: "Anthropic's", in: "usage"},

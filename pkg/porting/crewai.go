@@ -13,6 +13,10 @@ import "github.com/dystopic/normalizer/pkg/softwarn"
 // model's provider reports, which counts the reasoning for some providers and not for others.
 var crewAI = register(source{
 	name: "CrewAI",
+	metaNames: []metaName{
+		{key: "total_input_tokens", name: "prompt_tokens", whose: "CrewAI's", in: crewUsageIn, beside: crewUsageKeys},
+		{key: "total_output_tokens", name: "completion_tokens", whose: "CrewAI's", in: crewUsageIn, beside: crewUsageKeys},
+	},
 	messages: []messageShape{
 		{rank: 18, code: softwarn.MessageOtherFramework,
 			is: func(_ *messageWalk, f foreignFacts) bool { return f.noRole && f.raw && f.agent && f.expected },
@@ -31,7 +35,7 @@ var crewAI = register(source{
 // crewUsageKeys are the keys of a UsageMetrics that no model API's usage has: beside them,
 // prompt_tokens and completion_tokens are CrewAI's (crew_output.token_usage.model_dump() sent
 // as metadata), the run's totals over every request of the crew.
-var crewUsageKeys = [...]string{"successful_requests", "cached_prompt_tokens"}
+var crewUsageKeys = []string{"successful_requests", "cached_prompt_tokens"}
 
-// crewUsageOrigin is whose name prompt_tokens and completion_tokens are beside them.
-const crewUsageOrigin = "CrewAI's name for the count, in a UsageMetrics (CrewOutput.token_usage), summed over the crew's requests"
+// crewUsageIn is where CrewAI holds prompt_tokens and completion_tokens.
+const crewUsageIn = "a UsageMetrics (CrewOutput.token_usage), summed over the crew's requests"

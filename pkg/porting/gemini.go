@@ -20,6 +20,9 @@ var gemini = register(source{
 	transcripts: []transcriptShape{
 		{key: "history", code: softwarn.TopLevelTranscriptKey, lead: "a chat's history in ", origin: "Gemini's SDKs (chat.get_history())"},
 	},
+	usageKeys: []string{"usagemetadata"}, // usage_metadata, usageMetadata
+	split: &splitShape{count: "candidatestokencount", part: "thoughtstokencount",
+		reason: " (Gemini's candidatesTokenCount leaves out the thinking tokens, which thoughtsTokenCount counts and total_output_tokens includes)"},
 	parts: []partMember{
 		{key: "text", kind: jsonscan.String, set: pkText},
 		{key: "function_call", kind: jsonscan.Object, set: pkFunctionCall},
@@ -128,34 +131,6 @@ func contentPartsNote(m *messageFacts) softwarn.Parts {
 // (candidates_token_count in Python) is the response's text, and thoughtsTokenCount
 // (thoughts_token_count) the model's thoughts, billed as output. The run's output is their sum;
 // a rename of candidatesTokenCount alone would show a fraction of it (10 of 490 tokens).
-
-// thoughtsReason is why the output sum, after the fix that names it.
-const thoughtsReason = " (Gemini's candidatesTokenCount leaves out the thinking tokens, which thoughtsTokenCount counts and total_output_tokens includes)"
-
-// seeThoughts takes in a member name holding the number count: Gemini's thoughts count, the
-// first one met.
-func (sib *siblings) seeThoughts(name, count []byte) {
-	if sib.thoughts == nil && foldsTo(name, "thoughtstokencount") {
-		sib.thoughts, sib.thoughtsCount = shownKey(name), count
-	}
-}
-
-// thoughtsSum is the fix's sum of Gemini's output count, name holding count, and the thoughts
-// count beside it: names ("candidatesTokenCount" + "thoughtsTokenCount") and value (10 + 480
-// = 490, "" when a term is not plain digits); "" when name is not Gemini's candidates count or
-// no thoughts count is beside it.
-func (sib *siblings) thoughtsSum(name, count []byte) (names, value string) {
-	if sib.thoughts == nil || !foldsTo(name, "candidatestokencount") {
-		return "", ""
-	}
-	names = softwarn.QuoteKey(string(shownKey(name))) + " + " + softwarn.QuoteKey(string(sib.thoughts))
-	a, okA := smallCount(count)
-	b, okB := smallCount(sib.thoughtsCount)
-	if okA && okB {
-		value = strconv.FormatUint(a, 10) + " + " + strconv.FormatUint(b, 10) + " = " + strconv.FormatUint(a+b, 10)
-	}
-	return names, value
-}
 
 // geminiResponseJSON is the note's for a Gemini generateContent response's JSON text sent as
 // final_response: its answer is the text of its first candidate's parts (not those with

@@ -13,6 +13,7 @@ var langChain = register(source{
 	name: "LangChain",
 	// the message types messages_to_dict writes ({"type": "human", "data": {...}})
 	entryTypes: []string{"human", "ai", "system", "tool"},
+	usageKeys:  []string{"usagemetadata", "tokenusage"}, // an AIMessage's usage_metadata, an LLMResult's token_usage
 	metaNames: []metaName{
 		{key: "model", name: "model_name", rank: 1, whose: "LangChain's", in: "response_metadata"},
 		{key: "total_input_tokens", name: "input_tokens", rank: 1, whose: "LangChain's", in: "usage_metadata"},

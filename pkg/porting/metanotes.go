@@ -49,6 +49,7 @@ var metaKeys = [...]metaKey{
 // their holders, those of one holder together ("A's, B's and C's usage, D's
 // usage_metadata"); else "<whose> name for <noun>, in <in>, and <whose>, in <in>".
 func joinMetaNames() {
+	joinCaches()
 	for k := range metaKeys {
 		key := &metaKeys[k]
 		var names []otherName
@@ -56,6 +57,10 @@ func joinMetaNames() {
 		for _, s := range sources {
 			for _, m := range s.metaNames {
 				if m.key != key.name {
+					continue
+				}
+				if m.beside != nil {
+					besideNames = append(besideNames, m)
 					continue
 				}
 				i := slices.IndexFunc(names, func(o otherName) bool { return o.name == m.name })
@@ -73,6 +78,7 @@ func joinMetaNames() {
 		slices.SortStableFunc(names, func(a, b otherName) int { return a.rank - b.rank })
 		key.others = names
 	}
+	besideNames = besideNames[:min(len(besideNames), 64)]
 }
 
 // origin is what the note says of a name that the sources of ms give key k.
@@ -141,34 +147,61 @@ const (
 	metaRuntime      = 4
 )
 
-// usageKeys are the keys SDKs keep their token counts under (OpenAI's, Anthropic's and Pydantic
-// AI's usage, LangChain's usage_metadata and token_usage, Gemini's usage_metadata or
-// usageMetadata, Strands' accumulated_usage in an AgentResult's metrics: {"inputTokens",
-// "outputTokens", "totalTokens"}), as foldsTo wants them.
-var usageKeys = [...]string{"usage", "usagemetadata", "tokenusage", "accumulatedusage"}
-
-// cacheKeys are the prompt-cache counts that an input count leaves out, as foldsTo wants them:
-// Anthropic's cache_creation_input_tokens and cache_read_input_tokens, and Strands' (Bedrock's)
-// cacheReadInputTokens and cacheWriteInputTokens in an AgentResult's accumulated_usage. Their
-// input_tokens and inputTokens leave out the input written to or read from the cache, and
-// total_input_tokens is the run's whole input (docs/contract.md): beside them, the input count is
-// a part of the total, not the total. (Pydantic AI's input_tokens counts its cache_read_tokens
-// and cache_write_tokens already: they are not here.)
-var cacheKeys = [...]string{"cachecreationinputtokens", "cachereadinputtokens", "cachewriteinputtokens"}
-
-// cacheWrite is Strands' cacheWriteInputTokens, by its index in cacheKeys: Anthropic's name for
-// it is cache_creation_input_tokens.
-const cacheWrite = 2
-
-// Why a sum, after the fix that names it: Anthropic's words, or Strands' when its names say so.
-const (
-	cacheReason        = " (Anthropic's input_tokens leaves out the cached input, which total_input_tokens counts)"
-	strandsCacheReason = " (Strands' inputTokens leaves out the cached input, which total_input_tokens counts)"
+// The sources' usage objects, cache counts, output parts, runtimes and names said beside other
+// keys (their usageKeys, cached, split, runtimes and metaNames with beside), gathered at init
+// by joinMetaNames.
+var (
+	usageKeys    []string      // as foldsTo wants them
+	cacheKeys    []string      // every source's cache counts, as foldsTo wants them, each once
+	cacheSources []*cacheShape // the sources' cached, in the order registered
+	splits       []*splitShape
+	runtimes     []runtimeName
+	besideNames  []metaName // the metaNames that are a source's only beside its keys
 )
 
-// ollamaKeys are the other keys of an Ollama response: beside one of them, total_duration is
-// Ollama's, in nanoseconds. Another SDK's total_duration may be in another unit: not noted.
-var ollamaKeys = [...]string{"prompt_eval_count", "eval_count", "load_duration", "prompt_eval_duration", "eval_duration"}
+// maxCacheKeys bounds cacheKeys, the counts siblings holds (TestMetaKeysAreTheSchemas).
+const maxCacheKeys = 4
+
+// joinCaches gathers the sources' usage objects, cache counts, output parts and runtimes.
+func joinCaches() {
+	for _, s := range sources {
+		usageKeys = append(usageKeys, s.usageKeys...)
+		if s.cached != nil {
+			cacheSources = append(cacheSources, s.cached)
+			for _, c := range s.cached.caches {
+				if !slices.Contains(cacheKeys, c.folded) {
+					cacheKeys = append(cacheKeys, c.folded)
+				}
+			}
+		}
+		if s.split != nil {
+			splits = append(splits, s.split)
+		}
+		runtimes = append(runtimes, s.runtimes...)
+	}
+	cacheKeys = cacheKeys[:min(len(cacheKeys), maxCacheKeys)]
+	runtimes = runtimes[:min(len(runtimes), 64)]
+}
+
+// whoseCache is the index in cacheSources, plus one, of the last registered source whose cache
+// counts, or usage object, name is: of a cache count, one of its caches with that spelling (or
+// any); of a usage object, one of its holders; 0 when none.
+func whoseCache(name []byte, usage bool) int {
+	by := 0
+	for i, c := range cacheSources {
+		for _, n := range c.caches {
+			if !usage && foldsTo(name, n.folded) && (n.spelled == "" || string(name) == n.spelled) {
+				by = i + 1
+			}
+		}
+		for _, h := range c.holders {
+			if usage && foldsTo(name, h) {
+				by = i + 1
+			}
+		}
+	}
+	return by
+}
 
 // matches says whether name, not the key itself, is another name for k, and how, for the note.
 func (k *metaKey) matches(name []byte) (how string, ok bool) {
@@ -192,12 +225,12 @@ func (k *metaKey) matches(name []byte) (how string, ok bool) {
 // ones, kept as sent without a check or a warning, so that the run is shown without what they
 // hold: another SDK's name for a recognised key (input_tokens, prompt_tokens, eval_count,
 // model_name), the key spelled another way (Model, totalInputTokens, agent-runtime-ms), token
-// counts under a usage object, and Ollama's total_duration (nanoseconds) for agent_runtime_ms.
+// counts under a usage object, and a runtime in nanoseconds for agent_runtime_ms.
 // Only for a recognised key the metadata lacks: when it is there, the porter sends it already
 // and the others are data. One note per recognised key, on its first other name in input order
 // (a rename makes the key present: one note per name would have the porter send it twice); a
 // usage object supplies only the counts no other name did (a rename is the simpler fix). Beside
-// Anthropic's cache counts (or Strands'), input_tokens is a part of the total: the note says to
+// a source's cache counts (cacheShape), its input count is a part of the total: the note says to
 // send the sum, with its value, taking the cache counts from a usage object when an input_tokens
 // at metadata's top has none beside it, or from metadata's top when an input_tokens in a usage
 // object has none beside it.
@@ -262,16 +295,18 @@ func metadataNotes(v normalize.View, n *noteRun) {
 // siblings is what the notes on one metadata key need to know of the others: the cache counts
 // (their keys and numbers, nil when absent; under, the usage object that holds them when they
 // are not beside the count; atTop, when they are in metadata itself and the count under a usage
-// object) and whether an Ollama response's keys are there.
+// object), whose they are, the part of the output a source counts beside its output count, and
+// which sources' keys are there.
 type siblings struct {
-	cache, counts [len(cacheKeys)][]byte
+	cache, counts [maxCacheKeys][]byte
 	under         []byte
 	atTop         bool
-	strands       bool // the counts are Strands': under accumulated_usage, or its cacheWriteInputTokens
-	ollama        bool
-	crew          bool // beside a key only a CrewAI UsageMetrics has (crewUsageKeys)
-	// thoughts is Gemini's thoughtsTokenCount, and its number (gemini_usage.go).
-	thoughts, thoughtsCount []byte
+	by            int    // whose the counts are: whoseCache's, the greatest seen
+	runtimes      uint64 // the runtimes beside one of whose keys (by index)
+	beside        uint64 // the besideNames beside one of whose keys (by index)
+	// part is an output count's other part (splitShape), and its number.
+	part, partCount []byte
+	split           *splitShape
 }
 
 // see takes in member name, holding v.
@@ -282,29 +317,56 @@ func (sib *siblings) see(data, name []byte, v jsonscan.Span) {
 	for j, c := range cacheKeys {
 		if sib.cache[j] == nil && foldsTo(name, c) {
 			sib.cache[j], sib.counts[j] = shownKey(name), data[v.Start:v.End]
-			sib.strands = sib.strands || bedrockCache(j, name)
+			sib.by = max(sib.by, whoseCache(name, false))
 		}
 	}
-	for _, o := range ollamaKeys {
-		sib.ollama = sib.ollama || string(name) == o
+	for j, r := range runtimes {
+		if hasBytes(r.beside, name) {
+			sib.runtimes |= 1 << j
+		}
 	}
-	for _, c := range crewUsageKeys {
-		sib.crew = sib.crew || string(name) == c
+	for j, b := range besideNames {
+		if hasBytes(b.beside, name) {
+			sib.beside |= 1 << j
+		}
 	}
-	sib.seeThoughts(name, data[v.Start:v.End])
+	sib.seePart(name, data[v.Start:v.End])
 }
 
-// bedrockCache reports whether cache count j, named name, is Strands' (Bedrock's): its
-// cacheWriteInputTokens (Anthropic's name is cache_creation_input_tokens), or its
-// cacheReadInputTokens spelled as Bedrock spells it.
-func bedrockCache(j int, name []byte) bool {
-	return j == cacheWrite || string(name) == "cacheReadInputTokens"
+// seePart takes in a member name holding the number count: the first part of an output count
+// (a source's splitShape) met.
+func (sib *siblings) seePart(name, count []byte) {
+	if sib.part != nil {
+		return
+	}
+	for _, sp := range splits {
+		if foldsTo(name, sp.part) {
+			sib.part, sib.partCount, sib.split = shownKey(name), count, sp
+			return
+		}
+	}
+}
+
+// partSum is the fix's sum of an output count, name holding count, and the part beside it that
+// it leaves out: names ("candidatesTokenCount" + "thoughtsTokenCount"), value (10 + 480 = 490,
+// "" when a term is not plain digits) and why; "" when name is not the count of the part seen.
+func (sib *siblings) partSum(name, count []byte) (names, value, reason string) {
+	if sib.part == nil || !foldsTo(name, sib.split.count) {
+		return "", "", ""
+	}
+	names = softwarn.QuoteKey(string(shownKey(name))) + " + " + softwarn.QuoteKey(string(sib.part))
+	a, okA := smallCount(count)
+	b, okB := smallCount(sib.partCount)
+	if okA && okB {
+		value = strconv.FormatUint(a, 10) + " + " + strconv.FormatUint(b, 10) + " = " + strconv.FormatUint(a+b, 10)
+	}
+	return names, value, sib.split.reason
 }
 
 // takeCache takes o's cache counts, where they are and whose they are, for a count that has
 // none beside it.
 func (sib *siblings) takeCache(o *siblings) {
-	sib.cache, sib.counts, sib.under, sib.strands = o.cache, o.counts, o.under, o.strands
+	sib.cache, sib.counts, sib.under, sib.by = o.cache, o.counts, o.under, o.by
 }
 
 // hasCache reports whether a cache count was seen.
@@ -320,10 +382,15 @@ func (sib *siblings) hasCache() bool {
 // sum is the fix's sum of an input count, name holding count, and the cache counts beside it
 // (names: "input_tokens" + "cache_read_input_tokens", and where they are when under another
 // object) with its value when every term is plain digits (value: 12 + 900 = 912, else ""); ""
-// when name is not Anthropic's input_tokens or Strands' inputTokens or no cache count is there
-// (the count is then the total, as OpenAI's and Gemini's are). reason says why.
+// when name is no source's input count that leaves out the cache (cacheShape) or no cache count
+// is there (the count is then the total). reason says why: the words of the source the counts
+// are.
 func (sib *siblings) sum(name, count []byte) (names, value, reason string) {
-	if !foldsTo(name, "inputtokens") || !sib.hasCache() {
+	if !sib.hasCache() {
+		return "", "", ""
+	}
+	c := cacheSources[max(sib.by, 1)-1]
+	if !foldsTo(name, c.count) {
 		return "", "", ""
 	}
 	names = softwarn.QuoteKey(string(shownKey(name)))
@@ -350,11 +417,7 @@ func (sib *siblings) sum(name, count []byte) (names, value, reason string) {
 	if exact {
 		value = terms + " = " + strconv.FormatUint(total, 10)
 	}
-	reason = cacheReason
-	if sib.strands {
-		reason = strandsCacheReason
-	}
-	return names, value, reason
+	return names, value, c.reason
 }
 
 // smallCount reads a count written as plain digits, short enough that a few of them add up
@@ -370,7 +433,7 @@ func smallCount(tok []byte) (uint64, bool) {
 
 // usageCache is the cache counts in the first usage object of metadata, for a count at
 // metadata's top when none are beside it: {"input_tokens": 42, "usage": {"input_tokens": 42,
-// "cache_read_input_tokens": 1800}} is Anthropic's usage with its input count copied out.
+// "cache_read_input_tokens": 1800}} is a usage object with its input count copied out.
 func usageCache(m normalize.Object, data []byte, depth int) siblings {
 	var all [len(metaKeys)]bool // no count wanted, only the cache counts
 	for k := range all {
@@ -386,7 +449,7 @@ func usageCache(m normalize.Object, data []byte, depth int) siblings {
 			continue
 		}
 		sib.under = name
-		sib.strands = sib.strands || foldsTo(name, "accumulatedusage")
+		sib.by = max(sib.by, whoseCache(name, true))
 		return sib
 	}
 	return siblings{}
@@ -407,8 +470,10 @@ func otherNameNote(m normalize.Object, data []byte, i int, covered *[len(metaKey
 		}
 		if how, ok := key.matches(name); ok {
 			covered[k] = true
-			if sib.crew && (string(name) == "prompt_tokens" || string(name) == "completion_tokens") {
-				how = "(" + crewUsageOrigin + ")"
+			for j, b := range besideNames {
+				if sib.beside&(1<<j) != 0 && b.key == key.name && string(name) == b.name {
+					how = "(" + key.origin([]metaName{b}) + ")"
+				}
 			}
 			fix := `rename it "` + key.name + `"` + failsCheck(data, key, v)
 			if names, value, reason := sib.sum(name, data[v.Start:v.End]); k == metaInputTokens && names != "" {
@@ -417,11 +482,11 @@ func otherNameNote(m normalize.Object, data []byte, i int, covered *[len(metaKey
 				}
 				fix = `set "` + key.name + `" to the sum ` + names + value + reason
 			}
-			if names, value := sib.thoughtsSum(name, data[v.Start:v.End]); k == metaOutputTokens && names != "" {
+			if names, value, reason := sib.partSum(name, data[v.Start:v.End]); k == metaOutputTokens && names != "" {
 				if value != "" {
 					value = ", " + value
 				}
-				fix = `set "` + key.name + `" to the sum ` + names + value + thoughtsReason
+				fix = `set "` + key.name + `" to the sum ` + names + value + reason
 			}
 			name = shownKey(name)
 			return softwarn.At("metadata").Key(string(name)).Warning(softwarn.MetadataKeyVariant, softwarn.Kept, softwarn.Parts{
@@ -449,26 +514,31 @@ func failsCheck(data []byte, key *metaKey, v jsonscan.Span) string {
 // follows.
 const keptUnchecked = "it was kept as an ordinary key, stored as sent and not checked, so the run is shown without "
 
-// durationNote is the note on metadata member i when it is Ollama's total_duration, beside the
-// other keys of an Ollama response, and agent_runtime_ms is not covered: the same run time, in
-// nanoseconds, where agent_runtime_ms is in milliseconds. A rename would show it a million times
-// too long.
+// durationNote is the note on metadata member i when it is a source's runtime in nanoseconds
+// (runtimeName), beside one of that source's other keys, and agent_runtime_ms is not covered:
+// the same run time, where agent_runtime_ms is in milliseconds. A rename would show it a
+// million times too long.
 func durationNote(m normalize.Object, data []byte, i int, covered *[len(metaKeys)]bool, sib *siblings) (softwarn.Warning, bool) {
 	v := m.Value(i)
-	if covered[metaRuntime] || !sib.ollama || !v.Present() || string(m.Name(i)) != "total_duration" ||
-		kindOf(data[v.Start:v.End]) != jsonscan.Number {
+	if covered[metaRuntime] || sib.runtimes == 0 || !v.Present() || kindOf(data[v.Start:v.End]) != jsonscan.Number {
 		return softwarn.Warning{}, false
 	}
-	covered[metaRuntime] = true
-	example := ""
-	if ms, ok := nanosToMillis(data[v.Start:v.End]); ok {
-		example = " (" + string(data[v.Start:v.End]) + " ns is " + ms + " ms)"
+	for j, r := range runtimes {
+		if sib.runtimes&(1<<j) == 0 || string(m.Name(i)) != r.name {
+			continue
+		}
+		covered[metaRuntime] = true
+		example := ""
+		if ms, ok := nanosToMillis(data[v.Start:v.End]); ok {
+			example = " (" + string(data[v.Start:v.End]) + " ns is " + ms + " ms)"
+		}
+		return softwarn.At("metadata").Key(r.name).Warning(softwarn.MetadataKeyVariant, softwarn.Kept, softwarn.Parts{
+			Found:    `the key "` + r.name + `" holding a number`,
+			Expected: `"agent_runtime_ms" (` + r.origin + `)`,
+			Done:     keptUnchecked + "an agent runtime",
+			Fix:      `set "agent_runtime_ms" to the run's time in milliseconds, ` + r.name + ` / 1e6` + example}), true
 	}
-	return softwarn.At("metadata").Key("total_duration").Warning(softwarn.MetadataKeyVariant, softwarn.Kept, softwarn.Parts{
-		Found:    `the key "total_duration" holding a number`,
-		Expected: `"agent_runtime_ms" (Ollama's time for the whole request, in nanoseconds)`,
-		Done:     keptUnchecked + "an agent runtime",
-		Fix:      `set "agent_runtime_ms" to the run's time in milliseconds, total_duration / 1e6` + example}), true
+	return softwarn.Warning{}, false
 }
 
 // nanosToMillis writes a whole number of nanoseconds in milliseconds, exactly: the point moved
@@ -511,7 +581,7 @@ func usageNote(m normalize.Object, data []byte, i, depth int, covered *[len(meta
 		sib.takeCache(top)
 		sib.atTop = true
 	}
-	sib.strands = sib.strands || foldsTo(name, "accumulatedusage")
+	sib.by = max(sib.by, whoseCache(name, true))
 	var found, want, copies, lacks, reason string
 	n := 0
 	for k, count := range counts {
@@ -533,11 +603,11 @@ func usageNote(m normalize.Object, data []byte, i, depth int, covered *[len(meta
 			}
 			from, reason = names, why
 		}
-		if names, value := sib.thoughtsSum(count, values[k]); k == metaOutputTokens && names != "" {
+		if names, value, why := sib.partSum(count, values[k]); k == metaOutputTokens && names != "" {
 			if value != "" {
 				names += " (" + value + ")"
 			}
-			from, reason = names, reason+thoughtsReason
+			from, reason = names, reason+why
 		}
 		found, want, copies, lacks = found+q, want+w, copies+from+" to "+w, metaKeys[k].lacks
 		n++
@@ -569,7 +639,7 @@ func isUsageKey(name []byte) bool {
 
 // usageCounts reads a usage object and returns, for each recognised token count not covered,
 // the key of the first member that holds it as a number, unescaped (nil when none does), and
-// that number's text, and the cache counts beside them. As in Python, a repeated key's last
+// that number's text, and the cache counts beside them. As in the record, a repeated key's last
 // value counts.
 func usageCounts(obj []byte, depth int, covered *[len(metaKeys)]bool) (keys, values [len(metaKeys)][]byte, sib siblings) {
 	var s jsonscan.Scanner
@@ -601,7 +671,7 @@ func usageCounts(obj []byte, depth int, covered *[len(metaKeys)]bool) (keys, val
 			}
 		}
 		if number != nil {
-			sib.seeThoughts(name, number)
+			sib.seePart(name, number)
 		}
 		for j, c := range cacheKeys {
 			switch {
@@ -621,7 +691,9 @@ func usageCounts(obj []byte, depth int, covered *[len(metaKeys)]bool) (keys, val
 		if sib.counts[j] == nil || s.Err() != nil {
 			sib.cache[j], sib.counts[j] = nil, nil
 		}
-		sib.strands = sib.strands || (sib.cache[j] != nil && bedrockCache(j, sib.cache[j]))
+		if sib.cache[j] != nil {
+			sib.by = max(sib.by, whoseCache(sib.cache[j], false))
+		}
 	}
 	return keys, values, sib
 }

@@ -2,6 +2,7 @@ package porting
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -47,8 +48,22 @@ func TestMetaKeysAreTheSchemas(t *testing.T) {
 	assert.Equal(t, "total_input_tokens", metaKeys[metaInputTokens].name)
 	assert.Equal(t, "total_output_tokens", metaKeys[metaOutputTokens].name)
 	assert.Equal(t, "agent_runtime_ms", metaKeys[metaRuntime].name)
+	var caches []string
+	for _, s := range sources {
+		if s.cached != nil {
+			for _, c := range s.cached.caches {
+				if !slices.Contains(caches, c.folded) {
+					caches = append(caches, c.folded)
+				}
+			}
+		}
+	}
+	assert.LessOrEqual(t, len(caches), maxCacheKeys, "siblings holds at most maxCacheKeys cache counts")
 	for _, c := range cacheKeys {
 		assert.Equal(t, fold(c), c, "cacheKeys are written as foldsTo wants them")
+	}
+	for _, u := range usageKeys {
+		assert.Equal(t, fold(u), u, "usageKeys are written as foldsTo wants them")
 	}
 }
 

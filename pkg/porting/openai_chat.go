@@ -10,7 +10,8 @@ import (
 // "delta": {"role"?, "content"?, "refusal"?, "tool_calls"?}, "finish_reason"}]}: the message
 // is the chunks' deltas joined, which no chunk or delta is on its own.
 var openAIChat = register(source{
-	name: "OpenAI Chat Completions",
+	name:      "OpenAI Chat Completions",
+	usageKeys: []string{"usage"},
 	metaNames: []metaName{
 		{key: "total_input_tokens", name: "prompt_tokens", rank: 3, whose: "OpenAI Chat Completions'"},
 		{key: "total_output_tokens", name: "completion_tokens", rank: 3, whose: "OpenAI Chat Completions'"},

@@ -12,7 +12,8 @@ import (
 // openAIResponses is OpenAI's Responses API and the OpenAI Agents SDK, whose run items wrap
 // Responses items.
 var openAIResponses = register(source{
-	name: "OpenAI Responses",
+	name:      "OpenAI Responses",
+	usageKeys: []string{"usage"},
 	metaNames: []metaName{
 		{key: "total_input_tokens", name: "input_tokens", rank: 1, whose: "OpenAI Responses'", in: "usage"},
 		{key: "total_output_tokens", name: "output_tokens", rank: 1, whose: "OpenAI Responses'", in: "usage"},

@@ -13,7 +13,8 @@ import (
 // user-prompt, tool-return, retry-prompt, text, tool-call, thinking), tool calls as
 // {"tool_name", "args", "tool_call_id"}.
 var pydanticAI = register(source{
-	name: "Pydantic AI",
+	name:      "Pydantic AI",
+	usageKeys: []string{"usage"},
 	metaNames: []metaName{
 		{key: "model", name: "model_name", rank: 1, whose: "Pydantic AI's", in: "a ModelResponse"},
 		{key: "total_input_tokens", name: "input_tokens", rank: 1, whose: "Pydantic AI's", in: "usage"},

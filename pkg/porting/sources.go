@@ -33,6 +33,13 @@ type source struct {
 	// metaNames: the source's names for a recognised metadata key, for a
 	// metadata_key_variant note on a key sent by that name.
 	metaNames []metaName
+	// usageKeys: the objects the source keeps its token counts in, as foldsTo wants them; cached,
+	// its input count that leaves out the prompt cache; split, its output count that leaves out a
+	// part; runtimes, its members that hold the run's time: for the metadata notes.
+	usageKeys []string
+	cached    *cacheShape
+	split     *splitShape
+	runtimes  []runtimeName
 	// answerLinks: the members a tool result of the source links to its call by, other than
 	// "tool_call_id", read of a dropped message that has no tool_call_id.
 	answerLinks []string
@@ -107,6 +114,40 @@ type metaName struct {
 	key, name string
 	rank      int
 	whose, in string
+	// beside: the name is the source's only beside one of these keys, and is then said to be
+	// its, whoever else gives it (another entry of the name says whose it is otherwise).
+	beside []string
+}
+
+// A cacheShape is a source's input count that leaves out the prompt cache: beside the cache
+// counts, the run's input (total_input_tokens) is their sum, not the count.
+type cacheShape struct {
+	count  string      // the input count, as foldsTo wants it
+	caches []cacheName // the cache counts
+	// holders: the usage objects (as foldsTo wants them) under which cache counts are this
+	// source's, whatever their names.
+	holders []string
+	reason  string // why the sum, after the fix that names it
+}
+
+// A cacheName is a cache count, as foldsTo wants it; spelled, when not "", is the only spelling
+// that says the count is this source's (another is another source's, or any).
+type cacheName struct{ folded, spelled string }
+
+// A splitShape is a source's output count (count, as foldsTo wants it) that leaves out a part of
+// the output counted beside it (part): the run's output is their sum.
+type splitShape struct {
+	count, part string
+	reason      string // why the sum, after the fix that names it
+}
+
+// A runtimeName is a member in which a source holds the run's time in nanoseconds, name, said
+// to be the source's (origin) beside one of its other keys (beside): another's member of that
+// name may be in another unit, and is not noted.
+type runtimeName struct {
+	name   string
+	beside []string
+	origin string
 }
 
 // A responseShape is a model API's response, recognised by note from obj, the object that

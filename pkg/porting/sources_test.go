@@ -62,7 +62,7 @@ var sourceFiles = map[string][]string{
 // notSplit are the files whose knowledge of several sources is not yet in the sources' tables:
 // each names what it names until its recognisers move to the files of their sources. The list
 // only shrinks.
-var notSplit = []string{"explain.go", "finalhint.go", "finalnotes.go", "metanotes.go", "shapehint.go", "stopped_tool_call.go"}
+var notSplit = []string{"explain.go", "finalhint.go", "finalnotes.go", "shapehint.go", "stopped_tool_call.go"}
 
 // TestSourceNames: a source's name appears only in its own file (sourceFiles); the engine
 // files, every other non-test file but those of notSplit, name none.

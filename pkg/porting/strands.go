@@ -14,7 +14,14 @@ import (
 // "message", "metrics"} (to_dict() writes "type": "agent_result"; JavaScript's toJSON()
 // "type": "agentResult", "stopReason", "lastMessage").
 var strands = register(source{
-	name: "Strands",
+	name:      "Strands",
+	usageKeys: []string{"accumulatedusage"}, // {"inputTokens", "outputTokens", "totalTokens"}
+	// Bedrock's cacheReadInputTokens and cacheWriteInputTokens in an AgentResult's
+	// accumulated_usage: its inputTokens leaves out the input written to or read from the cache
+	cached: &cacheShape{count: "inputtokens",
+		caches:  []cacheName{{folded: "cachereadinputtokens", spelled: "cacheReadInputTokens"}, {folded: "cachewriteinputtokens"}},
+		holders: []string{"accumulatedusage"},
+		reason:  " (Strands' inputTokens leaves out the cached input, which total_input_tokens counts)"},
 	metaNames: []metaName{ // Bedrock's names, in an AgentResult's metrics
 		{key: "total_input_tokens", name: "inputTokens", rank: 2, whose: "Strands'", in: "accumulated_usage"},
 		{key: "total_output_tokens", name: "outputTokens", rank: 2, whose: "Strands'", in: "accumulated_usage"},
