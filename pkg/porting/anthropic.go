@@ -23,7 +23,14 @@ var anthropic = register(source{
 	},
 	responses: []responseShape{{note: messageJSON}},
 	// a tool_result block sent as a message, which its warning says how to convert
-	answerLinks: []string{"tool_use_id"},
+	answerLinks:  []answerLink{{member: "tool_use_id", origin: "Anthropic's name for it"}},
+	argumentKeys: []argumentsKey{{key: "input", origin: "Anthropic's name for them"}},
+	blocks: []blockShape{
+		{typ: "tool_use", noun: "Anthropic tool_use block", code: softwarn.AnthropicContentBlocks,
+			fix: "the trace shows tool calls only from tool_calls: move each to tool_calls as {\"id\": <id>, \"name\": <name>, \"arguments\": <input>}"},
+		{typ: "tool_result", noun: "Anthropic tool_result block", code: softwarn.AnthropicContentBlocks,
+			fix: "the trace links results only from tool messages: send each as {\"role\": \"tool\", \"tool_call_id\": <tool_use_id>, \"content\": <content>}"},
+	},
 	messages: []messageShape{
 		{rank: 13, code: softwarn.MessageOtherFramework,
 			is: func(w *messageWalk, f foreignFacts) bool {

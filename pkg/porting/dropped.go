@@ -48,7 +48,7 @@ func (w *messageWalk) readDropped(m normalize.InputMessage, n *noteRun) {
 			f.stepOut = true // a memory step's, beside "step_number" (smolagents.go)
 			w.readDroppedCalls(v, i)
 		default:
-			if isAnswerLink(key) { // the last one counts, as tool_call_id's
+			if answerLinkOf(key) >= 0 { // the last one counts, as tool_call_id's
 				useID = w.stringAt(v)
 				continue
 			}

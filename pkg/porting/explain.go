@@ -108,26 +108,26 @@ const (
 // messageFacts is what the notes need of one message; its last value of each key counts, as
 // in the record. Offsets are in the input.
 type messageFacts struct {
-	start          int // where the message starts
-	isTool         bool
-	toolCallID     jsonscan.Span // the string token, absent when missing or null
-	toolUseID      jsonscan.Span // Anthropic's name for it: the string token, or absent
-	functionCall   bool          // present and not null
-	functionCallAt int
-	contentAt      int
-	uses           int         // Anthropic tool_use blocks in content
-	results        int         // Anthropic tool_result blocks in content
-	calls          int         // in its last tool_calls
-	otherArgs      []otherArgs // the calls whose arguments are under another key: few
-	hasContent     bool        // content present and not null
-	parts          bool        // "parts" is an array (Gemini's Content)
-	partKinds      partKinds
-	blocks         bool // "blocks" is an array that is not empty (LlamaIndex's ChatMessage)
-	role           []byte
-	hasCalls       bool             // tool_calls present and not null
-	hasCallID      bool             // tool_call_id present and not null
-	keptAt         [2]keptCandidate // members some source's keptShape may be in, the first two
-	kept           int
+	start      int // where the message starts
+	isTool     bool
+	toolCallID jsonscan.Span // the string token, absent when missing or null
+	toolUseID  jsonscan.Span // a source's other name for it (answerLinks): the string token, or absent
+	link       int           // which of answerLinks toolUseID is under
+	legacy     *legacyMember // a source's legacy member of a call, present and not null
+	legacyAt   int
+	contentAt  int
+	blocks     [maxBlockShapes]int // in content, by their shape in blockShapes
+	calls      int                 // in its last tool_calls
+	otherArgs  []otherArgs         // the calls whose arguments are under another key: few
+	hasContent bool                // content present and not null
+	parts      bool                // "parts" is an array
+	partKinds  partKinds
+	blockList  bool // "blocks" is an array that is not empty
+	role       []byte
+	hasCalls   bool             // tool_calls present and not null
+	hasCallID  bool             // tool_call_id present and not null
+	keptAt     [2]keptCandidate // members some source's keptShape may be in, the first two
+	kept       int
 }
 
 // keptCandidate is a member of a kept message of a name some source's keptShape reads.
@@ -305,7 +305,7 @@ func messageAt(i int) softwarn.Loc { return softwarn.At("messages").Index(i) }
 // The parts of a message that notes concern, given in the order the message holds them.
 const (
 	partResult = iota
-	partFunctionCall
+	partLegacy
 	partContent
 	partArguments
 	partKept // a member in a source's keptShape (sources.go)
@@ -321,10 +321,10 @@ func (w *messageWalk) note(n *noteRun, i int) {
 	if m.isTool {
 		add(w.resultAt(), partResult)
 	}
-	if m.functionCall {
-		add(m.functionCallAt, partFunctionCall)
+	if m.legacy != nil {
+		add(m.legacyAt, partLegacy)
 	}
-	if m.uses > 0 || m.results > 0 {
+	if m.blocks != [maxBlockShapes]int{} {
 		add(m.contentAt, partContent)
 	}
 	if len(m.otherArgs) > 0 {
@@ -345,8 +345,8 @@ func (w *messageWalk) note(n *noteRun, i int) {
 		switch p.part {
 		case partResult:
 			w.noteResult(n, i)
-		case partFunctionCall:
-			w.noteFunctionCall(n, i)
+		case partLegacy:
+			w.noteLegacy(n, i)
 		case partContent:
 			w.noteContent(n, i)
 		case partArguments:
@@ -357,26 +357,22 @@ func (w *messageWalk) note(n *noteRun, i int) {
 	}
 }
 
-func (w *messageWalk) noteFunctionCall(n *noteRun, i int) {
-	if n.take() {
-		// One clause, its fix after a colon: the problem, whole.
-		n.add(w.msg.functionCallAt, messageAt(i).Key("function_call").Warning(softwarn.LegacyFunctionCall, softwarn.Kept, softwarn.Parts{
-			Problem: "function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls: " +
-				"send it as \"tool_calls\": [{\"id\": <an id>, \"name\": <name>, \"arguments\": <arguments>}]"}))
+// noteLegacy notes kept message i's legacy member (legacyMember).
+func (w *messageWalk) noteLegacy(n *noteRun, i int) {
+	if l := w.msg.legacy; n.take() {
+		n.add(w.msg.legacyAt, messageAt(i).Key(l.member).Warning(l.code, softwarn.Kept, l.parts))
 	}
 }
 
+// noteContent notes the content blocks of kept message i in a source's shape (blockShape).
 func (w *messageWalk) noteContent(n *noteRun, i int) {
 	m := &w.msg
-	if m.uses > 0 && n.take() {
-		n.add(m.contentAt, messageAt(i).Key("content").Warning(softwarn.AnthropicContentBlocks, softwarn.Kept, softwarn.Parts{
-			Problem: "holds " + plural(m.uses, "Anthropic tool_use block"),
-			Fix:     "the trace shows tool calls only from tool_calls: move each to tool_calls as {\"id\": <id>, \"name\": <name>, \"arguments\": <input>}"}))
-	}
-	if m.results > 0 && n.take() {
-		n.add(m.contentAt, messageAt(i).Key("content").Warning(softwarn.AnthropicContentBlocks, softwarn.Kept, softwarn.Parts{
-			Problem: "holds " + plural(m.results, "Anthropic tool_result block"),
-			Fix:     "the trace links results only from tool messages: send each as {\"role\": \"tool\", \"tool_call_id\": <tool_use_id>, \"content\": <content>}"}))
+	for j, b := range blockShapes {
+		if m.blocks[j] > 0 && n.take() {
+			n.add(m.contentAt, messageAt(i).Key("content").Warning(b.code, softwarn.Kept, softwarn.Parts{
+				Problem: "holds " + plural(m.blocks[j], b.noun),
+				Fix:     b.fix}))
+		}
 	}
 }
 
@@ -436,15 +432,16 @@ func (w *messageWalk) noteResult(n *noteRun, i int) {
 	}
 }
 
-// noteToolUseID notes tool message i, which has its call's id under tool_use_id, as Anthropic's
-// tool_result blocks do, and no tool_call_id: renaming the key links it.
+// noteToolUseID notes tool message i, which has its call's id under a source's other name for
+// it (answerLinks) and no tool_call_id: renaming the key links it.
 func (w *messageWalk) noteToolUseID(n *noteRun, i int) {
 	m := &w.msg
+	l := answerLinks[m.link]
 	id := jsonscan.StringText(w.data, m.toolUseID)
 	value := jsonscan.ShortToken(tokenText(w.data, m.toolUseID))
 	p := softwarn.Parts{
-		Problem: "a tool message with \"tool_use_id\" (Anthropic's name for it) but no \"tool_call_id\", so the trace cannot link this result to its call",
-		Fix:     "rename \"tool_use_id\" to \"tool_call_id\"",
+		Problem: "a tool message with \"" + l.member + "\" (" + l.origin + ") but no \"tool_call_id\", so the trace cannot link this result to its call",
+		Fix:     "rename \"" + l.member + "\" to \"tool_call_id\"",
 	}
 	if k, ok := w.match(id); ok {
 		w.mean(k)
@@ -456,7 +453,7 @@ func (w *messageWalk) noteToolUseID(n *noteRun, i int) {
 		p.Fix += ", and use the id of the assistant tool call it answers: " + value + " answers no earlier tool call" + hint
 	}
 	if n.take() {
-		n.add(m.toolUseID.Start, messageAt(i).Key("tool_use_id").Warning(softwarn.ToolResultUnmatched, softwarn.Kept, p))
+		n.add(m.toolUseID.Start, messageAt(i).Key(l.member).Warning(softwarn.ToolResultUnmatched, softwarn.Kept, p))
 	}
 }
 
@@ -479,20 +476,36 @@ func (w *messageWalk) read(m normalize.InputMessage) {
 		case "tool_call_id":
 			f.toolCallID = w.stringAt(v)
 			f.hasCallID = w.data[v.Start] != 'n'
-		case "tool_use_id":
-			f.toolUseID = w.stringAt(v)
-		case "function_call":
-			f.functionCall, f.functionCallAt = w.data[v.Start] != 'n', v.Start
 		case "content":
 			f.contentAt, f.hasContent = v.Start, w.data[v.Start] != 'n'
-			f.uses, f.results = w.contentBlocks(v)
+			f.blocks = w.contentBlocks(v)
 		case "tool_calls":
 			f.hasCalls = w.data[v.Start] != 'n'
 			w.readCalls(m)
 		case "parts":
 			f.parts, f.partKinds = w.readParts(v)
 		case "blocks":
-			f.blocks = textKind(w.data[v.Start:v.End]) == jsonscan.Array
+			f.blockList = textKind(w.data[v.Start:v.End]) == jsonscan.Array
+		default:
+			w.readOther(o.Name(j), v)
+		}
+	}
+}
+
+// readOther reads member name of a kept message, holding v, when it is a source's: its link to
+// its call under another name (answerLinks; the last one counts), or its legacy member.
+func (w *messageWalk) readOther(name []byte, v jsonscan.Span) {
+	f := &w.msg
+	if l := answerLinkOf(name); l >= 0 {
+		f.toolUseID, f.link = w.stringAt(v), l
+		return
+	}
+	for j := range legacyMembers {
+		if l := &legacyMembers[j]; string(name) == l.member {
+			f.legacy, f.legacyAt = nil, v.Start
+			if w.data[v.Start] != 'n' {
+				f.legacy = l
+			}
 		}
 	}
 }
@@ -532,41 +545,41 @@ func stringIn(data []byte, v jsonscan.Span) jsonscan.Span {
 	return jsonscan.Span{}
 }
 
-// contentBlocks counts the Anthropic tool_use and tool_result blocks of the content at v,
-// which the trace does not link.
-func (w *messageWalk) contentBlocks(v jsonscan.Span) (uses, results int) {
+// contentBlocks counts the content blocks of the content at v in a source's shape
+// (blockShapes), which the trace does not link.
+func (w *messageWalk) contentBlocks(v jsonscan.Span) (counts [maxBlockShapes]int) {
 	var s jsonscan.Scanner
 	data := w.scanner(&s, v)
 	if s.Peek() != jsonscan.Array {
-		return 0, 0
+		return counts
 	}
 	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
 		if s.Peek() != jsonscan.Object {
 			s.SkipValue()
 			continue
 		}
-		typ := ""
+		var typ []byte
 		for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 			isType := string(s.KeyName()) == "type"
 			if v := stringIn(data, s.SkipValue()); isType {
-				typ = ""
+				typ = nil
 				if v.Present() {
-					typ = string(jsonscan.StringText(data, v))
+					typ = jsonscan.StringText(data, v)
 				}
 			}
 		}
-		switch typ {
-		case "tool_use":
-			uses++
-		case "tool_result":
-			results++
+		for j, b := range blockShapes {
+			if typ != nil && string(typ) == b.typ {
+				counts[j]++
+			}
 		}
 	}
-	return uses, results
+	return counts
 }
 
 // otherArgumentsKey is the other key the arguments of the call object at offset at are under,
-// or "". As in the record, OpenAI's nested shape takes them from function.
+// or "". As in the record, the nested shape ({"function": {"name", "arguments"}}) takes them
+// from function.
 func (w *messageWalk) otherArgumentsKey(at int) string {
 	var s jsonscan.Scanner
 	s.Reset(w.data[at:], w.v.MaxDepth()) // the object only is read
@@ -608,21 +621,32 @@ func (a *argumentsKeys) see(name []byte) {
 	switch string(name) {
 	case "arguments":
 		a.arguments = true
-	case "args", "input", "parameters":
-		if a.other == "" {
+	default:
+		if a.other == "" && isArgumentsKey(name) {
 			a.other = string(name)
 		}
 	}
 }
 
+// argumentsKeyOrigin is whose name for a call's arguments key is (a source's argumentKeys), or
+// "" when none's.
 func argumentsKeyOrigin(key string) string {
-	switch key {
-	case "args":
-		return "LangChain's name for them"
-	case "input":
-		return "Anthropic's name for them"
+	for _, a := range argumentKeys {
+		if key == a.key {
+			return a.origin
+		}
 	}
-	return "a function schema's name"
+	return ""
+}
+
+// isArgumentsKey is whether name is a source's argumentKeys.
+func isArgumentsKey(name []byte) bool {
+	for _, a := range argumentKeys {
+		if string(name) == a.key {
+			return true
+		}
+	}
+	return false
 }
 
 // keptMembers are the names of the members some source's keptShape reads.

@@ -11,6 +11,8 @@ import (
 // "tool_call_id".
 var langChain = register(source{
 	name: "LangChain",
+	// a ToolCall's, {"name", "args", "id"}
+	argumentKeys: []argumentsKey{{key: "args", origin: "LangChain's name for them"}},
 	// the message types messages_to_dict writes ({"type": "human", "data": {...}})
 	entryTypes: []string{"human", "ai", "system", "tool"},
 	usageKeys:  []string{"usagemetadata", "tokenusage"}, // an AIMessage's usage_metadata, an LLMResult's token_usage

@@ -15,7 +15,7 @@ import (
 // workflow's memory holds them, await memory.get()).
 var llamaIndex = register(source{
 	name: "LlamaIndex",
-	texts: []textShape{{code: softwarn.MessageTextInParts, is: func(m *messageFacts) bool { return m.blocks },
+	texts: []textShape{{code: softwarn.MessageTextInParts, is: func(m *messageFacts) bool { return m.blockList },
 		note: func(*messageFacts) softwarn.Parts {
 			return softwarn.Parts{
 				Found:    `"blocks" (LlamaIndex's ChatMessage, as model_dump writes it) and no "content"`,

@@ -17,6 +17,9 @@ var openAIChat = register(source{
 		{key: "total_output_tokens", name: "completion_tokens", rank: 3, whose: "OpenAI Chat Completions'"},
 	},
 	responses: []responseShape{{note: chatCompletionJSON}},
+	legacy: []legacyMember{{member: "function_call", code: softwarn.LegacyFunctionCall, parts: softwarn.Parts{
+		Problem: "function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls: " +
+			"send it as \"tool_calls\": [{\"id\": <an id>, \"name\": <name>, \"arguments\": <arguments>}]"}}},
 	messages: []messageShape{
 		{rank: 9, code: softwarn.MessageOtherFramework,
 			is: func(w *messageWalk, f foreignFacts) bool {

@@ -41,8 +41,17 @@ type source struct {
 	split     *splitShape
 	runtimes  []runtimeName
 	// answerLinks: the members a tool result of the source links to its call by, other than
-	// "tool_call_id", read of a dropped message that has no tool_call_id.
-	answerLinks []string
+	// "tool_call_id", read of a message that has no tool_call_id.
+	answerLinks []answerLink
+	// legacy: a kept message's member in which the source held its calls before tool_calls,
+	// which the trace does not read, for a note at it.
+	legacy []legacyMember
+	// blocks: the content blocks of the source that hold tool calls or results, which the
+	// trace does not link, for a note on a kept message's content.
+	blocks []blockShape
+	// argumentKeys: the key the source's tool calls hold their arguments under instead of
+	// "arguments", which the flat form does not keep, for a note on the call.
+	argumentKeys []argumentsKey
 	// outputs: a tool's output in the source's shape sent whole as a tool message's content
 	// (the message is dropped), for a note at it.
 	outputs []outputShape
@@ -91,17 +100,48 @@ type outputShape struct {
 	note func(obj []byte, maxDepth int) softwarn.Parts
 }
 
-// answerLinks are every source's answerLinks, gathered at init.
-var answerLinks []string
+// An answerLink is a member a source's tool result holds its call's id in, and whose name it
+// is (origin: "X's name for it").
+type answerLink struct{ member, origin string }
 
-// isAnswerLink is whether key is a source's answerLinks.
-func isAnswerLink(key []byte) bool {
-	for _, l := range answerLinks {
-		if string(key) == l {
-			return true
+// A legacyMember is a member a source's messages held their calls in before tool_calls: the
+// note at it (code, parts: its problem and fix in one clause).
+type legacyMember struct {
+	member string
+	code   softwarn.Code
+	parts  softwarn.Parts
+}
+
+// A blockShape is a content block of type typ: a note on a kept message's content that holds
+// some says it holds that many of noun ("X tool_use block") and fix.
+type blockShape struct {
+	typ, noun, fix string
+	code           softwarn.Code
+}
+
+// maxBlockShapes bounds blockShapes, which messageFacts counts (TestSourceTables).
+const maxBlockShapes = 4
+
+// An argumentsKey is the key a source's tool calls hold their arguments under, and whose name
+// it is.
+type argumentsKey struct{ key, origin string }
+
+// Every source's answerLinks, legacy members, block shapes and arguments keys, gathered at init.
+var (
+	answerLinks   []answerLink
+	legacyMembers []legacyMember
+	blockShapes   []blockShape
+	argumentKeys  []argumentsKey
+)
+
+// answerLinkOf is the index of key in answerLinks, or -1.
+func answerLinkOf(key []byte) int {
+	for i, l := range answerLinks {
+		if string(key) == l.member {
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // A metaName is a source's name for the recognised metadata key key: name, whose it is
@@ -257,10 +297,14 @@ func init() {
 	joinMetaNames()
 	for _, s := range sources {
 		answerLinks = append(answerLinks, s.answerLinks...)
+		legacyMembers = append(legacyMembers, s.legacy...)
+		blockShapes = append(blockShapes, s.blocks...)
+		argumentKeys = append(argumentKeys, s.argumentKeys...)
 		partMembers = append(partMembers, s.parts...)
 		entryKeys = append(entryKeys, s.entryKeys...)
 		entryTypes = append(entryTypes, s.entryTypes...)
 	}
+	blockShapes = blockShapes[:min(len(blockShapes), maxBlockShapes)]
 }
 
 // joinTranscripts gathers the sources' transcript shapes by key: a key several sources use
@@ -290,6 +334,8 @@ var generic = register(source{
 	transcripts: []transcriptShape{{key: "transcript", code: softwarn.TopLevelTranscriptKey}},
 	// the keys of a chat message, and of one that names its author another way
 	entryKeys: []string{"role", "content", "tool_calls", "speaker", "text"},
+	// a function schema's word, as some SDKs send a call's arguments
+	argumentKeys: []argumentsKey{{key: "parameters", origin: "a function schema's name"}},
 })
 
 // A keptShape is a member of a kept message, named member, in which a source holds what the

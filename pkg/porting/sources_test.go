@@ -62,7 +62,7 @@ var sourceFiles = map[string][]string{
 // notSplit are the files whose knowledge of several sources is not yet in the sources' tables:
 // each names what it names until its recognisers move to the files of their sources. The list
 // only shrinks.
-var notSplit = []string{"explain.go", "finalhint.go", "finalnotes.go", "shapehint.go", "stopped_tool_call.go"}
+var notSplit = []string{"finalhint.go", "finalnotes.go", "shapehint.go", "stopped_tool_call.go"}
 
 // TestSourceNames: a source's name appears only in its own file (sourceFiles); the engine
 // files, every other non-test file but those of notSplit, name none.
@@ -107,6 +107,12 @@ func TestSourceTables(t *testing.T) {
 				}
 			}
 		}
+		for _, b := range s.blocks {
+			assert.Contains(t, codes, b.code, "%s: the block shape %q has no documented code", s.name, b.typ)
+		}
+		for _, l := range s.legacy {
+			assert.Contains(t, codes, l.code, "%s: the legacy member %q has no documented code", s.name, l.member)
+		}
 		for _, x := range s.texts {
 			assert.Contains(t, codes, x.code, "%s: a text shape has no documented code", s.name)
 			assert.True(t, x.is != nil && x.note != nil, "%s: a text shape without its recogniser or its note", s.name)
@@ -133,6 +139,11 @@ func TestSourceTables(t *testing.T) {
 			assert.NotEmpty(t, tr.key, s.name)
 		}
 	}
+	var blocks int
+	for _, s := range sources {
+		blocks += len(s.blocks)
+	}
+	assert.LessOrEqual(t, blocks, maxBlockShapes, "messageFacts counts at most maxBlockShapes block shapes")
 	for _, k := range []normalize.FoundKind{normalize.FoundGzip, normalize.FoundWide, normalize.FoundSingleQuote, normalize.FoundLiteral, normalize.FoundNonFinite} {
 		assert.Contains(t, found, k, "no source words what the scanner found (kind %d)", k)
 	}
