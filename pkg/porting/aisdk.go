@@ -17,7 +17,7 @@ var aiSDK = register(source{
 		{key: "total_input_tokens", name: "inputTokens", rank: 2, whose: "the AI SDK's", in: "usage and totalUsage"},
 		{key: "total_output_tokens", name: "outputTokens", rank: 2, whose: "the AI SDK's", in: "usage and totalUsage"},
 	},
-	outputs: []outputShape{{code: softwarn.MessageOtherFramework, is: isToolResultOutput, note: toolResultOutputNote}},
+	outputs: []outputShape{{code: softwarn.MessageOtherFramework, read: toolResultOutput, note: toolResultOutputNote}},
 	messages: []messageShape{
 		{rank: 14, code: softwarn.MessageOtherFramework,
 			is: func(_ *messageWalk, f foreignFacts) bool { return f.noRole && f.stepNum },
@@ -59,34 +59,28 @@ func generateTextHint(steps []byte, maxDepth int) (shapeHint, bool) {
 // to send JSON.stringify(output) (or, for "text", a content part's type, to wrap it in an
 // array), which would keep the wrapper; the tool's output is output.value.
 
-// toolResultOutput is the type of the ToolResultOutput obj and what its note says to send in its
-// place; send "" when obj is none.
-func toolResultOutput(obj []byte, maxDepth int) (typ []byte, send string) {
+// toolResultOutput reads the ToolResultOutput obj: its type, and what its note says to send in
+// its place.
+func toolResultOutput(obj []byte, maxDepth int) (outputFacts, bool) {
 	t := member(obj, "type", maxDepth)
 	value := member(obj, "value", maxDepth)
 	if len(t) < 2 || t[0] != '"' || len(t) > 16 || value == nil {
-		return nil, ""
+		return outputFacts{}, false
 	}
 	tb := jsonscan.StringText(t, jsonscan.Span{Start: 0, End: len(t)})
 	switch {
 	case (string(tb) == "text" || string(tb) == "error-text") && value[0] == '"':
-		return tb, `"content": output.value, the tool's text as it is`
+		return outputFacts{tb, `"content": output.value, the tool's text as it is`}, true
 	case string(tb) == "json" || string(tb) == "error-json":
-		return tb, `"content": JSON.stringify(output.value), the tool's output as JSON text`
+		return outputFacts{tb, `"content": JSON.stringify(output.value), the tool's output as JSON text`}, true
 	case string(tb) == "content" && value[0] == '[':
-		return tb, `"content": output.value, its list of parts (a text part is {"type": "text", "text"}, as OpenAI's)`
+		return outputFacts{tb, `"content": output.value, its list of parts (a text part is {"type": "text", "text"}, as OpenAI's)`}, true
 	}
-	return nil, ""
+	return outputFacts{}, false
 }
 
-func isToolResultOutput(obj []byte, maxDepth int) bool {
-	_, send := toolResultOutput(obj, maxDepth)
-	return send != ""
-}
-
-func toolResultOutputNote(obj []byte, maxDepth int) softwarn.Parts {
-	tb, send := toolResultOutput(obj, maxDepth)
-	t, instead := string(tb), "JSON.stringify(output)" // what the warning says to send
+func toolResultOutputNote(o outputFacts) softwarn.Parts {
+	t, send, instead := string(o.kind), o.send, "JSON.stringify(output)" // what the warning says to send
 	if strings.HasPrefix(t, "error-") {
 		send += " (the tool's error)"
 	}

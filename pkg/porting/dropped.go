@@ -75,11 +75,12 @@ func (w *messageWalk) noteToolOutput(n *noteRun, i int, f *foreignFacts, sp json
 	obj, depth := w.data[sp.Start:sp.End], w.v.MaxDepth()
 	for _, s := range sources {
 		for _, o := range s.outputs {
-			if !o.is(obj, depth) {
+			facts, ok := o.read(obj, depth)
+			if !ok {
 				continue
 			}
 			if n.take() {
-				n.add(sp.Start, messageAt(i).Key("content").Warning(o.code, softwarn.Dropped, o.note(obj, depth)))
+				n.add(sp.Start, messageAt(i).Key("content").Warning(o.code, softwarn.Dropped, o.note(facts)))
 			}
 			return
 		}

@@ -440,8 +440,8 @@ func (w *messageWalk) noteToolUseID(n *noteRun, i int) {
 	id := jsonscan.StringText(w.data, m.toolUseID)
 	value := jsonscan.ShortToken(tokenText(w.data, m.toolUseID))
 	p := softwarn.Parts{
-		Problem: "a tool message with \"" + l.member + "\" (" + l.origin + ") but no \"tool_call_id\", so the trace cannot link this result to its call",
-		Fix:     "rename \"" + l.member + "\" to \"tool_call_id\"",
+		Problem: l.problem,
+		Fix:     l.fix,
 	}
 	if k, ok := w.match(id); ok {
 		w.mean(k)

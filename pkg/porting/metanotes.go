@@ -60,7 +60,7 @@ func joinMetaNames() {
 					continue
 				}
 				if m.beside != nil {
-					besideNames = append(besideNames, m)
+					besideNames, besideHow = append(besideNames, m), append(besideHow, "("+key.origin([]metaName{m})+")")
 					continue
 				}
 				i := slices.IndexFunc(names, func(o otherName) bool { return o.name == m.name })
@@ -157,6 +157,7 @@ var (
 	splits       []*splitShape
 	runtimes     []runtimeName
 	besideNames  []metaName // the metaNames that are a source's only beside its keys
+	besideHow    []string   // what a note says of each of besideNames, made at init
 )
 
 // maxCacheKeys bounds cacheKeys, the counts siblings holds (TestMetaKeysAreTheSchemas).
@@ -177,7 +178,11 @@ func joinCaches() {
 		if s.split != nil {
 			splits = append(splits, s.split)
 		}
-		runtimes = append(runtimes, s.runtimes...)
+		for _, r := range s.runtimes {
+			r.found, r.expected = `the key "`+r.name+`" holding a number`, `"agent_runtime_ms" (`+r.origin+`)`
+			r.to = `set "agent_runtime_ms" to the run's time in milliseconds, ` + r.name + ` / 1e6`
+			runtimes = append(runtimes, r)
+		}
 	}
 	cacheKeys = cacheKeys[:min(len(cacheKeys), maxCacheKeys)]
 	runtimes = runtimes[:min(len(runtimes), 64)]
@@ -472,7 +477,7 @@ func otherNameNote(m normalize.Object, data []byte, i int, covered *[len(metaKey
 			covered[k] = true
 			for j, b := range besideNames {
 				if sib.beside&(1<<j) != 0 && b.key == key.name && string(name) == b.name {
-					how = "(" + key.origin([]metaName{b}) + ")"
+					how = besideHow[j]
 				}
 			}
 			fix := `rename it "` + key.name + `"` + failsCheck(data, key, v)
@@ -533,10 +538,10 @@ func durationNote(m normalize.Object, data []byte, i int, covered *[len(metaKeys
 			example = " (" + string(data[v.Start:v.End]) + " ns is " + ms + " ms)"
 		}
 		return softwarn.At("metadata").Key(r.name).Warning(softwarn.MetadataKeyVariant, softwarn.Kept, softwarn.Parts{
-			Found:    `the key "` + r.name + `" holding a number`,
-			Expected: `"agent_runtime_ms" (` + r.origin + `)`,
+			Found:    r.found,
+			Expected: r.expected,
 			Done:     keptUnchecked + "an agent runtime",
-			Fix:      `set "agent_runtime_ms" to the run's time in milliseconds, ` + r.name + ` / 1e6` + example}), true
+			Fix:      r.to + example}), true
 	}
 	return softwarn.Warning{}, false
 }

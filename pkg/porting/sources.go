@@ -92,17 +92,28 @@ var (
 	entryKeys, entryTypes []string
 )
 
-// An outputShape is a tool's output object in a source's shape, recognised by is from obj, a
-// dropped tool message's content; note says what it is and what to send instead.
+// An outputShape is a tool's output object in a source's shape, recognised by read from obj, a
+// dropped tool message's content (ok false when it is not the shape); note says, from what read
+// found, what it is and what to send instead.
 type outputShape struct {
 	code softwarn.Code
-	is   func(obj []byte, maxDepth int) bool
-	note func(obj []byte, maxDepth int) softwarn.Parts
+	read func(obj []byte, maxDepth int) (o outputFacts, ok bool)
+	note func(o outputFacts) softwarn.Parts
+}
+
+// outputFacts is what an outputShape's read found of a tool's output: its kind (the text of its
+// type), and what to send in its place.
+type outputFacts struct {
+	kind []byte
+	send string
 }
 
 // An answerLink is a member a source's tool result holds its call's id in, and whose name it
 // is (origin: "X's name for it").
-type answerLink struct{ member, origin string }
+type answerLink struct {
+	member, origin string
+	problem, fix   string // the note's, made at init
+}
 
 // A legacyMember is a member a source's messages held their calls in before tool_calls: the
 // note at it (code, parts: its problem and fix in one clause).
@@ -185,9 +196,10 @@ type splitShape struct {
 // to be the source's (origin) beside one of its other keys (beside): another's member of that
 // name may be in another unit, and is not noted.
 type runtimeName struct {
-	name   string
-	beside []string
-	origin string
+	name                string
+	beside              []string
+	origin              string
+	found, expected, to string // the note's, made at init
 }
 
 // A responseShape is a model API's response, recognised by note from obj, the object that
@@ -296,7 +308,11 @@ func init() {
 	transcriptNames = joinTranscripts()
 	joinMetaNames()
 	for _, s := range sources {
-		answerLinks = append(answerLinks, s.answerLinks...)
+		for _, l := range s.answerLinks {
+			l.problem = "a tool message with \"" + l.member + "\" (" + l.origin + ") but no \"tool_call_id\", so the trace cannot link this result to its call"
+			l.fix = "rename \"" + l.member + "\" to \"tool_call_id\""
+			answerLinks = append(answerLinks, l)
+		}
 		legacyMembers = append(legacyMembers, s.legacy...)
 		blockShapes = append(blockShapes, s.blocks...)
 		argumentKeys = append(argumentKeys, s.argumentKeys...)

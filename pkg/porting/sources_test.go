@@ -132,7 +132,7 @@ func TestSourceTables(t *testing.T) {
 		}
 		for _, o := range s.outputs {
 			assert.Contains(t, codes, o.code, "%s: a tool output shape has no documented code", s.name)
-			assert.True(t, o.is != nil && o.note != nil, "%s: a tool output shape without its recogniser or its note", s.name)
+			assert.True(t, o.read != nil && o.note != nil, "%s: a tool output shape without its recogniser or its note", s.name)
 		}
 		for _, tr := range s.transcripts {
 			assert.Contains(t, codes, tr.code, "%s: the transcript key %q has no documented code", s.name, tr.key)
