@@ -15,26 +15,22 @@
 // # Where advice lives
 //
 // Knowledge of a source, a framework, an API or a program whose output porters send, is a
-// table in a file of its own, which registers it (sources.go: type source): for each shape of
-// the source's output, how it is recognised, its code and its fix. python.go holds a value
-// printed by that language's str(), encoding.go gzip and UTF-16 (no framework: the programs
-// that write them); autogen.go, crewai.go, gemini.go, langchain.go, pydanticai.go and
-// smolagents.go (among others) their messages the contract drops; gemini.go, langchain.go,
-// openai_responses.go, pydanticai.go and smolagents.go the keys they send a transcript under;
-// strands.go and llamaindex.go the members of kept messages that hold tool calls where the
-// trace does not read them, and their result objects sent as the handler's result;
-// anthropic.go, gemini.go, openai_chat.go and openai_responses.go their model responses, whose
-// JSON text sent as final_response gets a note saying where the answer is. The engine, the
-// walks that read the View and the note list, reads the tables and names no source:
-// explain.go's linter, keyvariant.go (top-level keys spelled another way), notes.go, text.go
-// and sources.go. A test (TestSourceNames) fails when a source is named outside its file.
+// file of its own named for it, which registers the source's tables (sources.go: type
+// source): for each shape of the source's output, how it is recognised, its code and its fix.
+// python.go holds a value printed by that language's str(), encoding.go gzip and UTF-16 (no
+// framework: the programs that write them), ollama.go only metadata names; the others a
+// framework's or API's messages, transcripts, tool calls, metadata names, result objects and
+// model responses, each in the table of its kind. A new framework is one new file and its
+// tables. The engine reads the tables and names no source: the walks over the View and the
+// note list (explain.go, framenotes.go, dropped.go, metanotes.go, keyvariant.go, notes.go,
+// text.go) and sources.go, which gathers the tables at init and composes a wording that names
+// several sources from their parts, in the order they register. A test (TestSourceNames) fails
+// when a source is named outside its file.
 //
-// Not every recogniser is in a table yet: framenotes.go and dropped.go (the walk over dropped
-// and kept messages, with the parts of a kept message and a tool's output in another
-// framework's shape), metanotes.go (other SDKs' metadata names), finalnotes.go (placeholders,
-// and a printed result object as the answer), explain.go's tool-call notes and the hints of
-// shapehint.go and finalhint.go still know several sources each (notSplit in sources_test.go,
-// a list that only shrinks).
+// Not every recogniser is in a table yet: finalnotes.go (placeholders, and a printed result
+// object as the answer), the hints of shapehint.go and finalhint.go, and stopped_tool_call.go's
+// reading of a transcript's last turn still know several sources each (notSplit in
+// sources_test.go, a list that only shrinks).
 // CONTRIBUTING.md ("Adding advice for a framework") says how to add a source.
 //
 // # What names a framework
