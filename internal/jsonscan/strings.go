@@ -140,6 +140,18 @@ func AppendString(dst []byte, s string) []byte {
 func AppendStringContent(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
+		// Runs of plain ASCII, a word at a time: special marks exactly the bytes that end one
+		// (its lowest mark is exact, and only that one is used).
+		for i+8 <= len(s) {
+			if m := special(stringWord(s, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
 			i++
@@ -192,6 +204,13 @@ func AppendStringContent(dst []byte, s string) []byte {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// stringWord is the little-endian word of s[i:i+8], one load.
+func stringWord(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
 
 // ShortToken shows a token from the input in a message as the sender wrote it, escapes
 // included (a lone surrogate stays \ud800), cut to about 64 bytes on a character boundary, and

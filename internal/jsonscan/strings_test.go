@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/dystopic/normalizer/internal/testkit/corpus"
 )
@@ -111,4 +112,75 @@ func TestShortTokenKeepsEscapesWhole(t *testing.T) {
 			t.Errorf("ShortToken(%s) = %s, want %s", tt.token, got, tt.want)
 		}
 	}
+}
+
+// TestAppendStringContentWords checks the word-at-a-time AppendStringContent against the same
+// escaping a byte at a time, with each byte that ends a plain run at every offset in a word and
+// at the end of the string.
+func TestAppendStringContentWords(t *testing.T) {
+	for _, odd := range []string{"\"", "\\", "\n", "\x01", "\x1f", "é", "\u2028", "\u2029", "\xff", "\xed\xa0\x80", "東", "😀", "\x7f", " "} {
+		for n := 0; n <= 20; n++ {
+			for at := 0; at <= n; at++ {
+				s := strings.Repeat("a", at) + odd + strings.Repeat("b", n-at)
+				if got, want := string(AppendStringContent(nil, s)), string(appendStringContentBytewise(nil, s)); got != want {
+					t.Fatalf("AppendStringContent(%q) = %q, want %q", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// appendStringContentBytewise is AppendStringContent one byte at a time, as it was written first.
+func appendStringContentBytewise(dst []byte, s string) []byte {
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
+			u := 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', hexDigits[u>>12], hexDigits[u>>8&0xF], hexDigits[u>>4&0xF], hexDigits[u&0xF])
+			i += 3
+			start = i
+			continue
+		}
+		if r == utf8.RuneError && n == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\uFFFD"...)
+			i += n
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += n
+			start = i
+			continue
+		}
+		i += n
+	}
+	return append(dst, s[start:]...)
 }
