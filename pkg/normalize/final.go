@@ -69,6 +69,18 @@ func headOf(content []byte, out *[]byte) headFacts {
 	var h headFacts
 	last, chars, i := 0, 0, 0
 	for ; i < len(content) && chars < MaxChars; chars++ {
+		// Eight bytes at a time while no escape is among them and the cap is not near: they
+		// hold as many characters as bytes that are no continuation byte, and the last of
+		// them ends at the first byte after them that is none either.
+		if i+8 <= len(content) && MaxChars-chars >= 8 {
+			x := binary.LittleEndian.Uint64(content[i:])
+			if b := x ^ 0x5C5C5C5C5C5C5C5C; (b-0x0101010101010101)&^b&0x8080808080808080 == 0 {
+				chars += 7 - bits.OnesCount64(x&^(x<<1)&0x8080808080808080) // and chars++
+				for i += 8; i < len(content) && content[i]&0xC0 == 0x80; i++ {
+				}
+				continue
+			}
+		}
 		c := content[i]
 		switch {
 		case c == '\\' && content[i+1] == 'u':
