@@ -12,6 +12,7 @@ import (
 // the message is the events' deltas joined, which no event is on its own.
 var anthropic = register(source{
 	name:      "Anthropic",
+	lists:     []valueShape{{rank: 2, hint: blocksValueHint}},
 	usageKeys: []string{"usage"},
 	// its input_tokens leaves out the input written to or read from the cache
 	cached: &cacheShape{count: "inputtokens",
@@ -73,4 +74,21 @@ func messageJSON(obj []byte, maxDepth int, dict bool) (what, answer string, ok b
 		return "", "", false
 	}
 	return what0, codePath(dict, "message", "content", strconv.Itoa(first), "text") + joinedWith(n, "text blocks"), true
+}
+
+// blocksValueHint is the list shape of content blocks whose first is not text: an Anthropic
+// message's content with a thinking block before its text. Its text is that of its text
+// blocks; with a tool_use block, it is a preamble.
+func blocksValueHint(list []byte, maxDepth int) (shapeHint, bool) {
+	firstType := shortString(member(firstElement(list, maxDepth), "type", maxDepth), 16)
+	i, n := textParts(list, "text", maxDepth)
+	if firstType == "" || i < 0 {
+		return shapeHint{}, false
+	}
+	detail := `. Its elements are content blocks, "type": "` + firstType + `" first, then "text": it looks like an Anthropic message's content rather than its text`
+	if _, calls := partsHold(list, maxDepth); calls {
+		return shapeHint{detail: detail + `, with a tool_use block: its text is the preamble the model wrote before the call, and the agent stopped at a tool call`, fix: stoppedFix}, true
+	}
+	return shapeHint{detail: detail, fix: `send {"final_response": <the "text" of final_response's text blocks, joined>} (here content[` +
+		strconv.Itoa(i) + `].text` + joinedWith(n, "text blocks") + `), not its ` + firstType + ` blocks`}, true
 }

@@ -23,6 +23,7 @@ var gemini = register(source{
 	usageKeys: []string{"usagemetadata"}, // usage_metadata, usageMetadata
 	split: &splitShape{count: "candidatestokencount", part: "thoughtstokencount",
 		reason: " (Gemini's candidatesTokenCount leaves out the thinking tokens, which thoughtsTokenCount counts and total_output_tokens includes)"},
+	values: []valueShape{{rank: 2, hint: geminiPartHint}, {rank: 5, hint: contentValueHint}},
 	parts: []partMember{
 		{key: "text", kind: jsonscan.String, set: pkText},
 		{key: "function_call", kind: jsonscan.Object, set: pkFunctionCall},
@@ -171,4 +172,51 @@ func contentValueHint(obj []byte, maxDepth int) (shapeHint, bool) {
 	}
 	return shapeHint{detail: detail + ` rather than its text`,
 		fix: `send {"final_response": response.text}, the text of its parts (here parts[` + strconv.Itoa(first) + `].text` + joinedWith(n, "parts") + `)`}, true
+}
+
+// geminiPartHint recognises one Gemini Part sent as final_response, as a part of
+// candidates[0].content.parts is dumped: a non-empty string "text", no "type", and no key that
+// is not a Part's field (to_json_dict() writes {"text"}, model_dump() adds the other fields as
+// null, the REST API writes them in camelCase). A part with "thought": true holds the model's
+// thoughts, not its answer: the answer is in the parts without it. Another object with "text"
+// keeps the general fix.
+func geminiPartHint(obj []byte, maxDepth int) (shapeHint, bool) {
+	var s jsonscan.Scanner
+	s.Reset(obj, maxDepth)
+	if s.Peek() != jsonscan.Object {
+		return shapeHint{}, false
+	}
+	keys := 0
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		if !isPartField(s.KeyName()) {
+			return shapeHint{}, false
+		}
+		keys++
+		s.SkipValue()
+	}
+	if s.Err() != nil || textKind(member(obj, "text", maxDepth)) != jsonscan.String {
+		return shapeHint{}, false
+	}
+	if string(member(obj, "thought", maxDepth)) == "true" {
+		const fix = `send {"final_response": <the "text" of the response's parts without "thought": true, joined>}`
+		return shapeHint{detail: `. It has "text" and "thought": true: it looks like a Gemini Part that holds the model's thoughts, not its answer`, fix: fix}, true
+	}
+	const fix = `send {"final_response": <its "text">}`
+	if keys == 1 { // a lone {"text"} is a Gemini Part's shape, but other frameworks' too
+		return shapeHint{detail: `. It has only "text": it looks like a message part (as a Gemini Part of candidates[0].content.parts is written) rather than its text`, fix: fix}, true
+	}
+	return shapeHint{detail: `. It has "text" and no "type": it looks like a Gemini Part (one of candidates[0].content.parts) rather than its text`, fix: fix}, true
+}
+
+// isPartField reports whether name is a field of Gemini's Part, as the Python SDK (snake_case)
+// or the REST API and the JavaScript SDK (camelCase) write it.
+func isPartField(name []byte) bool {
+	switch string(name) {
+	case "text", "thought", "thought_signature", "thoughtSignature", "video_metadata", "videoMetadata",
+		"inline_data", "inlineData", "file_data", "fileData", "function_call", "functionCall",
+		"function_response", "functionResponse", "executable_code", "executableCode",
+		"code_execution_result", "codeExecutionResult":
+		return true
+	}
+	return false
 }

@@ -10,7 +10,8 @@ import (
 // tool, data holding "content" and, by type, "tool_calls" ([{"name", "args", "id"}]) or
 // "tool_call_id".
 var langChain = register(source{
-	name: "LangChain",
+	name:   "LangChain",
+	values: []valueShape{{rank: 4, hint: serializedMessageHint}, {rank: 6, hint: aiMessageValue}},
 	// a ToolCall's, {"name", "args", "id"}
 	argumentKeys: []argumentsKey{{key: "args", origin: "LangChain's name for them"}},
 	// the message types messages_to_dict writes ({"type": "human", "data": {...}})
@@ -162,4 +163,15 @@ func serializedMessageHint(obj []byte, maxDepth int) (shapeHint, bool) {
 		where = "<" + where + ">"
 	}
 	return shapeHint{detail: detail + ` rather than its text`, fix: `send {"final_response": ` + where + `}, the message's content, not the message`}, true
+}
+
+// aiMessageValue is the value shape of a LangChain AIMessage ("type": "ai" and "content") whose
+// content holds text.
+func aiMessageValue(obj []byte, maxDepth int) (shapeHint, bool) {
+	content := member(obj, "content", maxDepth)
+	if textKind(content) == jsonscan.None || shortString(member(obj, "type", maxDepth), 16) != "ai" {
+		return shapeHint{}, false
+	}
+	fix := `send {"final_response": <` + textOf(content, `the AIMessage's "content"`) + `>}`
+	return shapeHint{detail: `. It has "type": "ai" and "content": it looks like a LangChain AIMessage rather than its text`, fix: fix}, true
 }

@@ -23,12 +23,12 @@
 // model responses, each in the table of its kind. A new framework is one new file and its
 // tables. The engine reads the tables and names no source: the walks over the View and the
 // note list (explain.go, framenotes.go, dropped.go, metanotes.go, keyvariant.go, notes.go,
-// text.go) and sources.go, which gathers the tables at init and composes a wording that names
+// text.go), finalhint.go's hint on a final_response that is not a string, and sources.go, which gathers the tables at init and composes a wording that names
 // several sources from their parts, in the order they register. A test (TestSourceNames) fails
 // when a source is named outside its file.
 //
 // Not every recogniser is in a table yet: finalnotes.go (placeholders, and a printed result
-// object as the answer), the hints of shapehint.go and finalhint.go, and stopped_tool_call.go's
+// object as the answer), the hints of shapehint.go, and stopped_tool_call.go's
 // reading of a transcript's last turn still know several sources each (notSplit in
 // sources_test.go, a list that only shrinks).
 // CONTRIBUTING.md ("Adding advice for a framework") says how to add a source.

@@ -1,6 +1,8 @@
 package porting
 
 import (
+	"slices"
+
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/pkg/softwarn"
@@ -30,6 +32,9 @@ type source struct {
 	// responses: the source's model response whose JSON text was sent as final_response, for
 	// a final_response_object_json note.
 	responses []responseShape
+	// values and lists: an object, or a list, in the source's shape sent as final_response, for
+	// the hint of its rejection.
+	values, lists []valueShape
 	// metaNames: the source's names for a recognised metadata key, for a
 	// metadata_key_variant note on a key sent by that name.
 	metaNames []metaName
@@ -202,6 +207,17 @@ type runtimeName struct {
 	found, expected, to string // the note's, made at init
 }
 
+// A valueShape is a value sent as final_response that holds the answer somewhere inside,
+// recognised by hint, which says what it is and where the text is (ok false when v is not the
+// shape). rank orders the shapes a value may be in: the lowest says.
+type valueShape struct {
+	rank int
+	hint func(v []byte, maxDepth int) (shapeHint, bool)
+}
+
+// objectValues and listValues are the sources' values and lists, by rank, gathered at init.
+var objectValues, listValues []valueShape
+
 // A responseShape is a model API's response, recognised by note from obj, the object that
 // final_response's text holds (read with the result's depth limit); dict: the text was written
 // with spaces, as json.dumps writes a dict. note says what it is and where its
@@ -321,6 +337,12 @@ func init() {
 		entryTypes = append(entryTypes, s.entryTypes...)
 	}
 	blockShapes = blockShapes[:min(len(blockShapes), maxBlockShapes)]
+	for _, s := range sources {
+		objectValues, listValues = append(objectValues, s.values...), append(listValues, s.lists...)
+	}
+	byRank := func(a, b valueShape) int { return a.rank - b.rank }
+	slices.SortStableFunc(objectValues, byRank)
+	slices.SortStableFunc(listValues, byRank)
 }
 
 // joinTranscripts gathers the sources' transcript shapes by key: a key several sources use
@@ -350,6 +372,8 @@ var generic = register(source{
 	transcripts: []transcriptShape{{key: "transcript", code: softwarn.TopLevelTranscriptKey}},
 	// the keys of a chat message, and of one that names its author another way
 	entryKeys: []string{"role", "content", "tool_calls", "speaker", "text"},
+	values:    []valueShape{{rank: 1, hint: partValue}, {rank: 3, hint: messageStopped}, {rank: 7, hint: chatMessageValue}},
+	lists:     []valueShape{{rank: 1, hint: partListValue}},
 	// a function schema's word, as some SDKs send a call's arguments
 	argumentKeys: []argumentsKey{{key: "parameters", origin: "a function schema's name"}},
 })

@@ -62,7 +62,7 @@ var sourceFiles = map[string][]string{
 // notSplit are the files whose knowledge of several sources is not yet in the sources' tables:
 // each names what it names until its recognisers move to the files of their sources. The list
 // only shrinks.
-var notSplit = []string{"finalhint.go", "finalnotes.go", "shapehint.go", "stopped_tool_call.go"}
+var notSplit = []string{"finalnotes.go", "shapehint.go", "stopped_tool_call.go"}
 
 // TestSourceNames: a source's name appears only in its own file (sourceFiles); the engine
 // files, every other non-test file but those of notSplit, name none.
@@ -107,6 +107,9 @@ func TestSourceTables(t *testing.T) {
 				}
 			}
 		}
+		for _, v := range append(s.values[:len(s.values):len(s.values)], s.lists...) {
+			assert.NotNil(t, v.hint, "%s: a value shape of rank %d without its hint", s.name, v.rank)
+		}
 		for _, b := range s.blocks {
 			assert.Contains(t, codes, b.code, "%s: the block shape %q has no documented code", s.name, b.typ)
 		}
@@ -142,6 +145,11 @@ func TestSourceTables(t *testing.T) {
 	var blocks int
 	for _, s := range sources {
 		blocks += len(s.blocks)
+	}
+	for _, vs := range [][]valueShape{objectValues, listValues} {
+		for i := 1; i < len(vs); i++ {
+			assert.NotEqual(t, vs[i-1].rank, vs[i].rank, "two value shapes of one rank: which says is the order of the files")
+		}
 	}
 	assert.LessOrEqual(t, blocks, maxBlockShapes, "messageFacts counts at most maxBlockShapes block shapes")
 	for _, k := range []normalize.FoundKind{normalize.FoundGzip, normalize.FoundWide, normalize.FoundSingleQuote, normalize.FoundLiteral, normalize.FoundNonFinite} {
