@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/dystopic/normalizer/internal/testkit/benchcpu"
 	"github.com/dystopic/normalizer/internal/testkit/goldenfile"
 	"github.com/dystopic/normalizer/pkg/normalize"
 	"github.com/dystopic/normalizer/pkg/porting"
@@ -25,7 +26,8 @@ func benchInputs(b *testing.B, dir string) (docs [][]byte, size int64) {
 
 // BenchmarkExplain measures the explain view with this package's advice over the porters'
 // results of testdata/explain and the real-SDK corpus, every input once per iteration,
-// accepted or rejected. Compare two builds with benchstat:
+// accepted or rejected. The machines are shared: compare cpu-ns/op (benchcpu), the thread's own
+// CPU time, between two builds run in turn, with benchstat:
 //
 //	go test ./pkg/porting -run '^$' -bench 'Explain|Porting' -benchmem -count 6 > new.txt
 //	benchstat old.txt new.txt
@@ -37,6 +39,7 @@ func BenchmarkExplain(b *testing.B) {
 			var dst []byte
 			b.SetBytes(size)
 			b.ReportAllocs()
+			defer benchcpu.Measure(b)()
 			for b.Loop() {
 				for _, doc := range docs {
 					dst, _ = n.AppendOutput(dst[:0], doc)
@@ -54,6 +57,7 @@ func BenchmarkPortingHint(b *testing.B) {
 	var dst []byte
 	b.SetBytes(size)
 	b.ReportAllocs()
+	defer benchcpu.Measure(b)()
 	for b.Loop() {
 		for _, doc := range docs {
 			dst, _ = n.AppendOutput(dst[:0], doc)
