@@ -50,13 +50,10 @@ type fixConfig struct {
 }
 
 func parseFix(args []string, getenv func(string) string) (fixConfig, error) {
-	cfg := fixConfig{maxBytes: normalize.DefaultMaxBytes}
-	if env := getenv(maxBytesEnv); env != "" {
-		n, err := parseByteSize(env)
-		if err != nil {
-			return cfg, usageErrorf("fix: %s: %v", maxBytesEnv, err)
-		}
-		cfg.maxBytes = n
+	cfg := fixConfig{}
+	var err error
+	if cfg.maxBytes, err = envMaxBytes("fix", getenv); err != nil {
+		return cfg, err
 	}
 	fs := flag.NewFlagSet("fix", flag.ContinueOnError)
 	fs.BoolVar(&cfg.unsafe, "unsafe", false, "")

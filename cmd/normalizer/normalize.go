@@ -66,14 +66,24 @@ type normalizeConfig struct {
 // maxBytesEnv supplies the default of --max-bytes, named by the rule of serve's variables.
 var maxBytesEnv = envName("max-bytes")
 
+// envMaxBytes is the default of cmd's --max-bytes: maxBytesEnv's size, or the normalizer's.
+func envMaxBytes(cmd string, getenv func(string) string) (int64, error) {
+	env := getenv(maxBytesEnv)
+	if env == "" {
+		return normalize.DefaultMaxBytes, nil
+	}
+	n, err := parseByteSize(env)
+	if err != nil {
+		return normalize.DefaultMaxBytes, usageErrorf("%s: %s: %v", cmd, maxBytesEnv, err)
+	}
+	return n, nil
+}
+
 func parseNormalize(args []string, getenv func(string) string) (normalizeConfig, error) {
-	cfg := normalizeConfig{maxBytes: normalize.DefaultMaxBytes}
-	if env := getenv(maxBytesEnv); env != "" {
-		n, err := parseByteSize(env)
-		if err != nil {
-			return cfg, usageErrorf("normalize: %s: %v", maxBytesEnv, err)
-		}
-		cfg.maxBytes = n
+	cfg := normalizeConfig{}
+	var err error
+	if cfg.maxBytes, err = envMaxBytes("normalize", getenv); err != nil {
+		return cfg, err
 	}
 	fs := flag.NewFlagSet("normalize", flag.ContinueOnError)
 	fs.BoolVar(&cfg.jsonl, "jsonl", false, "")
