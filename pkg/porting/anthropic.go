@@ -1,6 +1,7 @@
 package porting
 
 import (
+	"bytes"
 	"strconv"
 
 	"github.com/dystopic/normalizer/pkg/softwarn"
@@ -23,6 +24,7 @@ var anthropic = register(source{
 		{key: "total_output_tokens", name: "output_tokens", rank: 1, whose: "Anthropic's", in: "usage"},
 	},
 	responses: []responseShape{{note: messageJSON}},
+	printed:   []printedShape{{rank: 7, note: blocksRepr}},
 	// a tool_result block sent as a message, which its warning says how to convert
 	answerLinks:  []answerLink{{member: "tool_use_id", origin: "Anthropic's name for it"}},
 	argumentKeys: []argumentsKey{{key: "input", origin: "Anthropic's name for them"}},
@@ -91,4 +93,31 @@ func blocksValueHint(list []byte, maxDepth int) (shapeHint, bool) {
 	}
 	return shapeHint{detail: detail, fix: `send {"final_response": <the "text" of final_response's text blocks, joined>} (here content[` +
 		strconv.Itoa(i) + `].text` + joinedWith(n, "text blocks") + `), not its ` + firstType + ` blocks`}, true
+}
+
+// blocksRepr is the note's for str() of a list of dicts read as a list of content blocks or
+// parts ([{'type': 'text', 'text': '…'}], an Anthropic message's content as a dict holds it, or
+// a chat message's content parts): the answer is the text of its text blocks, not of its
+// thinking blocks. A list with a tool_use block is a turn that stopped at a tool call, and one
+// without text holds no answer: no note names them.
+func blocksRepr(p printedText) (what, answer string, is bool) {
+	if p.form != printedList {
+		return "", "", false
+	}
+	first, n, calls, at := -1, 0, false, -1
+	if !reprItems(p.text, 0, func(item []byte) {
+		at++
+		typ, text := reprMember(item, "type"), reprMember(item, "text")
+		calls = calls || bytes.HasPrefix(typ, []byte("'tool_use'"))
+		if !bytes.HasPrefix(typ, []byte("'text'")) || text == nil || emptyValue(text) || (text[0] != '\'' && text[0] != '"') {
+			return
+		}
+		if n++; first < 0 {
+			first = at
+		}
+	}) || first < 0 || calls {
+		return "", "", true
+	}
+	return "Python's str() of a list of content blocks (an Anthropic message's content, or a chat message's content parts)",
+		`the "text" of its text blocks` + joined(n) + ` (here content[` + strconv.Itoa(first) + `]["text"])`, true
 }

@@ -1,6 +1,7 @@
 package porting
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,7 @@ var gemini = register(source{
 		{key: "total_output_tokens", name: "candidates_token_count", rank: 6, whose: "Gemini's", in: "usage_metadata"},
 	},
 	responses: []responseShape{{note: geminiResponseJSON}},
+	printed:   []printedShape{{rank: 4, keys: []string{"candidates"}, note: candidatesRepr}},
 	transcripts: []transcriptShape{
 		{key: "history", code: softwarn.TopLevelTranscriptKey, lead: "a chat's history in ", origin: "Gemini's SDKs (chat.get_history())"},
 	},
@@ -219,4 +221,31 @@ func isPartField(name []byte) bool {
 		return true
 	}
 	return false
+}
+
+// candidatesRepr is the note's for str() of a Gemini generateContent response's dict, whose
+// 'candidates' is a list: the answer is the text of its first candidate's parts without
+// 'thought': True. Parts that call functions hold no answer, and no note names them.
+func candidatesRepr(p printedText) (what, answer string, is bool) {
+	list := p.value("candidates")
+	if p.form != printedDict || len(list) == 0 || list[0] != '[' {
+		return "", "", false
+	}
+	parts := reprMember(reprMember(firstItem(list), "content"), "parts")
+	first, n, calls, at := -1, 0, false, 0
+	if len(parts) == 0 || parts[0] != '[' || reprClose(parts, 0, func(item []byte) {
+		calls = calls || reprMember(item, "function_call") != nil && !emptyValue(reprMember(item, "function_call")) ||
+			reprMember(item, "functionCall") != nil && !emptyValue(reprMember(item, "functionCall"))
+		text := reprMember(item, "text")
+		if text != nil && !emptyValue(text) && (text[0] == '\'' || text[0] == '"') && !bytes.HasPrefix(reprMember(item, "thought"), []byte("True")) {
+			if n++; first < 0 {
+				first = at
+			}
+		}
+		at++
+	}) < 0 || first < 0 || calls {
+		return "", "", true
+	}
+	return "Python's str() of a Gemini generateContent response's dict ('candidates')",
+		`result["candidates"][0]["content"]["parts"][` + strconv.Itoa(first) + `]["text"]` + joined(n), true
 }

@@ -1,6 +1,8 @@
 package porting
 
 import (
+	"bytes"
+
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
@@ -10,8 +12,9 @@ import (
 // tool, data holding "content" and, by type, "tool_calls" ([{"name", "args", "id"}]) or
 // "tool_call_id".
 var langChain = register(source{
-	name:   "LangChain",
-	values: []valueShape{{rank: 4, hint: serializedMessageHint}, {rank: 6, hint: aiMessageValue}},
+	name:    "LangChain",
+	values:  []valueShape{{rank: 4, hint: serializedMessageHint}, {rank: 6, hint: aiMessageValue}},
+	printed: []printedShape{{rank: 1, note: messageStr}, {rank: 6, keys: []string{"messages"}, note: stateStr}},
 	// a ToolCall's, {"name", "args", "id"}
 	argumentKeys: []argumentsKey{{key: "args", origin: "LangChain's name for them"}},
 	// the message types messages_to_dict writes ({"type": "human", "data": {...}})
@@ -174,4 +177,60 @@ func aiMessageValue(obj []byte, maxDepth int) (shapeHint, bool) {
 	}
 	fix := `send {"final_response": <` + textOf(content, `the AIMessage's "content"`) + `>}`
 	return shapeHint{detail: `. It has "type": "ai" and "content": it looks like a LangChain AIMessage rather than its text`, fix: fix}, true
+}
+
+// messageStr is the note's for Python's str() of a LangChain message, content='…' or
+// content=[…] (content blocks, as some models' messages have) followed by additional_kwargs={…}.
+func messageStr(p printedText) (what, answer string, is bool) {
+	v := langChainContent(p.text)
+	switch {
+	case v == nil:
+		return "", "", false
+	case v[0] == '[':
+		return "Python's str() of a LangChain message (content=[…] additional_kwargs={…})", inBlocks("message.content", "content", v), true
+	}
+	return "Python's str() of a LangChain message (content='…' additional_kwargs={…})", "message.content", true
+}
+
+// langChainContent is the content of t when t is str() of a LangChain message, or nil: after
+// content=, a string literal or a list (of content blocks, as some models' messages have), then
+// the field the message's str() writes after it.
+func langChainContent(t []byte) []byte {
+	const content = "content="
+	if !bytes.HasPrefix(t, []byte(content)) || len(t) == len(content) {
+		return nil
+	}
+	v, end := t[len(content):], -1
+	switch v[0] {
+	case '\'', '"':
+		end = skipString(v, 0)
+	case '[':
+		if c := reprClose(v, 0, func([]byte) {}); c >= 0 {
+			end = c + 1
+		}
+	}
+	if end <= 0 || !(bytes.HasPrefix(v[end:], []byte(" additional_kwargs={")) || bytes.HasPrefix(v[end:], []byte(" response_metadata={"))) {
+		return nil
+	}
+	if emptyValue(v) { // a message without text (a tool-call turn): nothing to send instead
+		return nil
+	}
+	return v[:end]
+}
+
+// stateStr is the note's for str() of a dict whose 'messages' is a list, a LangGraph state:
+// the answer is its last message's content, unless that message holds none (a tool-call turn).
+func stateStr(p printedText) (what, answer string, is bool) {
+	msgs := p.value("messages")
+	if p.form != printedDict || len(msgs) < 2 || msgs[0] != '[' || msgs[1] == ']' {
+		return "", "", false
+	}
+	if _, ok := messageContent("", lastItem(msgs)); !ok {
+		return "", "", true
+	}
+	last := `result["messages"][-1].content`
+	if msgs[1] == '{' { // dicts, not message objects
+		last = `result["messages"][-1]["content"]`
+	}
+	return "Python's str() of a dict with 'messages' (a LangGraph state)", "the last message's content, " + last, true
 }

@@ -17,6 +17,7 @@ var openAIChat = register(source{
 		{key: "total_output_tokens", name: "completion_tokens", rank: 3, whose: "OpenAI Chat Completions'"},
 	},
 	responses: []responseShape{{note: chatCompletionJSON}},
+	printed:   []printedShape{{rank: 2, keys: []string{"choices", "object"}, note: chatCompletionRepr}},
 	legacy: []legacyMember{{member: "function_call", code: softwarn.LegacyFunctionCall, parts: softwarn.Parts{
 		Problem: "function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls: " +
 			"send it as \"tool_calls\": [{\"id\": <an id>, \"name\": <name>, \"arguments\": <arguments>}]"}}},
@@ -83,4 +84,29 @@ func (f *objectFacts) chatStopped() (shapeHint, bool) {
 	}
 	text := textKind(member(msg, "content", f.maxDepth)) != jsonscan.None
 	return stoppedResponse(`"choices"`, "an OpenAI chat completion", "tool_calls in choices[0].message", text), true
+}
+
+// chatCompletionRepr is the note's for Python's text of an OpenAI chat completion, str() of its
+// dict or its repr: a list of choices and object 'chat.completion' (not a chunk of a stream,
+// whose text is in choices[0].delta), whose first choice's message holds text (a tool-call
+// turn's content is None, and it is not this shape).
+func chatCompletionRepr(p printedText) (what, answer string, is bool) {
+	choices := p.value("choices")
+	if len(choices) == 0 || choices[0] != '[' || emptyValue(choices) || !literalIs(p.value("object"), "'chat.completion'") {
+		return "", "", false
+	}
+	var msg []byte
+	if first := firstItem(choices); classLen(first) > 0 || len(first) > 0 && first[0] == '{' {
+		msg, _ = memberOf(first, "message")
+	}
+	if msg == nil {
+		return "", "", false
+	}
+	if _, ok := messageContent("", msg); !ok {
+		return "", "", false
+	}
+	if p.form == printedDict {
+		return "Python's str() of an OpenAI chat completion's dict ('object': 'chat.completion')", `result["choices"][0]["message"]["content"]`, true
+	}
+	return "Python's repr() of an OpenAI chat completion, " + string(p.class) + "(…)", "result.choices[0].message.content", true
 }

@@ -19,6 +19,7 @@ var openAIResponses = register(source{
 		{key: "total_output_tokens", name: "output_tokens", rank: 1, whose: "OpenAI Responses'", in: "usage"},
 	},
 	responses: []responseShape{{note: responseJSON}},
+	printed:   []printedShape{{rank: 3, keys: []string{"output", "object"}, note: responseRepr}},
 	transcripts: []transcriptShape{
 		{key: "new_items", code: softwarn.TopLevelTranscriptKey, origin: "the OpenAI Agents SDK's name for a run's items (RunResult.new_items)", fix: newItemsFix},
 	},
@@ -112,4 +113,24 @@ func responsesStopped(output []byte, maxDepth int) (shapeHint, bool) {
 	return shapeHint{detail: `. This one looks like an OpenAI Responses API response (` + modelsResponse + ` rather than the handler's result): ` +
 		`its "output" is a list of items that ends in a ` + typ + ` item, not text: the agent stopped at a tool call, and any text before the call is a preamble, not an answer`,
 		fix: stoppedFix}, true
+}
+
+// responseRepr is the note's for Python's text of an OpenAI Responses API response, str() of
+// its dict or its repr: object 'response' and a list of output items. Its answer is the text
+// of the output_text parts of its message items, which the SDK's Response.output_text joins (a
+// dict has no output_text: that is a property of the Response object). A response without an
+// output_text part (only tool calls, or reasoning) has no text to name.
+func responseRepr(p printedText) (what, answer string, is bool) {
+	if !literalIs(p.value("object"), "'response'") {
+		return "", "", false
+	}
+	out := p.value("output")
+	switch {
+	case len(out) == 0 || out[0] != '[' || emptyValue(out) || !bytes.Contains(out, []byte("output_text")):
+		return "", "", true
+	case p.form == printedDict:
+		return "Python's str() of an OpenAI Responses API response's dict ('object': 'response')",
+			`the text of the 'output_text' parts of the message items in result["output"]`, true
+	}
+	return "Python's repr() of an OpenAI Responses API response, " + string(p.class) + "(…)", "result.output_text", true
 }

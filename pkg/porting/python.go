@@ -22,4 +22,9 @@ var python = register(source{
 				"unless allow_nan=False): " + jsonscan.NonFiniteFix
 		}},
 	},
+	printed: []printedShape{{rank: 5, keys: resultAttrs[:], note: resultRepr}},
+	placeholders: []placeholder{
+		{text: "None", says: "what Python's str(None) prints" + missingValue},
+		{text: "nan", says: "a float that is not a number, as Python's str(float('nan')) prints it"},
+	},
 })

@@ -35,6 +35,12 @@ type source struct {
 	// values and lists: an object, or a list, in the source's shape sent as final_response, for
 	// the hint of its rejection.
 	values, lists []valueShape
+	// printed: the text a language prints of the source's object for people, not JSON, sent as
+	// final_response instead of the answer in it, for a final_response_repr note.
+	printed []printedShape
+	// placeholders: the text the source prints for a missing value, or for an object it was not
+	// told how to write, sent as final_response, for a final_response_placeholder note.
+	placeholders []placeholder
 	// metaNames: the source's names for a recognised metadata key, for a
 	// metadata_key_variant note on a key sent by that name.
 	metaNames []metaName
@@ -227,6 +233,57 @@ type responseShape struct {
 	note func(obj []byte, maxDepth int, dict bool) (what, answer string, ok bool)
 }
 
+// A printedShape is an object of a source as a language prints it for people (str() of a
+// dict, an object's own form Name(key=…)), recognised by note from what readPrinted read of
+// final_response's text (python_repr.go reads the one language whose printed objects porters
+// send), of which it reads the top-level keys keys. note says what the text is and where its
+// answer is; is false when the text is not the shape, and the next by rank is asked; what ""
+// when it is but holds no answer to name (a turn that stopped at a tool call, an empty value),
+// and no note is given. rank orders the shapes: the lowest that is says.
+type printedShape struct {
+	rank int
+	keys []string
+	note func(p printedText) (what, answer string, is bool)
+}
+
+// printedShapes are the sources' printed shapes, by rank, and printedKeys the keys they read,
+// gathered at init; maxPrintedKeys bounds printedKeys, which readPrinted keeps the values of
+// (TestSourceTables).
+var (
+	printedShapes []printedShape
+	printedKeys   []string
+)
+
+const maxPrintedKeys = 12
+
+// printedAs is what the first printed shape, by rank, says of t, final_response's text: ok is
+// false when t is in none, or in one that holds no answer to name.
+func printedAs(t []byte) (what, answer string, ok bool) {
+	p := readPrinted(t)
+	for _, s := range printedShapes {
+		if what, answer, is := s.note(p); is {
+			return what, answer, what != ""
+		}
+	}
+	return "", "", false
+}
+
+// A placeholder is a text that stands for no answer, sent as final_response: says what prints
+// it (a missing value, or an object not told how to write itself), fix what to send instead
+// ("" for noAnswerFix). Each language writes its missing value its own way, and naming the
+// right one tells the porter where to look.
+type placeholder struct{ text, says, fix string }
+
+// placeholderOf is the placeholder whose text is t, or nil.
+func placeholderOf(t []byte) *placeholder {
+	for i := range placeholders {
+		if string(t) == placeholders[i].text {
+			return &placeholders[i]
+		}
+	}
+	return nil
+}
+
 // A messageShape is a dropped message in the shape of a source's messages, recognised by is
 // from what was read of it; note says what it is and the messages to send instead.
 type messageShape struct {
@@ -339,10 +396,21 @@ func init() {
 	blockShapes = blockShapes[:min(len(blockShapes), maxBlockShapes)]
 	for _, s := range sources {
 		objectValues, listValues = append(objectValues, s.values...), append(listValues, s.lists...)
+		printedShapes = append(printedShapes, s.printed...)
+		placeholders = append(placeholders, s.placeholders...)
 	}
 	byRank := func(a, b valueShape) int { return a.rank - b.rank }
 	slices.SortStableFunc(objectValues, byRank)
 	slices.SortStableFunc(listValues, byRank)
+	slices.SortStableFunc(printedShapes, func(a, b printedShape) int { return a.rank - b.rank })
+	for _, sh := range printedShapes {
+		for _, k := range sh.keys {
+			if !slices.Contains(printedKeys, k) {
+				printedKeys = append(printedKeys, k)
+			}
+		}
+	}
+	printedKeys = printedKeys[:min(len(printedKeys), maxPrintedKeys)]
 }
 
 // joinTranscripts gathers the sources' transcript shapes by key: a key several sources use

@@ -55,6 +55,7 @@ var sourceFiles = map[string][]string{
 	"openai_responses.go": {"OpenAI", "Python"}, // the Python SDK's stream helper
 	"pydanticai.go":       {"Pydantic"},
 	"python.go":           {"Python"},
+	"python_repr.go":      {"Python"},
 	"smolagents.go":       {"smolagents", "Python"}, // its tool calls as Python text
 	"strands.go":          {"Strands", "Python"},    // Bedrock's content blocks; Python's json.dumps
 }
@@ -62,7 +63,7 @@ var sourceFiles = map[string][]string{
 // notSplit are the files whose knowledge of several sources is not yet in the sources' tables:
 // each names what it names until its recognisers move to the files of their sources. The list
 // only shrinks.
-var notSplit = []string{"finalnotes.go", "shapehint.go", "stopped_tool_call.go"}
+var notSplit = []string{"shapehint.go", "stopped_tool_call.go"}
 
 // TestSourceNames: a source's name appears only in its own file (sourceFiles); the engine
 // files, every other non-test file but those of notSplit, name none.
@@ -126,6 +127,13 @@ func TestSourceTables(t *testing.T) {
 			found[sh.found] = s.name
 			assert.NotEmpty(t, sh.reason(normalize.Found{Kind: sh.found, Word: "None"}), s.name)
 		}
+		for _, r := range s.printed {
+			assert.NotNil(t, r.note, "%s: a printed shape of rank %d without its note", s.name, r.rank)
+		}
+		for _, ph := range s.placeholders {
+			assert.NotEmpty(t, ph.text, s.name)
+			assert.NotEmpty(t, ph.says, "%s: the placeholder %q says nothing of what prints it", s.name, ph.text)
+		}
 		ranks := map[int]bool{}
 		for _, m := range s.messages {
 			assert.Contains(t, codes, m.code, "%s: a message shape of rank %d has no documented code", s.name, m.rank)
@@ -152,6 +160,21 @@ func TestSourceTables(t *testing.T) {
 		}
 	}
 	assert.LessOrEqual(t, blocks, maxBlockShapes, "messageFacts counts at most maxBlockShapes block shapes")
+	for i := 1; i < len(printedShapes); i++ {
+		assert.NotEqual(t, printedShapes[i-1].rank, printedShapes[i].rank, "two printed shapes of one rank: which says is the order of the files")
+	}
+	keys := map[string]bool{}
+	for _, sh := range printedShapes {
+		for _, k := range sh.keys {
+			keys[k] = true
+		}
+	}
+	assert.LessOrEqual(t, len(keys), maxPrintedKeys, "readPrinted keeps the values of at most maxPrintedKeys keys")
+	texts := map[string]bool{}
+	for _, ph := range placeholders {
+		assert.False(t, texts[ph.text], "two placeholders of the text %q", ph.text)
+		texts[ph.text] = true
+	}
 	for _, k := range []normalize.FoundKind{normalize.FoundGzip, normalize.FoundWide, normalize.FoundSingleQuote, normalize.FoundLiteral, normalize.FoundNonFinite} {
 		assert.Contains(t, found, k, "no source words what the scanner found (kind %d)", k)
 	}
