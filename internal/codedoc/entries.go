@@ -185,7 +185,7 @@ var Entries = []Entry{
 	},
 	{
 		Code:    softwarn.FinalResponseObjectJSON,
-		Trigger: "`final_response` is the JSON text of a model API's response (`JSON.stringify(completion)`, `json.dumps(data)`, `model_dump_json()`, indented or not): an OpenAI chat completion or Responses API response, an Anthropic message, a Gemini `generateContent` response. The judge grades that text. The note says where the answer's text is in the object, or that there is none because the model stopped at a tool call.",
+		Trigger: "`final_response` is the JSON text of a model API's response (`JSON.stringify(completion)`, `json.dumps(data)`, `model_dump_json()`, indented or not): an OpenAI chat completion or Responses API response, an Anthropic message, a Gemini `generateContent` response, or a CrewAI `CrewOutput` or `LiteAgentOutput` whose `raw` holds text (`crew_output.model_dump_json()`). The judge grades that text. The note says where the answer's text is in the object, or that there is none because the model stopped at a tool call.",
 		Input:   `{"final_response": "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"model\":\"gpt-4o\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"It is 18°C in Oslo.\"},\"finish_reason\":\"stop\"}]}"}`,
 	},
 	{

@@ -1,6 +1,11 @@
 package porting
 
-import "github.com/dystopic/normalizer/pkg/softwarn"
+import (
+	"bytes"
+
+	"github.com/dystopic/normalizer/internal/jsonscan"
+	"github.com/dystopic/normalizer/pkg/softwarn"
+)
 
 // crewAI is CrewAI (crewai, Python only). Crew.kickoff() returns a CrewOutput, {"raw",
 // "pydantic", "json_dict", "tasks_output": [TaskOutput], "token_usage": UsageMetrics}; a
@@ -12,7 +17,8 @@ import "github.com/dystopic/normalizer/pkg/softwarn"
 // cached part (cached_prompt_tokens) included; completion_tokens is the output count the
 // model's provider reports, which counts the reasoning for some providers and not for others.
 var crewAI = register(source{
-	name: "CrewAI",
+	name:      "CrewAI",
+	responses: []responseShape{{note: crewOutputJSON}},
 	metaNames: []metaName{
 		{key: "total_input_tokens", name: "prompt_tokens", whose: "CrewAI's", in: crewUsageIn, beside: crewUsageKeys},
 		{key: "total_output_tokens", name: "completion_tokens", whose: "CrewAI's", in: crewUsageIn, beside: crewUsageKeys},
@@ -39,3 +45,27 @@ var crewUsageKeys = []string{"successful_requests", "cached_prompt_tokens"}
 
 // crewUsageIn is where CrewAI holds prompt_tokens and completion_tokens.
 const crewUsageIn = "a UsageMetrics (CrewOutput.token_usage), summed over the crew's requests"
+
+// crewOutputJSON is the note's for the JSON text of a CrewAI result sent as final_response
+// (crew_output.model_dump_json(), or json.dumps of its model_dump()): a CrewOutput, "raw"
+// beside "tasks_output" and "token_usage", or a LiteAgentOutput (Agent.kickoff()'s), "raw"
+// beside "agent_role". Its answer is its "raw", the final task's or the agent's text; a result
+// whose raw holds no text (a structured output only) gets no note, which would name an empty
+// value.
+func crewOutputJSON(obj []byte, maxDepth int, dict bool) (what, answer string, ok bool) {
+	// Every object's text is asked: one without the key anywhere costs no scanner.
+	if !bytes.Contains(obj, []byte(`"raw"`)) {
+		return "", "", false
+	}
+	raw := member(obj, "raw", maxDepth)
+	if textKind(raw) != jsonscan.String || blank(raw) {
+		return "", "", false
+	}
+	switch {
+	case isList(member(obj, "tasks_output", maxDepth)) && member(obj, "token_usage", maxDepth) != nil:
+		return `a CrewAI CrewOutput (Crew.kickoff()'s result: "raw", "tasks_output", "token_usage")`, codePath(dict, "crew_output", "raw"), true
+	case textKind(member(obj, "agent_role", maxDepth)) == jsonscan.String:
+		return `a CrewAI LiteAgentOutput (Agent.kickoff()'s result: "raw", "agent_role")`, codePath(dict, "result", "raw"), true
+	}
+	return "", "", false
+}

@@ -7,6 +7,9 @@ value the way OP says: nothing here imitates an SDK's repr, only the standard li
   str          str(value): a dict's or list's repr, with None, True and single quotes
   dumps        json.dumps(value)
   dumps-indent json.dumps(value, indent=2)
+  dumps-compact json.dumps(value, separators=(",", ":"), ensure_ascii=False): the bytes
+               pydantic's model_dump_json() writes for a model of these values (no spaces,
+               UTF-8 kept)
 """
 
 import json
@@ -22,6 +25,8 @@ def main() -> None:
         text = json.dumps(value)
     elif op == "dumps-indent":
         text = json.dumps(value, indent=2)
+    elif op == "dumps-compact":
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     else:
         raise SystemExit(f"pyserialize: unknown op {op!r}")
     sys.stdout.write(text)
