@@ -12,7 +12,11 @@ import (
 // "messages"}}: a step of the run, not a message; the run's messages are the response's
 // ModelMessages, {"role", "content": [{"type": "text" | "tool-call" | "tool-result", ...}]}.
 var aiSDK = register(source{
-	name: "AI SDK",
+	name:     "AI SDK",
+	factKeys: []string{"steps"},
+	results: []resultShape{{rank: 10, hint: func(f *objectFacts) (shapeHint, bool) {
+		return generateTextHint(f.value("steps"), f.maxDepth)
+	}}},
 	metaNames: []metaName{
 		{key: "total_input_tokens", name: "inputTokens", rank: 2, whose: "the AI SDK's", in: "usage and totalUsage"},
 		{key: "total_output_tokens", name: "outputTokens", rank: 2, whose: "the AI SDK's", in: "usage and totalUsage"},

@@ -25,6 +25,7 @@ var anthropic = register(source{
 	},
 	responses: []responseShape{{note: messageJSON}},
 	printed:   []printedShape{{rank: 7, note: blocksRepr}},
+	results:   []resultShape{{rank: 3, hint: messageResult}},
 	// a tool_result block sent as a message, which its warning says how to convert
 	answerLinks:  []answerLink{{member: "tool_use_id", origin: "Anthropic's name for it"}},
 	argumentKeys: []argumentsKey{{key: "input", origin: "Anthropic's name for them"}},
@@ -120,4 +121,18 @@ func blocksRepr(p printedText) (what, answer string, is bool) {
 	}
 	return "Python's str() of a list of content blocks (an Anthropic message's content, or a chat message's content parts)",
 		`the "text" of its text blocks` + joined(n) + ` (here content[` + strconv.Itoa(first) + `]["text"])`, true
+}
+
+// messageResult is the result shape of an Anthropic Messages API response ("type": "message"
+// and "content"). One whose content holds tool_use blocks stopped at a tool call
+// (stopped_tool_call.go): its text, if any, is a preamble.
+func messageResult(f *objectFacts) (shapeHint, bool) {
+	if f.content == nil || f.typ != "message" {
+		return shapeHint{}, false
+	}
+	const has, what = `"type": "message" and "content"`, "an Anthropic Messages API response"
+	if text, calls := partsHold(f.content, f.maxDepth); calls {
+		return stoppedResponse(has, what, "tool_use blocks", text), true
+	}
+	return sentInstead(has, what, modelsResponse, "<the text of its text blocks>"), true
 }

@@ -12,7 +12,9 @@ import (
 // "name"}, ToolCallExecutionEvent's a list of FunctionExecutionResult {"content", "name",
 // "call_id"}.
 var autoGen = register(source{
-	name: "AutoGen",
+	name:     "AutoGen",
+	factKeys: []string{"stop_reason"},
+	results:  []resultShape{{rank: 16, hint: taskResultTranscript}},
 	messages: []messageShape{
 		{rank: 6, code: softwarn.MessageOtherFramework,
 			is: func(w *messageWalk, f foreignFacts) bool {
@@ -59,4 +61,22 @@ func (w *messageWalk) autoGenNote(f *foreignFacts, dropped string) softwarn.Part
 		p.Fix = `it is an event, not a chat message: leave it out, or send what it shows as {"role": "assistant", "content": <its text>}`
 	}
 	return p
+}
+
+// taskResultTranscript is the result shape of an AutoGen AgentChat TaskResult ({"messages":
+// [...], "stop_reason"}) sent without the agent's answer: its messages are AutoGen's
+// ({"source", "type": "TextMessage", "content"}), which the platform does not read as chat
+// messages; the answer is the content of the last when that is a TextMessage's text.
+func taskResultTranscript(f *objectFacts) (shapeHint, bool) {
+	if textKind(f.messages) != jsonscan.Array || !f.has("stop_reason") {
+		return shapeHint{}, false
+	}
+	answer := `"<the agent's answer>"`
+	if last := lastElement(f.messages, f.maxDepth); shortString(member(last, "type", f.maxDepth), 32) == "TextMessage" &&
+		textKind(member(last, "content", f.maxDepth)) == jsonscan.String {
+		answer = `result.messages[-1].content`
+	}
+	fix := `send {"final_response": ` + answer + `, "messages": <each of its messages as a chat message>} ` +
+		`(a TextMessage as {"role": "user" or "assistant", "content": <content>}, by its source)`
+	return shapeHint{detail: `. It has "messages" and "stop_reason" but no answer: it looks like an AutoGen AgentChat TaskResult (what run() returns) sent without the agent's answer`, fix: fix}, true
 }

@@ -2,6 +2,7 @@ package porting
 
 import (
 	"bytes"
+	"strconv"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
@@ -16,9 +17,16 @@ import (
 // "cache_creation_tokens", "successful_requests"}: prompt_tokens is the billed prompt, the
 // cached part (cached_prompt_tokens) included; completion_tokens is the output count the
 // model's provider reports, which counts the reasoning for some providers and not for others.
+// Agent.kickoff() returns a LiteAgentOutput, {"raw", "pydantic", "agent_role", "usage_metrics",
+// "messages"}.
 var crewAI = register(source{
 	name:      "CrewAI",
 	responses: []responseShape{{note: crewOutputJSON}},
+	factKeys:  []string{"raw", "agent_role", "tasks_output", "json_dict", "pydantic", "token_usage"},
+	results: []resultShape{
+		{rank: 7, hint: liteAgentResult}, {rank: 8, hint: crewOutputResult},
+		{rank: 17, hint: liteAgentTranscript}, // its "raw" holds no text, else liteAgentResult named it
+	},
 	metaNames: []metaName{
 		{key: "total_input_tokens", name: "prompt_tokens", whose: "CrewAI's", in: crewUsageIn, beside: crewUsageKeys},
 		{key: "total_output_tokens", name: "completion_tokens", whose: "CrewAI's", in: crewUsageIn, beside: crewUsageKeys},
@@ -68,4 +76,53 @@ func crewOutputJSON(obj []byte, maxDepth int, dict bool) (what, answer string, o
 		return `a CrewAI LiteAgentOutput (Agent.kickoff()'s result: "raw", "agent_role")`, codePath(dict, "result", "raw"), true
 	}
 	return "", "", false
+}
+
+// liteAgentResult is the result shape of a LiteAgentOutput whose "raw" holds the answer.
+func liteAgentResult(f *objectFacts) (shapeHint, bool) {
+	if !f.has("agent_role") || textKind(f.value("raw")) != jsonscan.String {
+		return shapeHint{}, false
+	}
+	return sentInstead(`"raw" and "agent_role"`, "a CrewAI LiteAgentOutput", "the agent's whole output", `<the LiteAgentOutput's "raw">`), true
+}
+
+// crewOutputResult is the result shape of a CrewOutput ("raw" beside "tasks_output", ...) whose
+// "raw" holds the answer.
+func crewOutputResult(f *objectFacts) (shapeHint, bool) {
+	key := f.crewKey()
+	if key == "" || textKind(f.value("raw")) != jsonscan.String {
+		return shapeHint{}, false
+	}
+	return sentInstead(`"raw" and `+strconv.Quote(key), "a CrewAI CrewOutput", "the crew's whole output", `<the CrewOutput's "raw">`), true
+}
+
+// crewKey is the first of CrewOutput's keys besides raw that the object has, tasks_output
+// before any, since the surest sign is the one named; "" when it has none.
+func (f *objectFacts) crewKey() string {
+	if f.has("tasks_output") {
+		return "tasks_output"
+	}
+	key, at := "", 0
+	for _, k := range [...]string{"json_dict", "pydantic", "token_usage"} {
+		if n := f.place(k); n > 0 && (at == 0 || n < at) {
+			key, at = k, n
+		}
+	}
+	return key
+}
+
+// liteAgentTranscript is the result shape of a LiteAgentOutput whose "raw" holds no text: its
+// messages are chat messages ({"role", "content"}), and the answer, which "raw" would hold, is
+// the content of the last assistant message when that holds text.
+func liteAgentTranscript(f *objectFacts) (shapeHint, bool) {
+	if textKind(f.messages) != jsonscan.Array || !f.has("agent_role") {
+		return shapeHint{}, false
+	}
+	answer := `"<the agent's answer>"`
+	if isAssistantText(lastAssistant(f.messages, f.maxDepth), f.maxDepth) {
+		answer = `<the content of the last assistant message in its "messages">`
+	}
+	fix := `send {"final_response": ` + answer + `, "messages": <its "messages">}`
+	return shapeHint{detail: `. It has "agent_role" and "messages" and its "raw" holds no text: it looks like a CrewAI LiteAgentOutput, ` +
+		`the agent's whole output rather than the handler's result`, fix: fix}, true
 }

@@ -19,6 +19,8 @@ var gemini = register(source{
 	},
 	responses: []responseShape{{note: geminiResponseJSON}},
 	printed:   []printedShape{{rank: 4, keys: []string{"candidates"}, note: candidatesRepr}},
+	factKeys:  []string{"candidates"},
+	results:   []resultShape{{rank: 4, hint: generateContentResult}},
 	transcripts: []transcriptShape{
 		{key: "history", code: softwarn.TopLevelTranscriptKey, lead: "a chat's history in ", origin: "Gemini's SDKs (chat.get_history())"},
 	},
@@ -248,4 +250,20 @@ func candidatesRepr(p printedText) (what, answer string, is bool) {
 	}
 	return "Python's str() of a Gemini generateContent response's dict ('candidates')",
 		`result["candidates"][0]["content"]["parts"][` + strconv.Itoa(first) + `]["text"]` + joined(n), true
+}
+
+// generateContentResult is the result shape of a Gemini generateContent response: its first
+// candidate holds content. One whose parts call a function stopped at a tool call
+// (stopped_tool_call.go): its text, if any, is a preamble.
+func generateContentResult(f *objectFacts) (shapeHint, bool) {
+	candidates := f.value("candidates")
+	if !isList(candidates) || member(firstElement(candidates, f.maxDepth), "content", f.maxDepth) == nil {
+		return shapeHint{}, false
+	}
+	const has, what = `"candidates"`, "a Gemini generateContent response"
+	parts := member(member(firstElement(candidates, f.maxDepth), "content", f.maxDepth), "parts", f.maxDepth)
+	if text, calls := partsHold(parts, f.maxDepth); calls {
+		return stoppedResponse(has, what, "function_call parts", text), true
+	}
+	return sentInstead(has, what, modelsResponse, "<candidates[0].content.parts[*].text, joined>"), true
 }

@@ -2,6 +2,7 @@ package porting
 
 import (
 	"bytes"
+	"strconv"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
@@ -15,6 +16,10 @@ var langChain = register(source{
 	name:    "LangChain",
 	values:  []valueShape{{rank: 4, hint: serializedMessageHint}, {rank: 6, hint: aiMessageValue}},
 	printed: []printedShape{{rank: 1, note: messageStr}, {rank: 6, keys: []string{"messages"}, note: stateStr}},
+	// an AIMessage sent as the result, and a LangGraph state, {"messages": [...]}, without the
+	// answer (the weakest sign: any object with a list of messages)
+	results: []resultShape{{rank: 5, hint: aiMessageResult}, {rank: 18, hint: graphStateResult}},
+	arrays:  []valueShape{{rank: 2, hint: langChainList}},
 	// a ToolCall's, {"name", "args", "id"}
 	argumentKeys: []argumentsKey{{key: "args", origin: "LangChain's name for them"}},
 	// the message types messages_to_dict writes ({"type": "human", "data": {...}})
@@ -233,4 +238,59 @@ func stateStr(p printedText) (what, answer string, is bool) {
 		last = `result["messages"][-1]["content"]`
 	}
 	return "Python's str() of a dict with 'messages' (a LangGraph state)", "the last message's content, " + last, true
+}
+
+// aiMessageResult is the result shape of a LangChain AIMessage ("type": "ai" and a "content"
+// that holds text) sent whole where its text belongs.
+func aiMessageResult(f *objectFacts) (shapeHint, bool) {
+	if textKind(f.content) == jsonscan.None || f.typ != "ai" {
+		return shapeHint{}, false
+	}
+	return sentInstead(`"type": "ai" and "content"`, "a LangChain AIMessage", "the model's message",
+		"<"+textOf(f.content, `the AIMessage's "content"`)+">"), true
+}
+
+// graphStateResult is the result shape of a transcript sent without its answer, as a LangGraph
+// state ({"messages": [...]}) holds it: the answer is the last message's content when that is
+// an assistant's text; a list of LangChain messages is converted to OpenAI messages first.
+func graphStateResult(f *objectFacts) (shapeHint, bool) {
+	if textKind(f.messages) != jsonscan.Array {
+		return shapeHint{}, false
+	}
+	answer := `"<the agent's answer>"`
+	if last := lastElement(f.messages, f.maxDepth); isAssistantText(last, f.maxDepth) {
+		answer = `<the content of the last message>`
+	}
+	fix := `send {"final_response": ` + answer + `, "messages": <this list>}`
+	if langChainListType(f.messages, f.maxDepth) != "" {
+		fix = `send {"final_response": ` + answer + `, "messages": <the list as OpenAI messages>} (langchain_core.messages.convert_to_openai_messages converts it)`
+	}
+	return shapeHint{detail: `. It has "messages" but no answer: it looks like a transcript (as a LangGraph state holds it) sent without the agent's answer`, fix: fix}, true
+}
+
+// langChainList is the array shape of a list of LangChain messages sent as the result, a
+// transcript without its answer.
+func langChainList(list []byte, maxDepth int) (shapeHint, bool) {
+	typ := langChainListType(list, maxDepth)
+	if typ == "" {
+		return shapeHint{}, false
+	}
+	fix := arraySend + `<the list as OpenAI messages>} (langchain_core.messages.convert_to_openai_messages converts it)`
+	return shapeHint{detail: `; it looks like a list of LangChain messages (its first element has "type": ` + strconv.Quote(typ) + `)`, fix: fix, join: ": "}, true
+}
+
+// langChainListType is the type of the first element of the array list when that is a
+// LangChain message (content, and a type of human, ai, system or tool, no role), else "".
+func langChainListType(list []byte, maxDepth int) string {
+	role, content, typ := firstEntry(list, maxDepth)
+	if role || !content {
+		return ""
+	}
+	text := shortToken(typ, 16)
+	for _, t := range [...]string{"human", "ai", "system", "tool"} {
+		if string(text) == t {
+			return t
+		}
+	}
+	return ""
 }

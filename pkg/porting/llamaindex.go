@@ -63,22 +63,26 @@ var llamaIndex = register(source{
 					Fix:      `send it as {"role": "tool", "tool_call_id": <toolResult.id>, "content": <toolResult.result>}`}
 			}},
 	},
+	factKeys:   []string{"data", "response", "current_agent_name"},
+	answerKeys: []string{"response"}, // a query engine Response's text
 	results: []resultShape{
-		{is: func(f *objectFacts) bool {
-			return f.typ == "llamaindex-stop" && isObject(f.data) && textKind(member(f.data, "result", f.maxDepth)) == jsonscan.String
-		},
-			hint: func(*objectFacts) shapeHint {
-				return sentInstead(`"type": "llamaindex-stop" and "data"`, "a LlamaIndex agent workflow's stop event (what await agent(...).run() returns)",
-					"the run's whole result", "result.data.result")
-			}},
-		{is: func(f *objectFacts) bool {
-			return f.agentName && isObject(f.response) && textKind(member(f.response, "blocks", f.maxDepth)) == jsonscan.Array &&
-				f.holdsBlocks(member(f.response, "blocks", f.maxDepth))
-		},
-			hint: func(*objectFacts) shapeHint {
-				return sentInstead(`"response" and "current_agent_name"`, "a LlamaIndex AgentOutput (what await agent.run() returns, as model_dump writes it)",
-					"the agent's whole output", "str(agent_output)").also(" (AgentOutput.__str__ is its response's content, the text of its text blocks)")
-			}},
+		{rank: 11, probe: true, hint: func(f *objectFacts) (shapeHint, bool) {
+			data := f.value("data")
+			if f.typ != "llamaindex-stop" || !isObject(data) || textKind(member(data, "result", f.maxDepth)) != jsonscan.String {
+				return shapeHint{}, false
+			}
+			return sentInstead(`"type": "llamaindex-stop" and "data"`, "a LlamaIndex agent workflow's stop event (what await agent(...).run() returns)",
+				"the run's whole result", "result.data.result"), true
+		}},
+		{rank: 12, probe: true, hint: func(f *objectFacts) (shapeHint, bool) {
+			response := f.value("response")
+			if !f.has("current_agent_name") || !isObject(response) || textKind(member(response, "blocks", f.maxDepth)) != jsonscan.Array ||
+				!f.holdsBlocks(member(response, "blocks", f.maxDepth)) {
+				return shapeHint{}, false
+			}
+			return sentInstead(`"response" and "current_agent_name"`, "a LlamaIndex AgentOutput (what await agent.run() returns, as model_dump writes it)",
+				"the agent's whole output", "str(agent_output)").also(" (AgentOutput.__str__ is its response's content, the text of its text blocks)"), true
+		}},
 	},
 })
 

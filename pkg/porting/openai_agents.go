@@ -13,7 +13,11 @@ import (
 // items themselves, among them the JavaScript SDK's function_call_result, {"type":
 // "function_call_result", "callId", "name", "output": {"type": "text", "text"}}.
 var openAIAgents = register(source{
-	name: "OpenAI Agents SDK",
+	name:     "OpenAI Agents SDK",
+	factKeys: []string{"state"},
+	results: []resultShape{{rank: 9, hint: func(f *objectFacts) (shapeHint, bool) {
+		return runStateHint(f.value("state"), f.maxDepth)
+	}}},
 	// a run item's, in Python and in JavaScript
 	entryKeys: []string{"raw_item", "call_id", "rawItem", "callId"},
 	transcripts: []transcriptShape{

@@ -18,6 +18,8 @@ var openAIChat = register(source{
 	},
 	responses: []responseShape{{note: chatCompletionJSON}},
 	printed:   []printedShape{{rank: 2, keys: []string{"choices", "object"}, note: chatCompletionRepr}},
+	factKeys:  []string{"choices", "object"},
+	results:   []resultShape{{rank: 2, hint: chatCompletionResult}},
 	legacy: []legacyMember{{member: "function_call", code: softwarn.LegacyFunctionCall, parts: softwarn.Parts{
 		Problem: "function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls: " +
 			"send it as \"tool_calls\": [{\"id\": <an id>, \"name\": <name>, \"arguments\": <arguments>}]"}}},
@@ -75,10 +77,24 @@ func chatCompletionJSON(obj []byte, maxDepth int, dict bool) (what, answer strin
 	return `an OpenAI chat completion ("object": "chat.completion")`, codePath(dict, "completion", "choices", "0", "message", "content"), true
 }
 
+// chatCompletionResult is the result shape of an OpenAI chat completion (not a chunk of a
+// stream: its choices hold message). One that holds tool calls stopped at a tool call
+// (stopped_tool_call.go): its text, if any, is a preamble.
+func chatCompletionResult(f *objectFacts) (shapeHint, bool) {
+	choices := f.value("choices")
+	if !isList(choices) || string(shortToken(f.value("object"), 64)) != "chat.completion" && member(firstElement(choices, f.maxDepth), "message", f.maxDepth) == nil {
+		return shapeHint{}, false
+	}
+	if h, ok := f.chatStopped(); ok {
+		return h, true
+	}
+	return sentInstead(`"choices"`, "an OpenAI chat completion", modelsResponse, "choices[0].message.content"), true
+}
+
 // chatStopped is the hint for an OpenAI chat completion whose first choice's message has
 // tool_calls (finish_reason "tool_calls"): its content is null or a preamble.
 func (f *objectFacts) chatStopped() (shapeHint, bool) {
-	msg := member(firstElement(f.choices, f.maxDepth), "message", f.maxDepth)
+	msg := member(firstElement(f.value("choices"), f.maxDepth), "message", f.maxDepth)
 	if textKind(member(msg, "tool_calls", f.maxDepth)) != jsonscan.Array {
 		return shapeHint{}, false
 	}

@@ -20,6 +20,16 @@ var openAIResponses = register(source{
 	},
 	responses: []responseShape{{note: responseJSON}},
 	printed:   []printedShape{{rank: 3, keys: []string{"output", "object"}, note: responseRepr}},
+	factKeys:  []string{"output_text"},
+	probes: []resultShape{
+		{rank: 1, hint: func(f *objectFacts) (shapeHint, bool) {
+			if f.probe != "output" {
+				return shapeHint{}, false
+			}
+			return responsesStopped(f.output, f.maxDepth)
+		}},
+		{rank: 2, hint: responseOutputProbe},
+	},
 	transcripts: []transcriptShape{
 		{key: "new_items", code: softwarn.TopLevelTranscriptKey, origin: "the OpenAI Agents SDK's name for a run's items (RunResult.new_items)", fix: newItemsFix},
 	},
@@ -133,4 +143,18 @@ func responseRepr(p printedText) (what, answer string, is bool) {
 			`the text of the 'output_text' parts of the message items in result["output"]`, true
 	}
 	return "Python's repr() of an OpenAI Responses API response, " + string(p.class) + "(…)", "result.output_text", true
+}
+
+// responseOutputProbe is the probe shape of an OpenAI Responses API response whose "output",
+// a list of items, holds an output_text part. Without one (only tool calls, or reasoning) there
+// is no text to point at.
+func responseOutputProbe(f *objectFacts) (shapeHint, bool) {
+	if f.probe != "output" || !isList(f.output) || !bytes.Contains(f.output, []byte(`"output_text"`)) {
+		return shapeHint{}, false
+	}
+	fix := `send {"final_response": response.output_text} (the text of the output_text parts of its message items)`
+	if textKind(f.value("output_text")) == jsonscan.String { // the JavaScript SDK writes output_text into the object
+		fix = `send {"final_response": <its "output_text">}`
+	}
+	return shapeHint{detail: `. This one looks like an OpenAI Responses API response (` + modelsResponse + ` rather than the handler's result): its "output" is a list of items, not text`, fix: fix}, true
 }

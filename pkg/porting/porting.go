@@ -18,19 +18,21 @@
 // file of its own named for it, which registers the source's tables (sources.go: type
 // source): for each shape of the source's output, how it is recognised, its code and its fix.
 // python.go holds a value printed by that language's str() (python_repr.go reads such text
-// for the sources' printed shapes), encoding.go gzip and UTF-16 (no
-// framework: the programs that write them), ollama.go only metadata names; the others a
-// framework's or API's messages, transcripts, tool calls, metadata names, result objects and
-// model responses, each in the table of its kind. A new framework is one new file and its
-// tables. The engine reads the tables and names no source: the walks over the View and the
-// note list (explain.go, framenotes.go, dropped.go, metanotes.go, keyvariant.go, notes.go,
-// text.go), finalnotes.go's notes on final_response, finalhint.go's hint on a final_response that is not a string, and sources.go, which gathers the tables at init and composes a wording that names
-// several sources from their parts, in the order they register. A test (TestSourceNames) fails
-// when a source is named outside its file.
+// for the sources' printed shapes), encoding.go gzip and UTF-16 (no framework: the programs
+// that write them), ollama.go metadata names and a chat response; the others a framework's or
+// API's messages, transcripts, tool calls, metadata names, result objects and model
+// responses, each in the table of its kind. A new framework is one new file and its tables.
+// The engine reads the tables and names no source: the walks over the View and the note list
+// (explain.go, framenotes.go, dropped.go, metanotes.go, keyvariant.go, notes.go, text.go),
+// finalnotes.go's notes on final_response, finalhint.go's hint on a final_response that is not
+// a string, shapehint.go's on a result object without final_response and on a top-level
+// array, values.go's readers of JSON values, and sources.go, which gathers the tables at init
+// and composes a wording that names several sources from their parts, in the order they
+// register. A test (TestSourceNames) fails when a source is named outside its file.
 //
-// Not every recogniser is in a table yet: the hints of shapehint.go, and stopped_tool_call.go's
-// reading of a transcript's last turn still know several sources each (notSplit in
-// sources_test.go, a list that only shrinks).
+// Not every recogniser is in a table yet: stopped_tool_call.go's reading of a transcript's
+// last turn still knows several sources (notSplit in sources_test.go, a list that only
+// shrinks).
 // CONTRIBUTING.md ("Adding advice for a framework") says how to add a source.
 //
 // # What names a framework

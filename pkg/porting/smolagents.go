@@ -6,7 +6,8 @@ import "github.com/dystopic/normalizer/pkg/softwarn"
 // and ActionStep.dict() (memory steps: "step_number", "model_output", "tool_calls" in the
 // nested shape, "observations").
 var smolagents = register(source{
-	name: "smolagents",
+	name:       "smolagents",
+	answerKeys: []string{"final_answer"}, // the final_answer tool's
 	// a memory step's
 	entryKeys: []string{"step_number", "model_output", "observations"},
 	transcripts: []transcriptShape{

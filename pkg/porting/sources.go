@@ -26,9 +26,19 @@ type source struct {
 	// kept: a member of a kept message where the source holds what the trace reads from
 	// another member (tool calls, a tool result's link), for a note at it.
 	kept []keptShape
-	// results: a result object without final_response that is the source's own result
-	// object, for the hint of its rejection.
+	// results: a result object without final_response (and without rule 3's probe keys)
+	// that is the source's result object, model response or transcript, for the hint of its
+	// rejection; rank orders the shapes of every source. probes: a result object whose probe
+	// key (rule 3's: final_output, output, message) holds no text in the source's shape, for
+	// the sentence rule 3's message adds. arrays: a top-level array in the source's shape sent
+	// instead of the result object, for the hint of its rejection.
 	results []resultShape
+	probes  []resultShape
+	arrays  []valueShape
+	// factKeys: the keys of a result object whose values the source's results and probes read
+	// (objectFacts.value), besides the keys every shape reads; answerKeys: the keys the source
+	// sends its answer under instead of final_response, for the hint that says to rename one.
+	factKeys, answerKeys []string
 	// responses: the source's model response whose JSON text was sent as final_response, for
 	// a final_response_object_json note.
 	responses []responseShape
@@ -318,6 +328,12 @@ type transcriptShape struct {
 	fix          string // the fix; "" for the generic one (send the entries as "messages")
 }
 
+// factKeys and answerKeys are every source's, each key once, gathered at init. They are
+// declared before sources: Go initializes a source's var after every var its shapes read, in
+// the order of declaration, and one declared after sources would register the sources that read
+// it after those of the files that follow theirs (TestSourceOrder).
+var factKeys, answerKeys []string
+
 // sources are the registered sources, in the order of their files' names (the order Go
 // initializes them in).
 var sources []*source
@@ -411,6 +427,7 @@ func init() {
 		}
 	}
 	printedKeys = printedKeys[:min(len(printedKeys), maxPrintedKeys)]
+	gatherShapes()
 }
 
 // joinTranscripts gathers the sources' transcript shapes by key: a key several sources use
@@ -479,26 +496,51 @@ func (w *messageWalk) keptShapeOf(name []byte, k keptMember) *keptShape {
 	return nil
 }
 
-// A resultShape is a source's result object sent as the handler's result, recognised by is
-// from what the hints read of it (objectFacts); hint says what it is and where its answer is.
-// A shape names only a value that holds text: a hint that names an empty value would be
-// rejected in turn.
+// A resultShape is a result object in a source's shape sent as the handler's result,
+// recognised by hint from what the hints read of it (objectFacts: a fact key's value by
+// f.value, and for a probe the probe key in f.probe), which says what it is and where its
+// answer is (ok false when f is not the shape). rank orders the shapes an object may be in,
+// from the surest sign to the weakest: the lowest says. probe: a result shape that probeHint
+// tries too, before the probes, since the shape may hold a probe key. A shape names only a
+// value that holds text: a hint that names an empty value would be rejected in turn.
 type resultShape struct {
-	is   func(f *objectFacts) bool
-	hint func(f *objectFacts) shapeHint
+	rank  int
+	probe bool
+	hint  func(f *objectFacts) (shapeHint, bool)
 }
 
-// sourceHint is the hint of the first registered result shape f is in; none when f is in no
-// source's.
-func (f *objectFacts) sourceHint() shapeHint {
+// resultShapes and probeShapes are the sources' results and probes, by rank; arrayValues their
+// arrays, by rank; gathered at init.
+var (
+	resultShapes, probeShapes []resultShape
+	arrayValues               []valueShape
+)
+
+// maxFactKeys bounds factKeys, which objectFacts keeps in arrays (TestSourceTables).
+const maxFactKeys = 20
+
+// gatherShapes gathers the sources' result shapes, probes, arrays, fact keys and answer keys.
+func gatherShapes() {
 	for _, s := range sources {
-		for _, r := range s.results {
-			if r.is(f) {
-				return r.hint(f)
+		resultShapes = append(resultShapes, s.results...)
+		probeShapes = append(probeShapes, s.probes...)
+		arrayValues = append(arrayValues, s.arrays...)
+		for _, k := range s.factKeys {
+			if !slices.Contains(factKeys, k) {
+				factKeys = append(factKeys, k)
+			}
+		}
+		for _, k := range s.answerKeys {
+			if !slices.Contains(answerKeys, k) {
+				answerKeys = append(answerKeys, k)
 			}
 		}
 	}
-	return shapeHint{}
+	factKeys = factKeys[:min(len(factKeys), maxFactKeys)]
+	byRank := func(a, b resultShape) int { return a.rank - b.rank }
+	slices.SortStableFunc(resultShapes, byRank)
+	slices.SortStableFunc(probeShapes, byRank)
+	slices.SortStableFunc(arrayValues, func(a, b valueShape) int { return a.rank - b.rank })
 }
 
 // also adds to the hint's fix what says more of it.

@@ -63,7 +63,7 @@ var sourceFiles = map[string][]string{
 // notSplit are the files whose knowledge of several sources is not yet in the sources' tables:
 // each names what it names until its recognisers move to the files of their sources. The list
 // only shrinks.
-var notSplit = []string{"shapehint.go", "stopped_tool_call.go"}
+var notSplit = []string{"stopped_tool_call.go"}
 
 // TestSourceNames: a source's name appears only in its own file (sourceFiles); the engine
 // files, every other non-test file but those of notSplit, name none.
@@ -154,7 +154,29 @@ func TestSourceTables(t *testing.T) {
 	for _, s := range sources {
 		blocks += len(s.blocks)
 	}
-	for _, vs := range [][]valueShape{objectValues, listValues} {
+	for _, rs := range [][]resultShape{resultShapes, probeShapes} {
+		for i, r := range rs {
+			assert.NotNil(t, r.hint, "a result shape or probe of rank %d without its hint", r.rank)
+			if i > 0 {
+				assert.NotEqual(t, rs[i-1].rank, r.rank, "two result shapes or probes of one rank: which says is the order of the files")
+			}
+		}
+	}
+	var keys []string
+	for _, s := range sources {
+		for _, k := range s.factKeys {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	assert.LessOrEqual(t, len(keys), maxFactKeys, "objectFacts keeps at most maxFactKeys fact keys")
+	for i, k := range factKeys {
+		var f objectFacts
+		_, value := f.slot([]byte(k))
+		assert.True(t, value == &f.values[i], "the fact key %q is one every shape reads, kept apart", k)
+	}
+	for _, vs := range [][]valueShape{objectValues, listValues, arrayValues} {
 		for i := 1; i < len(vs); i++ {
 			assert.NotEqual(t, vs[i-1].rank, vs[i].rank, "two value shapes of one rank: which says is the order of the files")
 		}
@@ -163,13 +185,13 @@ func TestSourceTables(t *testing.T) {
 	for i := 1; i < len(printedShapes); i++ {
 		assert.NotEqual(t, printedShapes[i-1].rank, printedShapes[i].rank, "two printed shapes of one rank: which says is the order of the files")
 	}
-	keys := map[string]bool{}
+	printed := map[string]bool{}
 	for _, sh := range printedShapes {
 		for _, k := range sh.keys {
-			keys[k] = true
+			printed[k] = true
 		}
 	}
-	assert.LessOrEqual(t, len(keys), maxPrintedKeys, "readPrinted keeps the values of at most maxPrintedKeys keys")
+	assert.LessOrEqual(t, len(printed), maxPrintedKeys, "readPrinted keeps the values of at most maxPrintedKeys keys")
 	texts := map[string]bool{}
 	for _, ph := range placeholders {
 		assert.False(t, texts[ph.text], "two placeholders of the text %q", ph.text)
@@ -178,4 +200,56 @@ func TestSourceTables(t *testing.T) {
 	for _, k := range []normalize.FoundKind{normalize.FoundGzip, normalize.FoundWide, normalize.FoundSingleQuote, normalize.FoundLiteral, normalize.FoundNonFinite} {
 		assert.Contains(t, found, k, "no source words what the scanner found (kind %d)", k)
 	}
+}
+
+// registration finds a source's var and the name it registers (none for generic shapes).
+var registration = regexp.MustCompile(`(?m)^var \w+ = register\(source\{\n(?:\s*name:\s*"([^"]*)",)?`)
+
+// TestSourceOrder: the sources register in the order of their files' names, which the notes
+// that name several sources follow (joinTranscripts, joinMetaNames); a source's var that reads
+// a var declared after sources would register later (sources.go: factKeys).
+func TestSourceOrder(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	slices.Sort(files)
+	var want, got []string // the names, with the file of each wanted for the failure's diff
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for _, m := range registration.FindAllStringSubmatch(string(src), -1) {
+			want = append(want, m[1]+" ("+f+")")
+		}
+	}
+	require.Len(t, sources, len(want), "a source registered outside a var of its own")
+	for i, s := range sources {
+		_, file, _ := strings.Cut(want[i], " (")
+		got = append(got, s.name+" ("+file)
+	}
+	assert.Equal(t, want, got, "the sources in the order of their files, and in the order registered")
+}
+
+// factRead finds a shape's reading of a fact key.
+var factRead = regexp.MustCompile(`\bf\.(?:value|has|place)\("([^"]*)"\)`)
+
+// TestFactKeysListed: every fact key a shape reads is one a source lists (factKeys), else
+// objectFacts keeps no value of it.
+func TestFactKeysListed(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	reads := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for _, m := range factRead.FindAllStringSubmatch(string(src), -1) {
+			reads++
+			assert.Contains(t, factKeys, m[1], "%s reads the fact key %q, which no source lists", f, m[1])
+		}
+	}
+	assert.NotZero(t, reads)
 }

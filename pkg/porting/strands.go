@@ -34,17 +34,23 @@ var strands = register(source{
 			},
 			note: func(w *messageWalk, k keptMember) softwarn.Parts { return w.strandsNote(k) }},
 	},
+	factKeys: []string{"lastMessage"},
+	// to_dict()'s "message" is a probe key: rule 3's hint tries these too
 	results: []resultShape{
-		{is: func(f *objectFacts) bool { return f.typ == "agentResult" && f.holdsText(f.lastMessage) },
-			hint: func(*objectFacts) shapeHint {
-				return sentInstead(`"type": "agentResult" and "lastMessage"`, "a Strands AgentResult (its toJSON())", "the agent's whole result",
-					"String(result)").also(" (AgentResult.toString() joins the text of its lastMessage's text blocks)")
-			}},
-		{is: func(f *objectFacts) bool { return f.typ == "agent_result" && f.holdsText(f.message) },
-			hint: func(*objectFacts) shapeHint {
-				return sentInstead(`"type": "agent_result" and "message"`, "a Strands AgentResult (result.to_dict())", "the agent's whole result",
-					"str(result)").also(" (AgentResult.__str__ joins the text of its message's text blocks)")
-			}},
+		{rank: 13, probe: true, hint: func(f *objectFacts) (shapeHint, bool) {
+			if f.typ != "agentResult" || !f.holdsText(f.value("lastMessage")) {
+				return shapeHint{}, false
+			}
+			return sentInstead(`"type": "agentResult" and "lastMessage"`, "a Strands AgentResult (its toJSON())", "the agent's whole result",
+				"String(result)").also(" (AgentResult.toString() joins the text of its lastMessage's text blocks)"), true
+		}},
+		{rank: 14, probe: true, hint: func(f *objectFacts) (shapeHint, bool) {
+			if f.typ != "agent_result" || !f.holdsText(f.message) {
+				return shapeHint{}, false
+			}
+			return sentInstead(`"type": "agent_result" and "message"`, "a Strands AgentResult (result.to_dict())", "the agent's whole result",
+				"str(result)").also(" (AgentResult.__str__ joins the text of its message's text blocks)"), true
+		}},
 	},
 })
 
