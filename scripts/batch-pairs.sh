@@ -40,8 +40,8 @@ END {
 			printf "  %-10s wall %.2f (%.2f-%.2f)  CPU %.2f (%.2f-%.2f)  %d rounds\n", impl,
 				median(w, n), lo(w, n), hi(w, n), median(c, m), lo(c, m), hi(c, m), n
 		}
-		for (j = 1; j <= 2; j++) {
-			one = (j == 1 ? "stream-j1" : "bytes-j1"); two = (j == 1 ? "stream-j2" : "bytes-j2")
+		for (j = 1; j <= 3; j++) {
+			one = (j == 1 ? "stream-j1" : j == 2 ? "bytes-j1" : "inprocess"); two = (j == 1 ? "stream-j2" : j == 2 ? "bytes-j2" : "inprocess-j2")
 			n = ratios(in_, one, two, "ns/op", w)
 			if (n) printf "  %s over %s, wall: %.2f (%.2f-%.2f)\n", one, two, median(w, n), lo(w, n), hi(w, n)
 		}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"testing"
 
 	"github.com/dystopic/normalizer/internal/testkit/baseline"
@@ -60,11 +61,36 @@ func BenchmarkBatch(b *testing.B) {
 				}
 			}
 		})
+		b.Run("input="+in.name+"/impl=inprocess-j2", func(b *testing.B) {
+			// The lines in two halves of about equal bytes, each normalized in process on its own
+			// goroutine: what two cores can do with no pipeline, the ceiling of -j 2.
+			half, sum := 0, 0
+			for half < len(lines) && 2*sum < len(in.data) {
+				sum += len(lines[half])
+				half++
+			}
+			b.SetBytes(int64(len(in.data)))
+			b.ReportAllocs()
+			defer measureCPU(b)()
+			outs := [2][]byte{}
+			for b.Loop() {
+				var wg sync.WaitGroup
+				for i, part := range [2][][]byte{lines[:half], lines[half:]} {
+					wg.Go(func() {
+						out := outs[i]
+						for _, l := range part {
+							out, _ = AppendLine(out[:0], n, bytes.TrimSuffix(l, []byte("\n")))
+						}
+						outs[i] = out
+					})
+				}
+				wg.Wait()
+			}
+		})
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("input=%s/impl=stream-j%d", in.name, workers), func(b *testing.B) {
 				b.SetBytes(int64(len(in.data)))
 				b.ReportAllocs()
-				defer measureCPU(b)()
 				defer measureCPU(b)()
 				for b.Loop() {
 					if _, err := Run(context.Background(), bytes.NewReader(in.data), io.Discard, n, Options{Workers: workers}); err != nil {
@@ -75,7 +101,6 @@ func BenchmarkBatch(b *testing.B) {
 			b.Run(fmt.Sprintf("input=%s/impl=bytes-j%d", in.name, workers), func(b *testing.B) {
 				b.SetBytes(int64(len(in.data)))
 				b.ReportAllocs()
-				defer measureCPU(b)()
 				defer measureCPU(b)()
 				for b.Loop() {
 					if _, err := RunBytes(context.Background(), in.data, io.Discard, n, Options{Workers: workers}); err != nil {

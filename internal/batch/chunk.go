@@ -1,8 +1,6 @@
 package batch
 
 import (
-	"bytes"
-
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
@@ -10,8 +8,10 @@ import (
 type chunk struct {
 	seq int64
 	// in holds the lines of a UTF-8 input, each ending in "\n" but for the input's last
-	// line, as they were read: the worker cuts them apart.
+	// line, as they were read; ends holds where in in each "\n" is, as the reader found
+	// them, so that the worker cuts the lines apart without reading them again.
 	in       []byte
+	ends     []int
 	borrowed bool // in is the caller's memory (RunBytes), not the chunk's buffer
 	// tooLarge, when its raw is not 0, is a line after those of in that was over the limit
 	// and read past without being kept.
@@ -37,6 +37,7 @@ type line struct {
 func (c *chunk) reset(seq int64) {
 	c.seq = seq
 	c.in, c.borrowed = nil, false
+	c.ends = c.ends[:0]
 	c.tooLarge = line{}
 	c.lines = c.lines[:0]
 	c.out = nil
@@ -69,24 +70,30 @@ func (c *chunk) process(n *normalize.Normalizer, limit int64, render Render, buf
 		c.processWide(n, limit, render)
 		return
 	}
-	for in := c.in; len(in) > 0; {
-		l, raw := in, len(in) // the last line of the input has no terminator
-		if i := bytes.IndexByte(in, '\n'); i >= 0 {
-			l, raw = in[:i], i+1
-			if i > 0 && l[i-1] == '\r' {
-				l = l[:i-1]
-			}
-		}
-		in = in[raw:]
-		line := Line{Bytes: l, Raw: int64(raw), Size: int64(len(l))}
-		if limit > 0 && line.Size > limit {
-			line.Bytes, line.Err = nil, &normalize.PayloadTooLargeError{Size: line.Size, Limit: limit}
-		}
-		c.emit(n, render, line)
+	start := 0
+	for _, end := range c.ends {
+		c.emitLine(n, limit, render, start, end, end+1)
+		start = end + 1
+	}
+	if start < len(c.in) { // the last line of the input has no terminator
+		c.emitLine(n, limit, render, start, len(c.in), len(c.in))
 	}
 	if l := c.tooLarge; l.raw > 0 {
 		c.emit(n, render, Line{Raw: l.raw, Size: l.tooLarge, Err: &normalize.PayloadTooLargeError{Size: l.tooLarge, Limit: limit}})
 	}
+}
+
+// emitLine emits the line of c.in from start to end, its terminator (if any) up to next.
+func (c *chunk) emitLine(n *normalize.Normalizer, limit int64, render Render, start, end, next int) {
+	l := c.in[start:end]
+	if end < next && end > start && l[len(l)-1] == '\r' {
+		l = l[:len(l)-1]
+	}
+	line := Line{Bytes: l, Raw: int64(next - start), Size: int64(len(l))}
+	if limit > 0 && line.Size > limit {
+		line.Bytes, line.Err = nil, &normalize.PayloadTooLargeError{Size: line.Size, Limit: limit}
+	}
+	c.emit(n, render, line)
 }
 
 // processWide is process for the lines of an input in UTF-16 or UTF-32: each gets c.wide,

@@ -54,8 +54,7 @@ type streamReader struct {
 	max   int64 // <= 0: no limit
 	seq   int64
 	c     *chunk // the chunk being filled
-	whole int    // c.in[:whole] are whole lines, each ending in "\n"
-	lines int    // the lines in c.in[:whole]
+	whole int    // c.in[:whole] are whole lines, each ending in "\n" (c.ends)
 }
 
 func (r *streamReader) run(ctx context.Context) error {
@@ -118,35 +117,36 @@ func (r *streamReader) read() (int, error) {
 	return 0, io.ErrNoProgress
 }
 
-// took counts the n bytes just read into c.in at off.
+// took finds the lines ended in the n bytes just read into c.in at off, up to maxChunkLines
+// in the chunk: the lines past them go to the next chunk, which finds them again.
 func (r *streamReader) took(off, n int) {
-	b := r.c.in[off : off+n]
-	if k := bytes.Count(b, newline); k > 0 {
-		r.lines += k
-		r.whole = off + bytes.LastIndexByte(b, '\n') + 1
+	c := r.c
+	for b := c.in[:off+n]; len(c.ends) < maxChunkLines; {
+		i := bytes.IndexByte(b[off:], '\n')
+		if i < 0 {
+			return
+		}
+		c.ends = append(c.ends, off+i)
+		off += i + 1
+		r.whole = off
 	}
 }
-
-var newline = []byte{'\n'}
 
 // cut sends the chunk's whole lines when they are due, the start of the next line, if read,
 // going into the next chunk.
 func (r *streamReader) cut(ctx context.Context) error {
-	for r.whole > 0 && (r.whole >= r.p.opts.ChunkBytes || r.lines >= maxChunkLines || r.whole == len(r.c.in)) {
-		end := r.whole
-		if r.lines > maxChunkLines {
-			end = afterLines(r.c.in, maxChunkLines)
-		}
-		if err := r.send(ctx, end); err != nil {
+	for r.whole > 0 && (r.whole >= r.p.opts.ChunkBytes || len(r.c.ends) >= maxChunkLines || r.whole == len(r.c.in)) {
+		if err := r.send(ctx); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// send sends c.in[:end] and starts the next chunk with c.in[end:].
-func (r *streamReader) send(ctx context.Context, end int) error {
+// send sends the chunk's whole lines and starts the next chunk with the rest.
+func (r *streamReader) send(ctx context.Context) error {
 	c := r.c
+	end := r.whole
 	if err := r.next(ctx, c.in[end:]); err != nil {
 		r.p.put(c)
 		return err
@@ -165,18 +165,9 @@ func (r *streamReader) next(ctx context.Context, rest []byte) error {
 	}
 	r.seq++
 	c.in = append(r.p.bufs.get(max(r.p.opts.ChunkBytes, len(rest))+readBytes), rest...)
-	r.c, r.whole, r.lines = c, 0, 0
+	r.c, r.whole = c, 0
 	r.took(0, len(rest))
 	return nil
-}
-
-// afterLines is the offset just after the k-th "\n" of b, which holds more.
-func afterLines(b []byte, k int) int {
-	off := 0
-	for range k {
-		off += bytes.IndexByte(b[off:], '\n') + 1
-	}
-	return off
 }
 
 // skip reads past the line that starts at c.in[whole:], which is over the limit, without
@@ -269,11 +260,12 @@ func (p *pipeline) readBytes(ctx context.Context, data []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		end := chunkEnd(data, start, p.opts.ChunkBytes)
 		c, err := p.get(ctx, seq)
 		if err != nil {
 			return err
 		}
+		end := 0
+		end, c.ends = chunkEnd(data, start, p.opts.ChunkBytes, c.ends)
 		c.in, c.borrowed = data[start:end], true
 		p.work <- c
 		start = end
@@ -282,22 +274,21 @@ func (p *pipeline) readBytes(ctx context.Context, data []byte) error {
 }
 
 // chunkEnd is where the chunk of data that starts at start ends: after the first "\n" at or
-// past start+size, or the maxChunkLines-th line, or at the end of data.
-func chunkEnd(data []byte, start, size int) int {
-	end, head := len(data), len(data)
-	lines := 0
-	if size < end-start {
-		head = start + size
-		if i := bytes.IndexByte(data[head:], '\n'); i >= 0 {
-			end = head + i + 1
-			lines++ // past head, the "\n" that ends the chunk is the only one
+// past start+size, or the maxChunkLines-th line, or at the end of data. It appends to ends
+// where each "\n" before it is, from start: one pass finds the chunk and its lines.
+func chunkEnd(data []byte, start, size int, ends []int) (int, []int) {
+	head := start + size
+	for pos := start; len(ends) < maxChunkLines; {
+		i := bytes.IndexByte(data[pos:], '\n')
+		if i < 0 {
+			return len(data), ends
+		}
+		ends = append(ends, pos+i-start)
+		if pos += i + 1; pos > head {
+			return pos, ends
 		}
 	}
-	// Counted up to head only: a long line past it is not read again.
-	if lines += bytes.Count(data[start:head], newline); lines > maxChunkLines {
-		end = start + afterLines(data[start:end], maxChunkLines)
-	}
-	return end
+	return start + ends[len(ends)-1] + 1, ends
 }
 
 // errFault is the error of a fault while reading a mapped input.
