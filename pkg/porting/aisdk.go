@@ -22,6 +22,8 @@ var aiSDK = register(source{
 		{key: "total_output_tokens", name: "outputTokens", rank: 2, whose: "the AI SDK's", in: "usage and totalUsage"},
 	},
 	outputs: []outputShape{{code: softwarn.MessageOtherFramework, read: toolResultOutput, note: toolResultOutputNote}},
+	// a StepResult before any message's shape; a tool-call part after the other sources' parts
+	turns: []turnShape{{rank: 3, read: aiSDKStep}, {rank: 12, part: "tool-call", call: aiSDKCall(false)}},
 	messages: []messageShape{
 		{rank: 14, code: softwarn.MessageOtherFramework,
 			is: func(_ *messageWalk, f foreignFacts) bool { return f.noRole && f.stepNum },
@@ -96,4 +98,24 @@ func toolResultOutputNote(o outputFacts) softwarn.Parts {
 		Expected: "the tool's output itself",
 		Done:     droppedMessage,
 		Fix:      "send " + send + ", not " + instead + ", which would keep the wrapper"}
+}
+
+// aiSDKStep is an AI SDK StepResult sent as a message: a step whose finishReason is
+// "tool-calls" stopped at them.
+func aiSDKStep(e turnFacts) (turn, bool) {
+	if member(e.v, "stepNumber", e.maxDepth) == nil {
+		return turn{}, false
+	}
+	if shortString(member(e.v, "finishReason", e.maxDepth), 32) != "tool-calls" {
+		return turn{other: true}, true
+	}
+	t := aiSDKCall(hasText(e.content, e.maxDepth))
+	t.what = `an AI SDK step whose finishReason is "tool-calls"`
+	return t, true
+}
+
+func aiSDKCall(text bool) turn {
+	return turn{kind: turnCall, text: text, what: "an AI SDK assistant message with a tool-call part", answer: "the result's text",
+		loop: "give generateText the tools' execute functions and stopWhen: stepCountIs(5) (maxSteps: 5 in AI SDK 4), " +
+			"so that it sends the tool results back and calls the model again"}
 }

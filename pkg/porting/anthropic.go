@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 
+	"github.com/dystopic/normalizer/internal/jsonscan"
 	"github.com/dystopic/normalizer/pkg/softwarn"
 )
 
@@ -26,6 +27,12 @@ var anthropic = register(source{
 	responses: []responseShape{{note: messageJSON}},
 	printed:   []printedShape{{rank: 7, note: blocksRepr}},
 	results:   []resultShape{{rank: 3, hint: messageResult}},
+	// a user message of tool_result blocks before the other turns of a role; a tool_use block
+	// before the assistant's text parts
+	turns: []turnShape{{rank: 5, read: toolResultsTurn}, {rank: 11, part: "tool_use",
+		call: turn{kind: turnCall, what: "an Anthropic message with a tool_use block", answer: "the text of that message's text blocks",
+			loop: `call messages.create again with a user message of tool_result blocks, {"type": "tool_result", "tool_use_id": ..., "content": ...}, ` +
+				`one for each tool_use block, until its stop_reason is not "tool_use"`}}},
 	// a tool_result block sent as a message, which its warning says how to convert
 	answerLinks:  []answerLink{{member: "tool_use_id", origin: "Anthropic's name for it"}},
 	argumentKeys: []argumentsKey{{key: "input", origin: "Anthropic's name for them"}},
@@ -135,4 +142,18 @@ func messageResult(f *objectFacts) (shapeHint, bool) {
 		return stoppedResponse(has, what, "tool_use blocks", text), true
 	}
 	return sentInstead(has, what, modelsResponse, "<the text of its text blocks>"), true
+}
+
+// toolResultsTurn is a user message whose content is a list of Anthropic tool_result blocks and
+// nothing else: the results of the calls before it.
+func toolResultsTurn(e turnFacts) (turn, bool) {
+	if string(e.role) != "user" {
+		return turn{}, false
+	}
+	all := isList(e.content) && textKind(e.content) == jsonscan.Array
+	eachElement(e.content, e.maxDepth, func(_ int, part []byte) bool {
+		all = shortString(member(part, "type", e.maxDepth), 16) == "tool_result"
+		return all
+	})
+	return turn{other: true, result: true}, all
 }

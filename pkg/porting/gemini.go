@@ -21,6 +21,7 @@ var gemini = register(source{
 	printed:   []printedShape{{rank: 4, keys: []string{"candidates"}, note: candidatesRepr}},
 	factKeys:  []string{"candidates"},
 	results:   []resultShape{{rank: 4, hint: generateContentResult}},
+	turns:     []turnShape{{rank: 4, read: geminiTurn}},
 	transcripts: []transcriptShape{
 		{key: "history", code: softwarn.TopLevelTranscriptKey, lead: "a chat's history in ", origin: "Gemini's SDKs (chat.get_history())"},
 	},
@@ -266,4 +267,39 @@ func generateContentResult(f *objectFacts) (shapeHint, bool) {
 		return stoppedResponse(has, what, "function_call parts", text), true
 	}
 	return sentInstead(has, what, modelsResponse, "<candidates[0].content.parts[*].text, joined>"), true
+}
+
+// geminiTurn is a Gemini Content in a transcript: role "model", or "parts". With a functionCall
+// (function_call, as Python's SDK writes it) part it asks for calls; with functionResponse
+// parts it is their results.
+func geminiTurn(e turnFacts) (turn, bool) {
+	maxDepth := e.maxDepth
+	parts := member(e.v, "parts", maxDepth)
+	if string(e.role) != "model" && parts == nil {
+		return turn{}, false
+	}
+	var call, response, camel, text bool
+	eachElement(parts, maxDepth, func(_ int, part []byte) bool {
+		c, cc := member(part, "function_call", maxDepth), member(part, "functionCall", maxDepth)
+		call = call || isObject(c) || isObject(cc)
+		camel = camel || isObject(cc) || isObject(member(part, "functionResponse", maxDepth))
+		response = response || isObject(member(part, "function_response", maxDepth)) || isObject(member(part, "functionResponse", maxDepth))
+		t := member(part, "text", maxDepth)
+		text = text || textKind(t) == jsonscan.String && !blank(t) && string(member(part, "thought", maxDepth)) != "true"
+		return true
+	})
+	switch {
+	case response && !call:
+		return turn{result: true}, true
+	case call && camel:
+		return turn{kind: turnCall, text: text, what: "a Gemini Content with a functionCall part", answer: "that response's text",
+			loop: "call models.generateContent again with a functionResponse part for each functionCall, until the response has no functionCall part"}, true
+	case call:
+		return turn{kind: turnCall, text: text, what: "a Gemini Content with a function_call part", answer: "that response's text",
+			loop: "call models.generate_content again with a function_response part, types.Part.from_function_response(name=..., response=...), " +
+				"for each function_call, until the response has no function_call part"}, true
+	case text && string(e.role) == "model":
+		return turn{kind: turnAnswer, what: "a Gemini Content of the model with text", in: ".parts", joined: true}, true
+	}
+	return turn{other: true}, true
 }

@@ -20,6 +20,7 @@ var openAIChat = register(source{
 	printed:   []printedShape{{rank: 2, keys: []string{"choices", "object"}, note: chatCompletionRepr}},
 	factKeys:  []string{"choices", "object"},
 	results:   []resultShape{{rank: 2, hint: chatCompletionResult}},
+	turns:     []turnShape{{rank: 8, read: chatCallsTurn}},
 	legacy: []legacyMember{{member: "function_call", code: softwarn.LegacyFunctionCall, parts: softwarn.Parts{
 		Problem: "function_call is OpenAI's legacy field, kept as sent, but the trace shows calls only from tool_calls: " +
 			"send it as \"tool_calls\": [{\"id\": <an id>, \"name\": <name>, \"arguments\": <arguments>}]"}}},
@@ -125,4 +126,14 @@ func chatCompletionRepr(p printedText) (what, answer string, is bool) {
 		return "Python's str() of an OpenAI chat completion's dict ('object': 'chat.completion')", `result["choices"][0]["message"]["content"]`, true
 	}
 	return "Python's repr() of an OpenAI chat completion, " + string(p.class) + "(…)", "result.choices[0].message.content", true
+}
+
+// chatCallsTurn is a Chat Completions assistant message with tool_calls, whose calls are in
+// OpenAI's nested shape ("function").
+func chatCallsTurn(e turnFacts) (turn, bool) {
+	if string(e.role) != "assistant" || textKind(e.calls) != jsonscan.Array || member(firstElement(e.calls, e.maxDepth), "function", e.maxDepth) == nil {
+		return turn{}, false
+	}
+	return turn{kind: turnCall, text: e.saysText(), what: "an OpenAI Chat Completions assistant message with tool_calls", answer: "that message's content",
+		loop: `append a tool message, {"role": "tool", "tool_call_id": ..., "content": ...}, for each of its tool_calls and call chat.completions.create again, until the message has no tool_calls`}, true
 }

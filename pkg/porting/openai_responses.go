@@ -30,6 +30,7 @@ var openAIResponses = register(source{
 		}},
 		{rank: 2, hint: responseOutputProbe},
 	},
+	turns: []turnShape{{rank: 2, read: responsesItemTurn}},
 	transcripts: []transcriptShape{
 		{key: "new_items", code: softwarn.TopLevelTranscriptKey, origin: "the OpenAI Agents SDK's name for a run's items (RunResult.new_items)", fix: newItemsFix},
 	},
@@ -157,4 +158,23 @@ func responseOutputProbe(f *objectFacts) (shapeHint, bool) {
 		fix = `send {"final_response": <its "output_text">}`
 	}
 	return shapeHint{detail: `. This one looks like an OpenAI Responses API response (` + modelsResponse + ` rather than the handler's result): its "output" is a list of items, not text`, fix: fix}, true
+}
+
+// responsesItemTurn is a Responses API item in a transcript: a function_call or
+// custom_tool_call item asks for a call, and its output item is the call's result.
+func responsesItemTurn(e turnFacts) (turn, bool) {
+	what := "an OpenAI Responses function_call item"
+	switch string(e.typ) {
+	case "function_call_output", "custom_tool_call_output":
+		return turn{result: true}, true
+	case "custom_tool_call":
+		what = "an OpenAI Responses custom_tool_call item"
+	case "function_call":
+	default:
+		return turn{}, false
+	}
+	return turn{kind: turnCall, what: what,
+		loop: `call responses.create again with a function_call_output item, {"type": "function_call_output", "call_id": ..., "output": ...}, ` +
+			`for each function_call, until the response holds no function_call item`,
+		answer: "that response's output_text"}, true
 }

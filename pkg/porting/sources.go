@@ -51,6 +51,9 @@ type source struct {
 	// placeholders: the text the source prints for a missing value, or for an object it was not
 	// told how to write, sent as final_response, for a final_response_placeholder note.
 	placeholders []placeholder
+	// turns: an element of messages in the source's shape that is a turn (a tool call, an
+	// answer, a tool's result), for the advice on the rejection of an empty final_response.
+	turns []turnShape
 	// metaNames: the source's names for a recognised metadata key, for a
 	// metadata_key_variant note on a key sent by that name.
 	metaNames []metaName
@@ -234,6 +237,27 @@ type valueShape struct {
 // objectValues and listValues are the sources' values and lists, by rank, gathered at init.
 var objectValues, listValues []valueShape
 
+// A turnShape is an element of messages in a source's shape, recognised by read from what the
+// engine read of it once (turnFacts): which turn it is (a call, with what it is, how to run the
+// loop on and what to send after it in the SDK's words; an answer, and where its text is; a
+// tool's result; another turn), ok false when the element is not the shape. A shape with part
+// set has no read: an assistant message whose content holds a part of type part is the call
+// turn call (text set when its content holds text parts too). rank orders the shapes an
+// element may be in: the lowest says.
+type turnShape struct {
+	rank int
+	read func(e turnFacts) (t turn, ok bool)
+	part string
+	call turn
+}
+
+// turnShapes are the sources' turns, by rank, and callParts the types of the content parts
+// that call a tool (the turn shapes' part), gathered at init.
+var (
+	turnShapes []turnShape
+	callParts  []string
+)
+
 // A responseShape is a model API's response, recognised by note from obj, the object that
 // final_response's text holds (read with the result's depth limit); dict: the text was written
 // with spaces, as json.dumps writes a dict. note says what it is and where its
@@ -414,6 +438,12 @@ func init() {
 		objectValues, listValues = append(objectValues, s.values...), append(listValues, s.lists...)
 		printedShapes = append(printedShapes, s.printed...)
 		placeholders = append(placeholders, s.placeholders...)
+		turnShapes = append(turnShapes, s.turns...)
+		for _, t := range s.turns {
+			if t.part != "" {
+				callParts = append(callParts, t.part)
+			}
+		}
 	}
 	byRank := func(a, b valueShape) int { return a.rank - b.rank }
 	slices.SortStableFunc(objectValues, byRank)
@@ -427,6 +457,7 @@ func init() {
 		}
 	}
 	printedKeys = printedKeys[:min(len(printedKeys), maxPrintedKeys)]
+	slices.SortStableFunc(turnShapes, func(a, b turnShape) int { return a.rank - b.rank })
 	gatherShapes()
 }
 
@@ -451,8 +482,8 @@ func joinTranscripts() []transcriptName {
 	return names
 }
 
-// generic are the shapes that are no source's: a transcript under the plain word for one, and
-// a chat message as one of its entries.
+// generic are the shapes that are no source's: a transcript under the plain word for one, a
+// chat message as one of its entries, and the turns of a chat transcript.
 var generic = register(source{
 	transcripts: []transcriptShape{{key: "transcript", code: softwarn.TopLevelTranscriptKey}},
 	// the keys of a chat message, and of one that names its author another way
@@ -461,6 +492,9 @@ var generic = register(source{
 	lists:     []valueShape{{rank: 1, hint: partListValue}},
 	// a function schema's word, as some SDKs send a call's arguments
 	argumentKeys: []argumentsKey{{key: "parameters", origin: "a function schema's name"}},
+	// a tool message first; a turn not the assistant's before the assistant's calls and text
+	turns: []turnShape{{rank: 1, read: toolTurn}, {rank: 7, read: otherTurn}, {rank: 9, read: callsTurn},
+		{rank: 10, read: textTurn}, {rank: 13, read: partsTextTurn}},
 })
 
 // A keptShape is a member of a kept message, named member, in which a source holds what the

@@ -63,7 +63,7 @@ var sourceFiles = map[string][]string{
 // notSplit are the files whose knowledge of several sources is not yet in the sources' tables:
 // each names what it names until its recognisers move to the files of their sources. The list
 // only shrinks.
-var notSplit = []string{"stopped_tool_call.go"}
+var notSplit = []string{}
 
 // TestSourceNames: a source's name appears only in its own file (sourceFiles); the engine
 // files, every other non-test file but those of notSplit, name none.
@@ -175,6 +175,13 @@ func TestSourceTables(t *testing.T) {
 		var f objectFacts
 		_, value := f.slot([]byte(k))
 		assert.True(t, value == &f.values[i], "the fact key %q is one every shape reads, kept apart", k)
+	}
+	for i, ts := range turnShapes {
+		assert.True(t, (ts.read == nil) != (ts.part == ""), "a turn shape of rank %d without its reader or its part, or with both", ts.rank)
+		assert.True(t, ts.part == "" || ts.call.kind == turnCall, "a turn shape of rank %d whose part makes no call", ts.rank)
+		if i > 0 {
+			assert.NotEqual(t, turnShapes[i-1].rank, ts.rank, "two turn shapes of one rank: which says is the order of the files")
+		}
 	}
 	for _, vs := range [][]valueShape{objectValues, listValues, arrayValues} {
 		for i := 1; i < len(vs); i++ {

@@ -77,10 +77,10 @@ func (f *objectFacts) undefinedFinalHint() shapeHint {
 // be added to it. The transcript often shows why it is empty, and the advice says so beside the
 // message (normalize.ResponseShapeError.Advice, the error object's "advice" in the explain
 // view): the last turn that is not a tool's result asks for a tool call (the agent stopped at a
-// tool call: an OpenAI Responses function_call item, a chat message's tool_calls, an Anthropic
-// tool_use block, a Gemini functionCall part, an AI SDK tool-call part or step), or it is an
-// assistant's answer that final_response left out. Each is read from the call's own place in
-// the shape, never guessed from text; the fix is in the words of the SDK the shape is.
+// tool call: a chat message's tool_calls, or a source's call item, block, part or step), or it
+// is an assistant's answer that final_response left out. Each is read from the call's own place
+// in the shape, never guessed from text, by the sources' turn shapes (turnShapes); the fix is in
+// the words of the SDK the shape is.
 
 // emptyFinalAdvice is the advice on the rejection of an empty or null final_response (got is
 // the ResponseShapeError's Got), or nil when the transcript shows no reason. input is the
@@ -90,7 +90,7 @@ func emptyFinalAdvice(input []byte, maxDepth int, got string) *softwarn.Warning 
 	var last turn
 	results := false // tool results follow the last turn
 	eachElement(msgs, maxDepth, func(i int, v []byte) bool {
-		t := readTurn(v, "messages["+strconv.Itoa(i)+"]", maxDepth)
+		t := readTurn(v, maxDepth)
 		switch {
 		case t.result:
 			results = true
@@ -121,7 +121,7 @@ func emptyFinalAdvice(input []byte, maxDepth int, got string) *softwarn.Warning 
 	case turnAnswer:
 		w := loc.Warning(softwarn.FinalResponseAnswerInMessages, "", softwarn.Parts{
 			Problem: "final_response is " + empty + ", but the transcript's last turn is " + last.what + ": it looks like the answer",
-			Fix:     `send {"final_response": <` + last.answer + `>}`})
+			Fix:     `send {"final_response": <` + last.answerAt("messages["+strconv.Itoa(last.at)+"]") + `>}`})
 		return &w
 	}
 	return nil
@@ -141,124 +141,149 @@ const (
 type turn struct {
 	at     int
 	kind   turnKind
-	result bool // a tool's result: a tool message, a function_call_output item, tool_result blocks
+	result bool // a tool's result: a tool message, a source's result item or blocks
 	other  bool // a turn that is neither: the user's, the system's
 	text   bool // a call turn has text beside its calls
 	what   string
 	loop   string // how to run the loop on, in the SDK's words (turnCall)
-	answer string // what to send: its text, as the SDK names it (turnCall), or where it is (turnAnswer)
+	answer string // what to send, its text as the SDK names it (turnCall)
+	// in is where the answer is in the element, after its place (".content"), and joined
+	// says it is the text of the parts there, joined (turnAnswer): the engine says where, so
+	// that reading a turn makes no string.
+	in     string
+	joined bool
 }
 
-// readTurn reads one element of messages, at ref (messages[3]).
-func readTurn(v []byte, ref string, maxDepth int) turn {
+// answerAt is where an answer turn's answer is, the element being at ref (messages[3]).
+func (t turn) answerAt(ref string) string {
+	if t.joined {
+		return `the "text" of ` + ref + t.in + `, joined`
+	}
+	return ref + t.in
+}
+
+// turnFacts is what the engine reads once of an object of messages, in one walk of its
+// members, for the sources' turn shapes: its role and type when they are short strings (nil
+// otherwise), its content and tool_calls, and the element itself.
+type turnFacts struct {
+	v, role, typ, content, calls []byte
+	maxDepth                     int
+}
+
+// turnFactsOf reads the facts of v, an object of messages. One scanner reads every member, so
+// that a member with nested values costs one allocation of its stack, not one per key read.
+func turnFactsOf(v []byte, maxDepth int) turnFacts {
+	e := turnFacts{v: v, maxDepth: maxDepth}
+	var s jsonscan.Scanner
+	s.Reset(v, maxDepth)
+	if s.Peek() != jsonscan.Object {
+		return e
+	}
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		key := s.KeyName()
+		sp := s.SkipValue()
+		if !sp.Present() {
+			continue
+		}
+		switch val := v[sp.Start:sp.End]; string(key) { // the last of a key, as member reads it
+		case "role":
+			e.role = shortToken(val, 16)
+		case "type":
+			e.typ = shortToken(val, 32)
+		case "content":
+			e.content = val
+		case "tool_calls":
+			e.calls = val
+		}
+	}
+	return e
+}
+
+// turn is what the first turn shape, by rank, that recognises the element says, or another
+// turn.
+func (e turnFacts) turn() turn {
+	for i := range turnShapes {
+		switch s := &turnShapes[i]; {
+		case s.part != "":
+			if string(e.role) == "assistant" && e.holdsPart(s.part) {
+				t := s.call
+				t.text = hasText(e.content, e.maxDepth)
+				return t
+			}
+		default:
+			if t, ok := s.read(e); ok {
+				return t
+			}
+		}
+	}
+	return turn{other: true}
+}
+
+// readTurn reads one element of messages.
+func readTurn(v []byte, maxDepth int) turn {
 	if !isObject(v) {
 		return turn{}
 	}
-	role := shortString(member(v, "role", maxDepth), 16)
-	typ := shortString(member(v, "type", maxDepth), 32)
-	content := member(v, "content", maxDepth)
-	switch {
-	case role == "tool" || role == "function" || typ == "function_call_output" || typ == "custom_tool_call_output":
-		return turn{result: true}
-	case typ == "function_call" || typ == "custom_tool_call":
-		return turn{kind: turnCall, what: "an OpenAI Responses " + typ + " item",
-			loop: `call responses.create again with a function_call_output item, {"type": "function_call_output", "call_id": ..., "output": ...}, ` +
-				`for each function_call, until the response holds no function_call item`,
-			answer: "that response's output_text"}
-	case member(v, "stepNumber", maxDepth) != nil:
-		return aiSDKStep(v, maxDepth)
-	case role == "model" || member(v, "parts", maxDepth) != nil:
-		return geminiTurn(v, role, ref, maxDepth)
-	case role != "assistant":
-		return turn{other: true, result: role == "user" && onlyToolResults(content, maxDepth)}
+	return turnFactsOf(v, maxDepth).turn()
+}
+
+// The generic turn shapes, no source's: a tool message, a turn of another role than the
+// assistant's, an assistant message with tool_calls, and one with text.
+
+// toolTurn is a tool's result: role "tool", or "function" (its older name).
+func toolTurn(e turnFacts) (turn, bool) {
+	return turn{result: true}, string(e.role) == "tool" || string(e.role) == "function"
+}
+
+// otherTurn is a message of another role than the assistant's (the user's, the system's).
+func otherTurn(e turnFacts) (turn, bool) { return turn{other: true}, string(e.role) != "assistant" }
+
+// callsTurn is an assistant message with tool_calls.
+func callsTurn(e turnFacts) (turn, bool) {
+	if textKind(e.calls) != jsonscan.Array {
+		return turn{}, false
 	}
-	if calls := member(v, "tool_calls", maxDepth); textKind(calls) == jsonscan.Array {
-		t := turn{kind: turnCall, text: textKind(content) == jsonscan.String && !blank(content) || hasText(content, maxDepth),
-			what: "an assistant message with tool_calls", answer: "the model's answer",
-			loop: "send each tool call's result back as a tool message and call the model again, until its message has no tool_calls"}
-		if member(firstElement(calls, maxDepth), "function", maxDepth) != nil {
-			t.what, t.answer = "an OpenAI Chat Completions assistant message with tool_calls", "that message's content"
-			t.loop = `append a tool message, {"role": "tool", "tool_call_id": ..., "content": ...}, for each of its tool_calls and call chat.completions.create again, until the message has no tool_calls`
+	return turn{kind: turnCall, text: e.saysText(), what: "an assistant message with tool_calls", answer: "the model's answer",
+		loop: "send each tool call's result back as a tool message and call the model again, until its message has no tool_calls"}, true
+}
+
+// textTurn is an assistant message whose content is text.
+func textTurn(e turnFacts) (turn, bool) {
+	return turn{kind: turnAnswer, what: "an assistant message with text", in: ".content"},
+		textKind(e.content) == jsonscan.String && !blank(e.content)
+}
+
+// partsTextTurn is an assistant message whose content holds text parts ("text",
+// "output_text"), and, by rank, none that calls a tool.
+func partsTextTurn(e turnFacts) (turn, bool) {
+	return turn{kind: turnAnswer, what: "an assistant message with text", in: ".content's text parts", joined: true},
+		hasText(e.content, e.maxDepth)
+}
+
+// saysText reports whether the element's content holds text: a string that is not blank, or
+// text parts.
+func (e turnFacts) saysText() bool {
+	return textKind(e.content) == jsonscan.String && !blank(e.content) || hasText(e.content, e.maxDepth)
+}
+
+// isCallPart reports whether typ is the type of a content part that calls a tool.
+func isCallPart(typ []byte) bool {
+	for _, p := range callParts {
+		if string(typ) == p {
+			return true
 		}
-		return t
 	}
-	if textKind(content) == jsonscan.String && !blank(content) {
-		return turn{kind: turnAnswer, what: "an assistant message with text", answer: ref + ".content"}
-	}
-	return partsTurn(content, ref, maxDepth)
+	return false
 }
 
-// partsTurn reads an assistant message whose content is a list of parts: Anthropic's content
-// blocks (tool_use), the AI SDK's parts (tool-call), or text parts (text, output_text).
-func partsTurn(content []byte, ref string, maxDepth int) turn {
-	var tool, aisdk bool
-	eachElement(content, maxDepth, func(_ int, part []byte) bool {
-		switch shortString(member(part, "type", maxDepth), 16) {
-		case "tool_use":
-			tool = true
-		case "tool-call":
-			aisdk = true
-		}
-		return true
+// holdsPart reports whether the element's content is a list with a part of type typ.
+func (e turnFacts) holdsPart(typ string) bool {
+	found := false
+	eachElement(e.content, e.maxDepth, func(_ int, part []byte) bool {
+		found = string(shortToken(member(part, "type", e.maxDepth), 16)) == typ
+		return !found
 	})
-	text := hasText(content, maxDepth)
-	switch {
-	case tool:
-		return turn{kind: turnCall, text: text, what: "an Anthropic message with a tool_use block", answer: "the text of that message's text blocks",
-			loop: `call messages.create again with a user message of tool_result blocks, {"type": "tool_result", "tool_use_id": ..., "content": ...}, ` +
-				`one for each tool_use block, until its stop_reason is not "tool_use"`}
-	case aisdk:
-		return aiSDKCall(text)
-	case text:
-		return turn{kind: turnAnswer, what: "an assistant message with text", answer: `the "text" of ` + ref + `.content's text parts, joined`}
-	}
-	return turn{other: true}
-}
-
-// aiSDKStep reads an AI SDK StepResult sent as a message: a step whose finishReason is
-// "tool-calls" stopped at them.
-func aiSDKStep(v []byte, maxDepth int) turn {
-	if shortString(member(v, "finishReason", maxDepth), 32) != "tool-calls" {
-		return turn{other: true}
-	}
-	t := aiSDKCall(hasText(member(v, "content", maxDepth), maxDepth))
-	t.what = `an AI SDK step whose finishReason is "tool-calls"`
-	return t
-}
-
-func aiSDKCall(text bool) turn {
-	return turn{kind: turnCall, text: text, what: "an AI SDK assistant message with a tool-call part", answer: "the result's text",
-		loop: "give generateText the tools' execute functions and stopWhen: stepCountIs(5) (maxSteps: 5 in AI SDK 4), " +
-			"so that it sends the tool results back and calls the model again"}
-}
-
-// geminiTurn reads a Gemini Content: role "model" with a functionCall (function_call, as
-// Python's SDK writes it) part asks for calls; with functionResponse parts it is their results.
-func geminiTurn(v []byte, role, ref string, maxDepth int) turn {
-	var call, response, camel, text bool
-	eachElement(member(v, "parts", maxDepth), maxDepth, func(_ int, part []byte) bool {
-		c, cc := member(part, "function_call", maxDepth), member(part, "functionCall", maxDepth)
-		call = call || isObject(c) || isObject(cc)
-		camel = camel || isObject(cc) || isObject(member(part, "functionResponse", maxDepth))
-		response = response || isObject(member(part, "function_response", maxDepth)) || isObject(member(part, "functionResponse", maxDepth))
-		t := member(part, "text", maxDepth)
-		text = text || textKind(t) == jsonscan.String && !blank(t) && string(member(part, "thought", maxDepth)) != "true"
-		return true
-	})
-	switch {
-	case response && !call:
-		return turn{result: true}
-	case call && camel:
-		return turn{kind: turnCall, text: text, what: "a Gemini Content with a functionCall part", answer: "that response's text",
-			loop: "call models.generateContent again with a functionResponse part for each functionCall, until the response has no functionCall part"}
-	case call:
-		return turn{kind: turnCall, text: text, what: "a Gemini Content with a function_call part", answer: "that response's text",
-			loop: "call models.generate_content again with a function_response part, types.Part.from_function_response(name=..., response=...), " +
-				"for each function_call, until the response has no function_call part"}
-	case text && role == "model":
-		return turn{kind: turnAnswer, what: "a Gemini Content of the model with text", answer: `the "text" of ` + ref + `.parts, joined`}
-	}
-	return turn{other: true}
+	return found
 }
 
 // hasText reports whether a list of parts holds a part of type "text" or "output_text" with
@@ -267,17 +292,6 @@ func hasText(list []byte, maxDepth int) bool {
 	i, _ := textParts(list, "text", maxDepth)
 	j, _ := textParts(list, "output_text", maxDepth)
 	return i >= 0 || j >= 0
-}
-
-// onlyToolResults reports whether a user message's content is a list of Anthropic tool_result
-// blocks and nothing else: the results of the calls before it.
-func onlyToolResults(content []byte, maxDepth int) bool {
-	all := isList(content) && textKind(content) == jsonscan.Array
-	eachElement(content, maxDepth, func(_ int, part []byte) bool {
-		all = shortString(member(part, "type", maxDepth), 16) == "tool_result"
-		return all
-	})
-	return all
 }
 
 // rejectionAdvice is Hint's for a rejection whose message the contract fixes.
