@@ -101,28 +101,32 @@ func holdsResult(text []byte, maxDepth int) bool {
 
 // preambleOf is the index of the message whose text final_response's text is, when that
 // message is the last of the input's messages that is not a tool's result and it is an
-// assistant's that calls tools (tool_calls, or content parts of type "tool-call" or
-// "tool_use"): a preamble, since no assistant message answers after the tool round. It is -1
-// otherwise. It reads the input again, on the explain path only.
+// assistant's that calls tools (tool_calls, or content parts of a type that calls a tool,
+// callParts): a preamble, since no assistant message answers after the tool round. It
+// is -1 otherwise. It reads the input again, on the explain path only.
 func preambleOf(input, text []byte, maxDepth int) int {
 	if len(text) == 0 {
 		return -1
 	}
 	last, at := lastTurn(member(input, "messages", maxDepth), maxDepth)
-	if at < 0 || string(shortToken(member(last, "role", maxDepth), 16)) != "assistant" {
+	if at < 0 {
 		return -1
 	}
-	content := member(last, "content", maxDepth)
-	calls := textKind(member(last, "tool_calls", maxDepth)) == jsonscan.Array
+	e := turnFactsOf(last, maxDepth)
+	if string(e.role) != "assistant" {
+		return -1
+	}
+	content := e.content
+	calls := textKind(e.calls) == jsonscan.Array
 	var said []byte
 	if textKind(content) == jsonscan.String {
 		said = jsonscan.StringText(content, jsonscan.Span{Start: 0, End: len(content)})
 	}
 	eachElement(content, maxDepth, func(_ int, part []byte) bool {
-		switch shortString(member(part, "type", maxDepth), 16) {
-		case "tool-call", "tool_use":
+		switch typ := shortToken(member(part, "type", maxDepth), 16); {
+		case isCallPart(typ):
 			calls = true
-		case "text":
+		case string(typ) == "text":
 			if t := member(part, "text", maxDepth); textKind(t) == jsonscan.String {
 				said = append(said, jsonscan.StringText(t, jsonscan.Span{Start: 0, End: len(t)})...)
 			}
