@@ -20,6 +20,7 @@ var langChain = register(source{
 	// answer (the weakest sign: any object with a list of messages)
 	results: []resultShape{{rank: 5, hint: aiMessageResult}, {rank: 18, hint: graphStateResult}},
 	arrays:  []valueShape{{rank: 2, hint: langChainList}},
+	turns:   []turnShape{{rank: 6, read: langChainTurn}},
 	// a ToolCall's, {"name", "args", "id"}
 	argumentKeys: []argumentsKey{{key: "args", origin: "LangChain's name for them"}},
 	// the message types messages_to_dict writes ({"type": "human", "data": {...}})
@@ -293,4 +294,36 @@ func langChainListType(list []byte, maxDepth int) string {
 		}
 	}
 	return ""
+}
+
+// langChainTurn is a LangChain message in a transcript as Python's model_dump writes it,
+// {"type": "ai" | "tool" | "human" | "system", "content", ...} and no role: an AIMessage with
+// tool_calls ([{"name", "args", "id", "type": "tool_call"}]) asks for calls, one with text is
+// the answer, and a ToolMessage is a call's result. A graph (an agent of create_agent, or
+// LangGraph's create_react_agent) runs the loop until its last AIMessage has no tool_calls.
+func langChainTurn(e turnFacts) (turn, bool) {
+	if e.role != nil || e.content == nil {
+		return turn{}, false
+	}
+	switch string(e.typ) {
+	case "tool":
+		return turn{result: true}, true
+	case "human", "system":
+		return turn{other: true}, true
+	case "ai":
+	default:
+		return turn{}, false
+	}
+	switch {
+	case textKind(e.calls) == jsonscan.Array:
+		return turn{kind: turnCall, text: e.saysText(), what: "a LangChain AIMessage with tool_calls", answer: "the content of that last AIMessage",
+			loop: `send each tool call's result back as a ToolMessage, ToolMessage(content=..., tool_call_id=tool_call["id"]) (a tool's invoke(tool_call) returns one), ` +
+				`and invoke the model again, until its AIMessage has no tool_calls; an agent runs this loop for you: ` +
+				`invoke an agent of create_agent (langchain.agents) or create_react_agent (langgraph.prebuilt), whose state's last message is then that AIMessage`}, true
+	case textKind(e.content) == jsonscan.String && !blank(e.content):
+		return turn{kind: turnAnswer, what: "a LangChain AIMessage with text", in: ".content"}, true
+	case hasText(e.content, e.maxDepth):
+		return turn{kind: turnAnswer, what: "a LangChain AIMessage with text", in: ".content's text parts", joined: true}, true
+	}
+	return turn{other: true}, true
 }
