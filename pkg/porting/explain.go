@@ -427,9 +427,28 @@ func (w *messageWalk) noteResult(n *noteRun, i int) {
 		if n.take() {
 			n.add(m.start, messageAt(i).Warning(softwarn.ToolResultUnmatched, softwarn.Kept, softwarn.Parts{
 				Problem: "a tool message without tool_call_id, so the trace cannot link this result to its call",
-				Fix:     "add \"tool_call_id\": <the id of the assistant tool call it answers>"}))
+				Fix:     w.idFix()}))
 		}
 	}
+}
+
+// idFix is the fix of a tool message without tool_call_id: to add it, or, when a member of the
+// message holds its call's id where a source's message does (a keptShape's id), to move it.
+func (w *messageWalk) idFix() string {
+	for j := range w.msg.kept {
+		c := &w.msg.keptAt[j]
+		for _, s := range sources {
+			for _, sh := range s.kept {
+				if sh.id == "" || sh.member != string(c.name) {
+					continue
+				}
+				if id := member(w.data[c.value.Start:c.value.End], sh.id, w.v.MaxDepth()); len(id) > 2 && id[0] == '"' {
+					return sh.idFix
+				}
+			}
+		}
+	}
+	return "add \"tool_call_id\": <the id of the assistant tool call it answers>"
 }
 
 // noteToolUseID notes tool message i, which has its call's id under a source's other name for

@@ -132,3 +132,38 @@ func TestCrewAIUsageMetrics(t *testing.T) {
 	require.Len(t, notes, 2)
 	assert.Contains(t, notes[0].Message(), "(OpenAI Chat Completions' name for the count)")
 }
+
+// A LlamaIndex tool message holds its call's id in additional_kwargs: the note that the result
+// is linked to no call says to move it from there, not to add one; a tool message without the
+// id anywhere is told to add it.
+func TestLlamaIndexUnmatchedResult(t *testing.T) {
+	const kwargs = `{"final_response":"ok","messages":[{"role":"assistant","content":"","tool_calls":[{"id":"call_1","name":"a","arguments":"{}"}]},{"role":"tool","content":"x","additional_kwargs":{"tool_call_id":"call_1"}}]}`
+	unmatched := func(doc string) *softwarn.Warning {
+		notes := explainNotes(t, doc)
+		for i := range notes {
+			if notes[i].Code == softwarn.ToolResultUnmatched {
+				return &notes[i]
+			}
+		}
+		return nil
+	}
+	got := unmatched(kwargs)
+	require.NotNil(t, got)
+	assert.Equal(t, "messages[1]", got.Path)
+	assert.Contains(t, got.Fix, `move additional_kwargs.tool_call_id up to the message's own "tool_call_id"`)
+	assert.Contains(t, got.Fix, "LlamaIndex's ChatMessage")
+
+	for _, doc := range []string{
+		`{"final_response":"ok","messages":[{"role":"tool","content":"x"}]}`,
+		`{"final_response":"ok","messages":[{"role":"tool","content":"x","additional_kwargs":{"tool_call_id":7}}]}`,
+		`{"final_response":"ok","messages":[{"role":"tool","content":"x","additional_kwargs":{}}]}`,
+	} {
+		got := unmatched(doc)
+		require.NotNil(t, got, doc)
+		assert.Equal(t, `add "tool_call_id": <the id of the assistant tool call it answers>`, got.Fix, doc)
+	}
+
+	r := fixer.Run(porting.New(normalize.WithExplain()), []byte(kwargs), true)
+	require.NoError(t, r.Err)
+	assert.Nil(t, unmatched(string(r.Output)), "after the fixes: %s", r.Output)
+}

@@ -24,7 +24,9 @@ var llamaIndex = register(source{
 				Fix:      `send {"role": <its "role">, "content": <the text of its text blocks, joined>} (in Python, ChatMessage.content gives that text)`}
 		}}},
 	kept: []keptShape{
-		{member: "additional_kwargs", code: softwarn.ToolCallsOtherFramework,
+		{member: "additional_kwargs", code: softwarn.ToolCallsOtherFramework, id: "tool_call_id",
+			idFix: `move additional_kwargs.tool_call_id up to the message's own "tool_call_id", where the trace reads it: ` +
+				`LlamaIndex's ChatMessage, as model_dump writes it, holds a tool message's id in additional_kwargs`,
 			is: func(w *messageWalk, k keptMember) bool {
 				calls, id := w.llamaKwargs(k)
 				return calls || id

@@ -506,6 +506,10 @@ type keptShape struct {
 	code   softwarn.Code
 	is     func(w *messageWalk, k keptMember) bool
 	note   func(w *messageWalk, k keptMember) softwarn.Parts
+	// id, when set, is the key of the member's object under which the source's tool message
+	// holds its call's id, and idFix the fix of the tool_result_unmatched note on a tool
+	// message without "tool_call_id" that holds a string there: where the id is to move from.
+	id, idFix string
 }
 
 // keptMember is what a keptShape reads of a kept message: its member's value, and what of the
