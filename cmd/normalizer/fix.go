@@ -19,8 +19,9 @@ import (
 const fixUsage = `Usage: normalizer fix [flags] [FILE]
 
 Applies the machine-applicable fixes of a result's diagnostics (the "patch" of a diagnostic's
-"fix" in normalize --explain) to the result read from FILE, or from standard input when FILE
-is absent or "-", and prints the fixed result on standard output. Only the safe fixes are
+"fix" in normalize --explain, and of the "advice" beside a rejection's message) to the result
+read from FILE, or from standard input when FILE is absent or "-", and prints the fixed result
+on standard output. Only the safe fixes are
 applied unless --unsafe is given. Fixes are applied round after round, until none applies
 (at most 16 rounds), since fixing one thing can reveal another; the bytes no fix touches are
 printed as they were, so a result with nothing to fix comes back identical.

@@ -173,12 +173,15 @@ func writeEntry(b *bytes.Buffer, e *Entry, x *Example) {
 }
 
 // writeAdvice writes an advice code's entry: the rejection's input and the advice beside its
-// message. Advice never has a machine-applicable fix: what is missing is the agent's answer.
+// message, and its machine-applicable fix when the input holds the answer.
 func writeAdvice(b *bytes.Buffer, e *Entry, x *Example) {
 	fmt.Fprintf(b, "Advice on a rejection. %s\n\n", e.Trigger)
 	fmt.Fprintf(b, "Input:\n\n%s", fence("json", e.Input))
 	fmt.Fprintf(b, "\nIn the explain view's error object, as `advice`:\n\n%s", fence("json", string(x.Diagnostic)))
 	fmt.Fprintf(b, "\nFix, as the message says: %s\n", inline(x.Fix))
+	if how, ok := fixables[e.Code]; ok {
+		fmt.Fprintf(b, "\nMachine-applicable fix: %s.\n", how)
+	}
 }
 
 func normalizedWith(e *Entry) string {
@@ -243,37 +246,39 @@ const adviceHeading = `
 
 A rejection whose message the contract fixes byte for byte (an empty or null ` + "`final_response`" + `)
 carries, in the explain view only, an ` + "`advice`" + ` object beside its message: what the input shows
-of why, and the fix. The plain error object has none.
+of why, and the fix (with a machine-applicable one when the input holds what is missing). The
+plain error object has none.
 `
 
 // fixables says, for each code that can have a machine-applicable fix (package fix), when it
 // does and what it is; TestFixables keeps it in step with fix's table.
 var fixables = map[softwarn.Code]string{
-	softwarn.FinalResponseLoneSurrogate: "safe, each lone surrogate escape replaced by `\\ufffd`, the character the record holds in its place",
-	softwarn.MessagesNotArray:           "safe, for an object (wrapped in an array) or a string holding an array's JSON text (the array)",
-	softwarn.MessageNotObject:           "safe, for a string holding an object's JSON text (the object); none for plain text, whose role only the sender knows",
-	softwarn.MessageRoleMissing:         "unsafe, for a LangChain message with its content at the top: the role its `type` stands for",
-	softwarn.MessageRoleInvalid:         "safe for a role in another case or with spaces (`\"User\"`); unsafe for another API's role (`developer` to `system`, `model` to `assistant`, `human` to `user`, `function` to `tool`); none for a role that is no string",
-	softwarn.MessageContentInvalid:      "safe for a bare content part (wrapped in an array); unsafe for a tool message's structured output (its JSON text); none for other objects and other kinds",
-	softwarn.MessageToolCallIDInvalid:   "safe, for a number (its text as a string)",
-	softwarn.MessageToolCallsInvalid:    "safe, for a single tool call object (wrapped in an array)",
-	softwarn.ToolCallInvalid:            "safe, for an id or a name that is a number (its text as a string); none for a missing name, which the input does not hold",
-	softwarn.MessageThinkingInvalid:     "safe for a single object (wrapped in an array); unsafe for text (an Anthropic thinking block holding it)",
-	softwarn.OpenAIResponsesItem:        "unsafe, for a `function_call` item (an assistant message with the call), a `function_call_output` item (a tool message) and a `reasoning` item (removed); none for hosted tools' items, whose calls have no name and arguments of the flat form",
-	softwarn.AnthropicBlockMessage:      "unsafe, for a `tool_result` block (a tool message) and a `tool_use` block (an assistant message with the call); none for a bare text part, whose role only the sender knows",
-	softwarn.MetadataNotObject:          "safe, for a string holding an object's JSON text (the object)",
-	softwarn.MetadataKeyInvalid:         "safe, for a count or a time sent as a string of a number (`\"217\"` to `217`), a model sent as a number, and null (the key removed); none for a number that fails its check",
-	softwarn.ToolResultUnmatched:        "unsafe, for Anthropic's `tool_use_id` (renamed `tool_call_id`); none for an id that matches no call, which only the sender can correct",
-	softwarn.AnthropicContentBlocks:     "unsafe, for an assistant message without `tool_calls` whose content holds `tool_use` blocks (moved to `tool_calls`); none for `tool_result` blocks, which become messages of their own",
-	softwarn.ToolCallArgumentsKey:       "unsafe: the key renamed `arguments`",
-	softwarn.TopLevelKeyVariant:         "safe for another case or separators (`Messages`, `meta_data`); unsafe for another word (`message`)",
-	softwarn.MetadataKeyVariant:         "when the note's fix is a rename: safe for another case or separators (`agentRuntimeMs`), unsafe for another SDK's name (`prompt_tokens`); none for a usage object or a count to be summed or converted, which the message says how to compute",
-	softwarn.MetadataAsList:             "safe: the entries merged into one object (their keys differ, or there is no note)",
-	softwarn.LegacyFunctionCall:         "unsafe, for a message without `tool_calls`: the call moved to `tool_calls` in the flat form, without an id",
-	softwarn.FinalResponseSerialized:    "unsafe, for a result that holds nothing but `final_response`: the result replaced by the one its text holds",
-	softwarn.MessageOtherFramework:      "unsafe, for an AutoGen AgentChat `TextMessage`, a LangChain message of `messages_to_dict` and a tool message's AI SDK output (`{\"type\": \"text\" or \"json\", \"value\"}`); none for the other frameworks' shapes, which split one message into several",
-	softwarn.MessageTextInParts:         "unsafe, when every part (block) is text: `content` set to their text, the parts removed",
-	softwarn.TopLevelTranscriptKey:      "unsafe, when every entry has a string `role`: the key renamed `messages`",
-	softwarn.ToolCallsOtherFramework:    "unsafe, for an assistant message without `tool_calls` (Strands' `toolUse` blocks or LlamaIndex's `options.toolCall` in the flat form, LlamaIndex's `additional_kwargs.tool_calls` moved), a user message whose content is one `toolResult` block of one text or json item, or whose `options.toolResult` has text (made a tool message), and LlamaIndex's `additional_kwargs.tool_call_id` (moved); none for several results in one message, which become messages of their own",
-	softwarn.FinalResponseObjectJSON:    "unsafe, when the response holds the answer's text: `final_response` replaced by that text (a chat completion's message content; the text of a Responses API response's `output_text` parts, an Anthropic message's text blocks or a Gemini candidate's parts, joined)",
+	softwarn.FinalResponseLoneSurrogate:    "safe, each lone surrogate escape replaced by `\\ufffd`, the character the record holds in its place",
+	softwarn.MessagesNotArray:              "safe, for an object (wrapped in an array) or a string holding an array's JSON text (the array)",
+	softwarn.MessageNotObject:              "safe, for a string holding an object's JSON text (the object); none for plain text, whose role only the sender knows",
+	softwarn.MessageRoleMissing:            "unsafe, for a LangChain message with its content at the top: the role its `type` stands for",
+	softwarn.MessageRoleInvalid:            "safe for a role in another case or with spaces (`\"User\"`); unsafe for another API's role (`developer` to `system`, `model` to `assistant`, `human` to `user`, `function` to `tool`); none for a role that is no string",
+	softwarn.MessageContentInvalid:         "safe for a bare content part (wrapped in an array); unsafe for a tool message's structured output (its JSON text); none for other objects and other kinds",
+	softwarn.MessageToolCallIDInvalid:      "safe, for a number (its text as a string)",
+	softwarn.MessageToolCallsInvalid:       "safe, for a single tool call object (wrapped in an array)",
+	softwarn.ToolCallInvalid:               "safe, for an id or a name that is a number (its text as a string); none for a missing name, which the input does not hold",
+	softwarn.MessageThinkingInvalid:        "safe for a single object (wrapped in an array); unsafe for text (an Anthropic thinking block holding it)",
+	softwarn.OpenAIResponsesItem:           "unsafe, for a `function_call` item (an assistant message with the call), a `function_call_output` item (a tool message) and a `reasoning` item (removed); none for hosted tools' items, whose calls have no name and arguments of the flat form",
+	softwarn.AnthropicBlockMessage:         "unsafe, for a `tool_result` block (a tool message) and a `tool_use` block (an assistant message with the call); none for a bare text part, whose role only the sender knows",
+	softwarn.MetadataNotObject:             "safe, for a string holding an object's JSON text (the object)",
+	softwarn.MetadataKeyInvalid:            "safe, for a count or a time sent as a string of a number (`\"217\"` to `217`), a model sent as a number, and null (the key removed); none for a number that fails its check",
+	softwarn.ToolResultUnmatched:           "unsafe, for Anthropic's `tool_use_id` (renamed `tool_call_id`); none for an id that matches no call, which only the sender can correct",
+	softwarn.AnthropicContentBlocks:        "unsafe, for an assistant message without `tool_calls` whose content holds `tool_use` blocks (moved to `tool_calls`); none for `tool_result` blocks, which become messages of their own",
+	softwarn.ToolCallArgumentsKey:          "unsafe: the key renamed `arguments`",
+	softwarn.TopLevelKeyVariant:            "safe for another case or separators (`Messages`, `meta_data`); unsafe for another word (`message`)",
+	softwarn.MetadataKeyVariant:            "when the note's fix is a rename: safe for another case or separators (`agentRuntimeMs`), unsafe for another SDK's name (`prompt_tokens`); none for a usage object or a count to be summed or converted, which the message says how to compute",
+	softwarn.MetadataAsList:                "safe: the entries merged into one object (their keys differ, or there is no note)",
+	softwarn.LegacyFunctionCall:            "unsafe, for a message without `tool_calls`: the call moved to `tool_calls` in the flat form, without an id",
+	softwarn.FinalResponseSerialized:       "unsafe, for a result that holds nothing but `final_response`: the result replaced by the one its text holds",
+	softwarn.MessageOtherFramework:         "unsafe, for an AutoGen AgentChat `TextMessage`, a LangChain message of `messages_to_dict` and a tool message's AI SDK output (`{\"type\": \"text\" or \"json\", \"value\"}`); none for the other frameworks' shapes, which split one message into several",
+	softwarn.MessageTextInParts:            "unsafe, when every part (block) is text: `content` set to their text, the parts removed",
+	softwarn.TopLevelTranscriptKey:         "unsafe, when every entry has a string `role`: the key renamed `messages`",
+	softwarn.ToolCallsOtherFramework:       "unsafe, for an assistant message without `tool_calls` (Strands' `toolUse` blocks or LlamaIndex's `options.toolCall` in the flat form, LlamaIndex's `additional_kwargs.tool_calls` moved), a user message whose content is one `toolResult` block of one text or json item, or whose `options.toolResult` has text (made a tool message), and LlamaIndex's `additional_kwargs.tool_call_id` (moved); none for several results in one message, which become messages of their own",
+	softwarn.FinalResponseAnswerInMessages: "unsafe, when the message's content is text that is not blank: `final_response` replaced by that text (`normalizer fix --unsafe` applies it to the rejected result); none for an answer in parts",
+	softwarn.FinalResponseObjectJSON:       "unsafe, when the response holds the answer's text: `final_response` replaced by that text (a chat completion's message content; the text of a Responses API response's `output_text` parts, an Anthropic message's text blocks or a Gemini candidate's parts, joined)",
 }

@@ -195,7 +195,7 @@ var Entries = []Entry{
 	},
 	{
 		Code:    softwarn.FinalResponseStoppedAtToolCall,
-		Trigger: "`final_response` is empty or null, and the transcript's last turn (tool results aside) is a tool call no answer follows: an assistant message with `tool_calls`, a Responses API `function_call` item, an Anthropic `tool_use` block, a Gemini `functionCall` part, an AI SDK step that ended in tool calls. The agent stopped at a tool call; the advice names the SDK's call that runs the loop on.",
+		Trigger: "`final_response` is empty or null, and the transcript's last turn (tool results aside) is a tool call no answer follows: an assistant message with `tool_calls`, a Responses API `function_call` item, an Anthropic `tool_use` block, a Gemini `functionCall` part, an AI SDK step that ended in tool calls, a LangChain AIMessage with `tool_calls`. The agent stopped at a tool call; the advice names the SDK's call that runs the loop on.",
 		Input:   `{"final_response": "", "messages": [{"role": "user", "content": "Where is order 4521?"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_order", "arguments": "{\"order_id\": \"4521\"}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "{\"status\": \"shipped\"}"}]}`,
 	},
 	{

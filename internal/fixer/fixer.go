@@ -3,6 +3,7 @@
 package fixer
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,19 +34,24 @@ type Result struct {
 }
 
 // Run applies the fixes of input's diagnostics: the safe ones, and with unsafe the unsafe ones
-// too. n normalizes each round's result; it must explain (normalize.WithExplain).
+// too. A rejected result has one diagnostic, the advice beside its message when it has one
+// (normalize.ResponseShapeError.Advice), whose fix may get it accepted. n normalizes each
+// round's result; it must explain (normalize.WithExplain).
 func Run(n *normalize.Normalizer, input []byte, unsafe bool) Result {
 	r := Result{Output: input}
 	for range MaxRounds {
 		res, err := n.Normalize(r.Output)
-		if err != nil {
-			r.Err = err
-			return r
+		var diags []softwarn.Warning
+		switch e := (*normalize.ResponseShapeError)(nil); {
+		case err == nil:
+			diags = append(slices.Clone(res.Warnings()), res.Notes()...)
+			res.Release()
+		case errors.As(err, &e) && e.Advice != nil:
+			diags = []softwarn.Warning{*e.Advice}
 		}
-		diags := append(slices.Clone(res.Warnings()), res.Notes()...)
-		res.Release()
 		out, codes := Round(r.Output, diags, unsafe)
 		if len(codes) == 0 {
+			r.Err = err // nil when accepted
 			return r
 		}
 		r.Output, r.Applied, r.Rounds = out, r.Applied+len(codes), r.Rounds+1

@@ -3,6 +3,7 @@ package fixer_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -117,6 +118,12 @@ func checkFixes(t testing.TB, doc []byte) int {
 		require.LessOrEqual(t, len(record), r.SizeHint(), "a record past its SizeHint")
 		require.NoError(t, schemacheck.Validate("record.schema.json", record), "%s", record)
 	}
+	if e := (*normalize.ResponseShapeError)(nil); errors.As(rejection(doc), &e) && e.Advice != nil {
+		if f, ok := fix.For(fix.NewDoc(doc), *e.Advice); ok {
+			count++
+			checkAdviceFix(t, doc, *e.Advice, f)
+		}
+	}
 	if res != nil {
 		d := fix.NewDoc(doc)
 		for _, w := range diags {
@@ -175,6 +182,49 @@ func checkPatch(t testing.TB, doc []byte, w softwarn.Warning, f fix.Fix, before 
 	was, is := countCode(append(slices.Clone(before.Warnings()), before.Notes()...), w.Code), countCode(after, w.Code)
 	if countCode(after, softwarn.WarningsLimited)+countCode(after, softwarn.NotesLimited) == 0 {
 		require.Less(t, is, was, "%s at %s: the fix %s leaves it", w.Code, w.Pointer, f.PatchJSON())
+	}
+}
+
+// rejection is the explain view's rejection of doc, or nil.
+func rejection(doc []byte) error {
+	_, err := explain.Normalize(doc)
+	return err
+}
+
+// checkAdviceFix checks the fix of a rejection's advice: it is valid RFC 6902, applied by a JSON
+// Patch library as by ours alike, and the result it makes is accepted.
+func checkAdviceFix(t testing.TB, doc []byte, w softwarn.Warning, f fix.Fix) {
+	require.Contains(t, []fix.Applicability{fix.Safe, fix.Unsafe}, f.Applicability)
+	ours, err := fix.Apply(doc, f.Patch)
+	require.NoError(t, err, "%s at %s: %s", w.Code, w.Pointer, f.PatchJSON())
+	p, err := jsonpatch.DecodePatch(f.PatchJSON())
+	require.NoError(t, err, "%s: not a JSON Patch: %s", w.Code, f.PatchJSON())
+	theirs, err := p.Apply(doc)
+	require.NoError(t, err, "%s at %s: %s", w.Code, w.Pointer, f.PatchJSON())
+	require.True(t, reflect.DeepEqual(decode(t, theirs), decode(t, ours)), "%s: the library makes\n%s\nours makes\n%s", w.Code, theirs, ours)
+	_, res := diagnostics(t, ours)
+	require.NotNil(t, res, "%s: the fix %s leaves the result rejected", w.Code, f.PatchJSON())
+}
+
+// TestAdviceFix: a result rejected for its empty final_response, whose transcript ends in an
+// assistant's text, is accepted with that text as final_response (an unsafe fix); one whose
+// transcript ends in a tool call, or whose answer is in parts, is left rejected.
+func TestAdviceFix(t *testing.T) {
+	const doc = `{"final_response": "", "messages": [{"role": "user", "content": "Where?"}, {"role": "assistant", "content": "It shipped \u2014 on May 2."}]}`
+	out := fixer.Run(explain, []byte(doc), true)
+	require.NoError(t, out.Err)
+	require.Equal(t, `{"final_response": "It shipped \u2014 on May 2.", "messages": [{"role": "user", "content": "Where?"}, {"role": "assistant", "content": "It shipped \u2014 on May 2."}]}`, string(out.Output))
+	require.Equal(t, []softwarn.Code{softwarn.FinalResponseAnswerInMessages}, out.Codes)
+	safe := fixer.Run(explain, []byte(doc), false)
+	require.Error(t, safe.Err, "the fix is unsafe")
+	require.Equal(t, doc, string(safe.Output))
+	for _, doc := range []string{
+		`{"final_response": null, "messages": [{"role": "assistant", "content": "Let me look.", "tool_calls": [{"id": "c1", "name": "f", "arguments": "{}"}]}]}`,
+		`{"final_response": "", "messages": [{"role": "assistant", "content": [{"type": "text", "text": "It shipped."}]}]}`,
+	} {
+		out := fixer.Run(explain, []byte(doc), true)
+		require.Error(t, out.Err, doc)
+		require.Equal(t, doc, string(out.Output))
 	}
 }
 

@@ -131,10 +131,12 @@ var table = map[softwarn.Code]fixer{
 	softwarn.LegacyFunctionCall:         legacyFunctionCall,
 	softwarn.FinalResponseSerialized:    finalSerialized,
 	softwarn.FinalResponseObjectJSON:    finalObjectJSON,
-	softwarn.MessageOtherFramework:      otherFramework,
-	softwarn.MessageTextInParts:         textInParts,
-	softwarn.TopLevelTranscriptKey:      transcriptKey,
-	softwarn.ToolCallsOtherFramework:    otherToolCalls,
+	// advice on a rejection (normalize.ResponseShapeError.Advice)
+	softwarn.FinalResponseAnswerInMessages: answerInMessages,
+	softwarn.MessageOtherFramework:         otherFramework,
+	softwarn.MessageTextInParts:            textInParts,
+	softwarn.TopLevelTranscriptKey:         transcriptKey,
+	softwarn.ToolCallsOtherFramework:       otherToolCalls,
 }
 
 // none is every code that never has a fix, and why.
@@ -715,6 +717,23 @@ func finalObjectJSON(d *Doc, w softwarn.Warning) (Fix, bool) {
 		return Fix{}, false
 	}
 	return patch(Unsafe, replace(w.Pointer, str(text)))
+}
+
+// answerInMessages sends as final_response the content of the message the advice on an empty
+// or null final_response names, the transcript's last turn, when that content is text that is
+// not blank. It is unsafe: the porter should check that this text is the answer the agent
+// meant. The content is read through no duplicated key, as the advice read the last of them.
+func answerInMessages(d *Doc, w softwarn.Warning) (Fix, bool) {
+	content := child(w.Pointer, "content")
+	s, ok := d.String(content)
+	if message(w.Pointer) != w.Pointer || !ok || strings.TrimSpace(s) == "" || d.duplicated(content) {
+		return Fix{}, false
+	}
+	op := "replace"
+	if !d.Has("/final_response") {
+		op = "add"
+	}
+	return patch(Unsafe, Op{Op: op, Path: "/final_response", Value: value(d, content)})
 }
 
 // responseText is the answer's text in a model API's response, decoded: an OpenAI chat

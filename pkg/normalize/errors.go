@@ -63,6 +63,10 @@ type ResponseShapeError struct {
 	// fixes (EmptyResponseMessage): what the input shows and the fix, under the error object's
 	// "advice" (a diagnostic without action and severity), never in the message; nil without.
 	Advice *softwarn.Warning
+	// AdviceFix is, with WithFixes, the advice's machine-applicable fix members
+	// ("applicability", "patch"), as the FixFunc appends them, written in the advice's "fix"
+	// object after its message; nil without.
+	AdviceFix []byte
 }
 
 // GotNoFinalResponse is a ResponseShapeError's Got for a result object without
@@ -179,7 +183,11 @@ func (e *ResponseShapeError) appendDetails(dst []byte) []byte {
 		dst = appendString(append(dst, `,"path":`...), e.Path)
 	}
 	if e.Advice != nil {
-		dst = append(appendFix(appendDiagnostic(append(dst, `,"advice":`...), *e.Advice, ""), *e.Advice, 0, nil), '}')
+		var fix func(dst []byte, _ int) []byte
+		if len(e.AdviceFix) > 0 {
+			fix = func(dst []byte, _ int) []byte { return append(dst, e.AdviceFix...) }
+		}
+		dst = append(appendFix(appendDiagnostic(append(dst, `,"advice":`...), *e.Advice, ""), *e.Advice, 0, fix), '}')
 	}
 	return dst
 }

@@ -196,8 +196,13 @@ func (n *Normalizer) Normalize(raw []byte) (*Result, error) {
 		r.Release()
 		if cfg.advisor != nil {
 			err = cfg.advisor.Hint(err, raw, cfg.maxDepth)
-			if e := (*ResponseShapeError)(nil); !cfg.explain && errors.As(err, &e) {
-				e.Advice = nil // advice, as notes, is for the explain view
+			if e := (*ResponseShapeError)(nil); errors.As(err, &e) && e.Advice != nil {
+				switch {
+				case !cfg.explain:
+					e.Advice = nil // advice, as notes, is for the explain view
+				case cfg.fixes != nil:
+					e.AdviceFix = cfg.fixes(raw)(nil, *e.Advice)
+				}
 			}
 		}
 		return nil, err
