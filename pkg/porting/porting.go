@@ -26,13 +26,11 @@
 // (explain.go, framenotes.go, dropped.go, metanotes.go, keyvariant.go, notes.go, text.go),
 // finalnotes.go's notes on final_response, finalhint.go's hint on a final_response that is not
 // a string, shapehint.go's on a result object without final_response and on a top-level
-// array, values.go's readers of JSON values, and sources.go, which gathers the tables at init
+// array, stopped_tool_call.go's advice on an empty final_response from the transcript's last
+// turn, values.go's readers of JSON values, and sources.go, which gathers the tables at init
 // and composes a wording that names several sources from their parts, in the order they
 // register. A test (TestSourceNames) fails when a source is named outside its file.
 //
-// Not every recogniser is in a table yet: stopped_tool_call.go's reading of a transcript's
-// last turn still knows several sources (notSplit in sources_test.go, a list that only
-// shrinks).
 // CONTRIBUTING.md ("Adding advice for a framework") says how to add a source.
 //
 // # What names a framework

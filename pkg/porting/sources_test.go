@@ -60,18 +60,13 @@ var sourceFiles = map[string][]string{
 	"strands.go":          {"Strands", "Python"},    // Bedrock's content blocks; Python's json.dumps
 }
 
-// notSplit are the files whose knowledge of several sources is not yet in the sources' tables:
-// each names what it names until its recognisers move to the files of their sources. The list
-// only shrinks.
-var notSplit = []string{}
-
 // TestSourceNames: a source's name appears only in its own file (sourceFiles); the engine
-// files, every other non-test file but those of notSplit, name none.
+// files, every other non-test file, name none.
 func TestSourceNames(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	require.NoError(t, err)
 	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") || slices.Contains(notSplit, f) {
+		if strings.HasSuffix(f, "_test.go") {
 			continue
 		}
 		src, err := os.ReadFile(f)
