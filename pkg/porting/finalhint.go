@@ -34,23 +34,13 @@ func finalValueHint(data []byte, maxDepth int) shapeHint {
 // messageValueHint recognises an object sent as final_response by the sources' value shapes,
 // the first by rank that holds it.
 func messageValueHint(obj []byte, maxDepth int) shapeHint {
-	for _, v := range objectValues {
-		if h, ok := v.hint(obj, maxDepth); ok {
-			return h
-		}
-	}
-	return shapeHint{}
+	return firstValueHint(objectValues, obj, maxDepth)
 }
 
 // partsValueHint recognises a list sent as final_response by the sources' list shapes, the
 // first by rank that holds it.
 func partsValueHint(list []byte, maxDepth int) shapeHint {
-	for _, v := range listValues {
-		if h, ok := v.hint(list, maxDepth); ok {
-			return h
-		}
-	}
-	return shapeHint{}
+	return firstValueHint(listValues, list, maxDepth)
 }
 
 // A chat message ("role" and "content"), when its content holds text, and one content part or a

@@ -181,12 +181,7 @@ func probeHint(data []byte, maxDepth int, name string) shapeHint {
 // sources' arrays by rank says of it (a list of messages is a transcript sent without its
 // answer).
 func arrayHint(data []byte, maxDepth int) shapeHint {
-	for _, v := range arrayValues {
-		if h, ok := v.hint(data, maxDepth); ok {
-			return h
-		}
-	}
-	return shapeHint{}
+	return firstValueHint(arrayValues, data, maxDepth)
 }
 
 // sentInstead is the hint for another API's object sent instead of the handler's result: which

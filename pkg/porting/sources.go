@@ -234,6 +234,17 @@ type valueShape struct {
 	hint func(v []byte, maxDepth int) (shapeHint, bool)
 }
 
+// firstValueHint is the hint of the first of shapes, in rank order, that v is in; none when
+// it is in none.
+func firstValueHint(shapes []valueShape, v []byte, maxDepth int) shapeHint {
+	for _, sh := range shapes {
+		if h, ok := sh.hint(v, maxDepth); ok {
+			return h
+		}
+	}
+	return shapeHint{}
+}
+
 // objectValues and listValues are the sources' values and lists, by rank, gathered at init.
 var objectValues, listValues []valueShape
 
