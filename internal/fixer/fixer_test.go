@@ -166,6 +166,19 @@ func checkFixes(t testing.TB, doc []byte) int {
 // ours alike; the result is JSON that normalizes with fewer diagnostics of the fixed code and no
 // fewer kept messages.
 func checkPatch(t testing.TB, doc []byte, w softwarn.Warning, f fix.Fix, before *normalize.Result) {
+	ours := applyBoth(t, doc, w, f)
+	after, res := diagnostics(t, ours)
+	require.NotNil(t, res, "%s: the fix %s gets the result rejected", w.Code, f.PatchJSON())
+	require.GreaterOrEqual(t, res.NumMessages(), before.NumMessages(), "%s: the fix %s loses kept messages", w.Code, f.PatchJSON())
+	was, is := countCode(append(slices.Clone(before.Warnings()), before.Notes()...), w.Code), countCode(after, w.Code)
+	if countCode(after, softwarn.WarningsLimited)+countCode(after, softwarn.NotesLimited) == 0 {
+		require.Less(t, is, was, "%s at %s: the fix %s leaves it", w.Code, w.Pointer, f.PatchJSON())
+	}
+}
+
+// applyBoth applies the fix f of the diagnostic w to doc with our code and with a JSON Patch
+// library, checks that both make the same valid JSON, and returns ours.
+func applyBoth(t testing.TB, doc []byte, w softwarn.Warning, f fix.Fix) []byte {
 	require.Contains(t, []fix.Applicability{fix.Safe, fix.Unsafe}, f.Applicability)
 	ours, err := fix.Apply(doc, f.Patch)
 	require.NoError(t, err, "%s at %s: %s", w.Code, w.Pointer, f.PatchJSON())
@@ -175,14 +188,7 @@ func checkPatch(t testing.TB, doc []byte, w softwarn.Warning, f fix.Fix, before 
 	theirs, err := p.Apply(doc)
 	require.NoError(t, err, "%s at %s: %s", w.Code, w.Pointer, f.PatchJSON())
 	require.True(t, reflect.DeepEqual(decode(t, theirs), decode(t, ours)), "%s: the library makes\n%s\nours makes\n%s", w.Code, theirs, ours)
-
-	after, res := diagnostics(t, ours)
-	require.NotNil(t, res, "%s: the fix %s gets the result rejected", w.Code, f.PatchJSON())
-	require.GreaterOrEqual(t, res.NumMessages(), before.NumMessages(), "%s: the fix %s loses kept messages", w.Code, f.PatchJSON())
-	was, is := countCode(append(slices.Clone(before.Warnings()), before.Notes()...), w.Code), countCode(after, w.Code)
-	if countCode(after, softwarn.WarningsLimited)+countCode(after, softwarn.NotesLimited) == 0 {
-		require.Less(t, is, was, "%s at %s: the fix %s leaves it", w.Code, w.Pointer, f.PatchJSON())
-	}
+	return ours
 }
 
 // rejection is the explain view's rejection of doc, or nil.
@@ -194,15 +200,7 @@ func rejection(doc []byte) error {
 // checkAdviceFix checks the fix of a rejection's advice: it is valid RFC 6902, applied by a JSON
 // Patch library as by ours alike, and the result it makes is accepted.
 func checkAdviceFix(t testing.TB, doc []byte, w softwarn.Warning, f fix.Fix) {
-	require.Contains(t, []fix.Applicability{fix.Safe, fix.Unsafe}, f.Applicability)
-	ours, err := fix.Apply(doc, f.Patch)
-	require.NoError(t, err, "%s at %s: %s", w.Code, w.Pointer, f.PatchJSON())
-	p, err := jsonpatch.DecodePatch(f.PatchJSON())
-	require.NoError(t, err, "%s: not a JSON Patch: %s", w.Code, f.PatchJSON())
-	theirs, err := p.Apply(doc)
-	require.NoError(t, err, "%s at %s: %s", w.Code, w.Pointer, f.PatchJSON())
-	require.True(t, reflect.DeepEqual(decode(t, theirs), decode(t, ours)), "%s: the library makes\n%s\nours makes\n%s", w.Code, theirs, ours)
-	_, res := diagnostics(t, ours)
+	_, res := diagnostics(t, applyBoth(t, doc, w, f))
 	require.NotNil(t, res, "%s: the fix %s leaves the result rejected", w.Code, f.PatchJSON())
 }
 
