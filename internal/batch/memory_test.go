@@ -21,7 +21,7 @@ func held(t *testing.T, size int64, workers int) int {
 		_, err := jsonlgen.Write(pw, size, 5, true)
 		pw.CloseWithError(err)
 	}()
-	p := newPipeline(normalize.New(), Options{Workers: workers})
+	p := newPipeline(normalize.New(), Options{Workers: workers}, new(buffers))
 	stats, err := p.run(context.Background(), func(ctx context.Context) error { return p.read(ctx, pr) }, io.Discard)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, stats.BytesIn, size)
