@@ -117,14 +117,6 @@ func isStructuralBreak(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"'
 }
 
-// AppendValue appends the value at sp, compacted when it held whitespace.
-func AppendValue(dst, data []byte, sp Span, hasWS bool) []byte {
-	if hasWS {
-		return AppendCompact(dst, data[sp.Start:sp.End])
-	}
-	return append(dst, data[sp.Start:sp.End]...)
-}
-
 // AppendString appends s as a JSON string. Only what JSON requires is escaped, plus U+2028 and
 // U+2029 for the sake of JavaScript readers. A lone surrogate that AppendUnescaped kept (the
 // three bytes ED A0-BF 80-BF) is written back as its \uXXXX escape, so that a key holding one

@@ -7,6 +7,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/dystopic/normalizer/internal/testkit/corpus"
 )
 
@@ -22,6 +25,17 @@ func compactWant(t testing.TB, src []byte) []byte {
 }
 
 func TestAppendCompactAgreesWithStdlib(t *testing.T) {
+	for name, doc := range compactDocs(t) {
+		t.Run(name, func(t *testing.T) {
+			if got, want := AppendCompact([]byte("prefix"), doc), append([]byte("prefix"), compactWant(t, doc)...); !bytes.Equal(got, want) {
+				t.Fatalf("AppendCompact(%q)\n got %q\nwant %q", doc, got, want)
+			}
+		})
+	}
+}
+
+// compactDocs are JSON texts with whitespace in every place it may be.
+func compactDocs(t *testing.T) map[string][]byte {
 	docs := map[string][]byte{
 		"escaped quotes and backslash runs": []byte(`{ "a" : "x\"y\\" , "b\\\"" : [ "\\\\\"", "\"\\\\", "" , "\\" ] }`),
 		"every kind of value":               []byte("[\n\t1 ,\r\n-2.5e+3, true , false , null , { } , [ ] , \"s p a c e s\" ]"),
@@ -44,13 +58,75 @@ func TestAppendCompactAgreesWithStdlib(t *testing.T) {
 		s := `"` + strings.Repeat(`\\`, run) + `\"` + strings.Repeat("x", run) + `"`
 		docs["run of "+strings.Repeat("\\", run)] = []byte(`[ ` + s + ` , ` + s + ` ]`)
 	}
-	for name, doc := range docs {
+	docs["medium corpus as json.dumps writes it"] = corpus.MediumPython()
+	return docs
+}
+
+// The scanner's AppendValue, from the whitespace runs a recording walk noted, writes every
+// value of a text as AppendCompact (and encoding/json) does.
+func TestAppendValueFromRuns(t *testing.T) {
+	for name, doc := range compactDocs(t) {
 		t.Run(name, func(t *testing.T) {
-			if got, want := AppendCompact([]byte("prefix"), doc), append([]byte("prefix"), compactWant(t, doc)...); !bytes.Equal(got, want) {
-				t.Fatalf("AppendCompact(%q)\n got %q\nwant %q", doc, got, want)
-			}
+			assert.True(t, checkAppendValue(t, doc), "recording at the end of the walk")
 		})
 	}
+}
+
+// Past one run per maxRunBytes of input the walk stops recording, and AppendValue scans again.
+func TestAppendValueRunsBounded(t *testing.T) {
+	doc := []byte("[" + strings.Repeat(" 1 ,", 5000) + " 1 ]")
+	var s Scanner
+	s.ResetRecordingWS(doc, 100)
+	s.SkipValue()
+	require.NoError(t, errOrNil(s.Err()))
+	assert.False(t, s.recording, "still recording after %d runs in %d bytes", len(s.runs), len(doc))
+	assert.LessOrEqual(t, len(s.runs), len(doc)/maxRunBytes+16)
+	assert.False(t, checkAppendValue(t, doc), "recording at the end of the walk")
+}
+
+// checkAppendValue walks doc with a recording scanner and checks AppendValue on every value
+// of it against encoding/json's Compact. It returns whether the walk kept recording to its end.
+func checkAppendValue(t *testing.T, doc []byte) bool {
+	t.Helper()
+	var s Scanner
+	s.ResetRecordingWS(doc, 100)
+	var spans []Span
+	walkValues(&s, &spans)
+	require.NoError(t, errOrNil(s.Err()))
+	for _, sp := range spans {
+		want := append([]byte("prefix"), compactWant(t, doc[sp.Start:sp.End])...)
+		if got := s.AppendValue([]byte("prefix"), sp, s.WS() > 0); !bytes.Equal(got, want) {
+			t.Fatalf("AppendValue(%q)\n got %q\nwant %q", doc[sp.Start:sp.End], got, want)
+		}
+	}
+	return s.recording
+}
+
+// walkValues walks the value at s's position and appends the span of it and of every value in
+// it, innermost first.
+func walkValues(s *Scanner, spans *[]Span) {
+	kind := s.Peek()
+	start := s.Pos()
+	switch kind {
+	case Object:
+		for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+			walkValues(s, spans)
+		}
+	case Array:
+		for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
+			walkValues(s, spans)
+		}
+	default:
+		s.SkipValue()
+	}
+	*spans = append(*spans, Span{start, s.Pos()})
+}
+
+func errOrNil(err *SyntaxError) error {
+	if err == nil {
+		return nil
+	}
+	return err
 }
 
 // FuzzAppendCompact checks AppendCompact against encoding/json's Compact on any valid JSON.
@@ -63,6 +139,13 @@ func FuzzAppendCompact(f *testing.F) {
 		}
 		if got, want := AppendCompact(nil, doc), compactWant(t, doc); !bytes.Equal(got, want) {
 			t.Fatalf("AppendCompact(%q)\n got %q\nwant %q", doc, got, want)
+		}
+		var s Scanner
+		if s.Reset(doc, 100); !s.SkipValue().Present() || s.Err() != nil {
+			return // json.Valid takes invalid UTF-8, which the scanner refuses
+		}
+		if recording := checkAppendValue(t, doc); len(doc) < 16*maxRunBytes && !recording {
+			t.Fatalf("stopped recording in %d bytes", len(doc))
 		}
 	})
 }

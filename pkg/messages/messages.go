@@ -316,16 +316,15 @@ func (r *Reader) AppendJSON(dst []byte) []byte {
 // AppendMessage appends one segment of kept messages, comma-separated when it holds several:
 // members in input order, tool_calls in flat form.
 func (r *Reader) AppendMessage(dst []byte, m *Message) []byte {
-	data := r.s.Data()
 	switch m.kind {
 	case spliced:
-		dst = jsonscan.AppendValue(dst, data, jsonscan.Span{Start: int(m.Span.Start), End: int(m.ref[0])}, m.compact)
+		dst = r.s.AppendValue(dst, jsonscan.Span{Start: int(m.Span.Start), End: int(m.ref[0])}, m.compact)
 		dst = r.appendCalls(dst, m.calls)
-		return jsonscan.AppendValue(dst, data, jsonscan.Span{Start: int(m.ref[1]), End: int(m.Span.End)}, m.compact)
+		return r.s.AppendValue(dst, jsonscan.Span{Start: int(m.ref[1]), End: int(m.Span.End)}, m.compact)
 	case rebuilt:
 		return r.appendRebuilt(dst, m)
 	}
-	return jsonscan.AppendValue(dst, data, m.Span.Unpack(), m.compact)
+	return r.s.AppendValue(dst, m.Span.Unpack(), m.compact)
 }
 
 func (r *Reader) appendRebuilt(dst []byte, m *Message) []byte {
@@ -343,7 +342,7 @@ func (r *Reader) appendRebuilt(dst []byte, m *Message) []byte {
 			dst = r.appendCalls(dst, m.calls)
 			continue
 		}
-		dst = jsonscan.AppendValue(dst, data, mem.Value(), mem.WS())
+		dst = r.s.AppendValue(dst, mem.Value(), mem.WS())
 	}
 	return append(dst, '}')
 }
@@ -366,7 +365,7 @@ func (r *Reader) appendCalls(dst []byte, calls [2]int32) []byte {
 		dst = append(dst, data[c.Name.Start:c.Name.End]...)
 		if c.Arguments.End > c.Arguments.Start {
 			dst = append(dst, `,"arguments":`...)
-			dst = jsonscan.AppendValue(dst, data, c.Arguments.Unpack(), c.ArgumentsWS)
+			dst = r.s.AppendValue(dst, c.Arguments.Unpack(), c.ArgumentsWS)
 		}
 		dst = append(dst, '}')
 	}

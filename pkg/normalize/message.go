@@ -97,7 +97,7 @@ func (r *Result) Metadata() *Metadata {
 	if r.meta.kind != jsonscan.Object {
 		return nil
 	}
-	buf := r.meta.appendJSON(nil, r.s.Data())
+	buf := r.meta.appendJSON(nil, &r.s)
 	var s jsonscan.Scanner
 	s.Reset(buf, r.s.MaxDepth())
 	m := &Metadata{JSON: buf}

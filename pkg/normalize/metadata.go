@@ -329,10 +329,11 @@ func numberFacts(tok []byte) (negative, whole bool) {
 }
 
 // appendJSON appends the metadata object, or null.
-func (m *metadata) appendJSON(dst, data []byte) []byte {
+func (m *metadata) appendJSON(dst []byte, s *jsonscan.Scanner) []byte {
 	if m.kind != jsonscan.Object {
 		return append(dst, "null"...)
 	}
+	data := s.Data()
 	if m.verbatim {
 		return append(dst, data[m.span.Start:m.span.End]...)
 	}
@@ -350,7 +351,7 @@ func (m *metadata) appendJSON(dst, data []byte) []byte {
 		key := mem.Key()
 		dst = append(dst, data[key.Start:key.End]...)
 		dst = append(dst, ':')
-		dst = jsonscan.AppendValue(dst, data, mem.Value(), mem.WS())
+		dst = s.AppendValue(dst, mem.Value(), mem.WS())
 	}
 	return append(dst, '}')
 }

@@ -190,7 +190,7 @@ func (n *Normalizer) Normalize(raw []byte) (*Result, error) {
 	r.explain, r.maxWarnings, r.advisor = cfg.explain, cfg.maxWarnings, cfg.advisor
 	r.fixes = cfg.fixes
 	r.warn.SetLimit(cfg.maxWarnings)
-	r.s.Reset(raw, cfg.maxDepth)
+	r.s.ResetRecordingWS(raw, cfg.maxDepth)
 	r.beginNotes()
 	if err := r.read(); err != nil {
 		r.Release()
@@ -412,7 +412,7 @@ func (r *Result) needsReplay() bool {
 // that the warnings listed are exactly those that stand. Only a hostile result pays for it.
 func (r *Result) replay() {
 	data, depth := r.s.Data(), r.s.MaxDepth()
-	r.s.Reset(data, depth)
+	r.s.ResetRecordingWS(data, depth)
 	r.warn.SetLimit(r.maxWarnings)
 	r.meta.reset()
 	r.final, r.finalKind, r.truncated, r.replaying = nil, jsonscan.None, false, true

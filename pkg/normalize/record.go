@@ -15,7 +15,7 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"messages":`...)
 	dst = r.msgs.AppendJSON(dst)
 	dst = append(dst, `,"metadata":`...)
-	dst = r.meta.appendJSON(dst, r.s.Data())
+	dst = r.meta.appendJSON(dst, &r.s)
 	dst = append(dst, `,"soft_warnings":[`...)
 	for i, w := range r.warn.Warnings() {
 		if i > 0 {
