@@ -230,6 +230,14 @@ func (s *Scanner) skipWS() {
 	if i >= len(s.data) || s.data[i] > ' ' {
 		return
 	}
+	s.skipRun()
+}
+
+// skipRun is skipWS past the check that inlines: it skips a run, if one starts at s.pos.
+//
+//go:noinline
+func (s *Scanner) skipRun() {
+	i := s.pos
 	for i < len(s.data) {
 		switch s.data[i] {
 		case ' ', '\t', '\n', '\r':
