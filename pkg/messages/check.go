@@ -13,6 +13,10 @@ import (
 type facts struct {
 	calls    callFacts
 	thinking thinkingFacts
+	// role, content and tool_call_id are the last values of those keys (role absent, the kinds
+	// None, when not given), noted as the message is read so that valid needs no second pass.
+	role            jsonscan.Span
+	content, callID jsonscan.Kind
 }
 
 type callFacts struct {
@@ -140,8 +144,11 @@ func (r *Reader) readToolCall(j int) (reason softwarn.Parts, bad, flat bool) {
 	data := s.Data()
 	flat, order := true, 0 // order: the next key the flat form allows, by flatKeys
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		name, key := s.KeyName(), s.KeyToken()
-		_, keyFlags := s.Key()
+		key := s.KeyToken()
+		name, keyFlags := s.Key()
+		if keyFlags&jsonscan.Escaped != 0 {
+			name = s.KeyName() // unescaped; nearly every key has no escape, and needs no call
+		}
 		if flat {
 			flat, order = nextFlatKey(name, keyFlags, order)
 		}
@@ -155,7 +162,7 @@ func (r *Reader) readToolCall(j int) (reason softwarn.Parts, bad, flat bool) {
 				s.SkipValue()
 			}
 		} else {
-			s.SkipValue()
+			skipValue(s)
 		}
 		sp, ws := jsonscan.Span{Start: start, End: s.Pos()}, s.WS() != wsv
 		switch string(name) {
@@ -270,10 +277,13 @@ func (r *Reader) readFunction(j int, c *callFields) {
 	keys.Reset()
 	data := s.Data()
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		name, key := s.KeyName(), s.KeyToken()
-		_, keyFlags := s.Key()
+		key := s.KeyToken()
+		name, keyFlags := s.Key()
+		if keyFlags&jsonscan.Escaped != 0 {
+			name = s.KeyName() // unescaped; nearly every key has no escape, and needs no call
+		}
 		k, wsv := s.Peek(), s.WS()
-		sp := s.SkipValue()
+		sp := skipValue(s)
 		switch string(name) {
 		case "name":
 			c.fnName, c.fnNameKind = sp, k
@@ -321,34 +331,19 @@ func (r *Reader) check(loc softwarn.Loc, i int, f *facts) (softwarn.Warning, boo
 // valid reports whether the message just read is valid, without building a warning: a
 // warning's path costs allocations that a valid message must not pay for.
 func (r *Reader) valid(f *facts) bool {
-	// One pass over the members, not a search per rule: each name is there at most once (Put
-	// folds duplicates into the first).
 	data := r.s.Data()
-	role := false
-	for i := r.members.Current(); i < len(r.members.List); i++ {
-		v := r.members.List[i].Value()
-		switch string(r.members.Name(data, i)) {
-		case "role":
-			// A role as written is nearly always one of the four, unescaped: no need to look
-			// for escapes first.
-			if kindAt(data, v) != jsonscan.String ||
-				!isRole(data[v.Start+1:v.End-1]) && !isRole(jsonscan.StringText(data, v)) {
-				return false
-			}
-			role = true
-		case "content":
-			switch kindAt(data, v) {
-			case jsonscan.String, jsonscan.Array, jsonscan.Null:
-			default:
-				return false
-			}
-		case "tool_call_id":
-			if k := kindAt(data, v); k != jsonscan.String && k != jsonscan.Null {
-				return false
-			}
-		}
+	// A role as written is nearly always one of the four, unescaped: no need to look for
+	// escapes first.
+	if v := f.role; kindAt(data, v) != jsonscan.String ||
+		!isRole(data[v.Start+1:v.End-1]) && !isRole(jsonscan.StringText(data, v)) {
+		return false
 	}
-	if !role {
+	switch f.content {
+	case jsonscan.None, jsonscan.String, jsonscan.Array, jsonscan.Null:
+	default:
+		return false
+	}
+	if k := f.callID; k != jsonscan.None && k != jsonscan.String && k != jsonscan.Null {
 		return false
 	}
 	if k := f.calls.kind; k != jsonscan.None && k != jsonscan.Null && (k != jsonscan.Array || f.calls.bad >= 0) {

@@ -188,17 +188,26 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 	var f facts
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		key := s.KeyToken()
-		_, keyFlags := s.Key()
+		name, keyFlags := s.Key()
+		if keyFlags&jsonscan.Escaped != 0 {
+			name = s.KeyName() // unescaped; nearly every key has no escape, and needs no call
+		}
 		wsv, vstart := s.WS(), s.Pos()
-		switch string(s.KeyName()) {
+		switch string(name) {
 		case "tool_calls":
 			r.truncateCalls(callsFrom)
 			r.forgetDuplicates(func(d duplicate) bool { return d.call >= 0 })
 			f.calls = r.readToolCalls()
 		case "thinking":
 			f.thinking = readThinking(s)
+		case "role":
+			f.role = skipValue(s)
+		case "content":
+			f.content = kindAt(data, skipValue(s))
+		case "tool_call_id":
+			f.callID = kindAt(data, skipValue(s))
 		default:
-			s.SkipValue()
+			skipValue(s)
 		}
 		value := jsonscan.Span{Start: vstart, End: s.Pos()}
 		if j := r.members.Put(data, key, keyFlags, value, s.WS() != wsv); j >= 0 {
@@ -271,6 +280,14 @@ func (r *Reader) appendCopied(i int32, span jsonscan.Span32, ws bool) {
 		}
 	}
 	r.kept.append(Message{Index: i, Count: 1, Span: span, kind: copied, compact: ws})
+}
+
+// skipValue is s.SkipValue, but a string, the commonest value, goes straight to its scan.
+func skipValue(s *jsonscan.Scanner) jsonscan.Span {
+	if d, i := s.Data(), s.Pos(); i < len(d) && d[i] == '"' {
+		return s.StringValue()
+	}
+	return s.SkipValue()
 }
 
 // forgetDuplicates forgets the duplicates found in a value that a later one replaced.
