@@ -58,8 +58,11 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 		return
 	}
 	for i := range m.members.List {
-		name := m.members.Name(data, i)
-		if reason, bad := checkMetadataKey(data, name, m.members.List[i].Value()); bad {
+		name, v := m.members.Name(data, i), m.members.List[i].Value()
+		if !metadataValueFails(data, name, v) {
+			continue
+		}
+		if reason, bad := checkMetadataKey(data, name, v); bad {
 			clean = false
 			warn.Add(softwarn.At("metadata").Key(string(name)).Warning(softwarn.MetadataKeyInvalid, softwarn.Dropped, reason))
 			m.members.List[i].Remove()
@@ -77,9 +80,28 @@ func CheckMetadataValue(key string, input []byte, v Span) (reason softwarn.Parts
 	return checkMetadataKey(input, []byte(key), v)
 }
 
+// metadataValueFails reports whether the value at v of a recognised metadata key fails its
+// check: checkMetadataKey's bad, without the parts of a warning, which cost a valid value
+// (nearly every one) more than the check itself.
+func metadataValueFails(data, key []byte, v jsonscan.Span) bool {
+	tok := data[v.Start:v.End]
+	switch string(key) {
+	case "model", "system_prompt_id":
+		return kindOf(tok) != jsonscan.String
+	case "total_input_tokens", "total_output_tokens":
+		return kindOf(tok) != jsonscan.Number || !wholeNonNegative(tok)
+	case "agent_runtime_ms":
+		return kindOf(tok) != jsonscan.Number || !nonNegative(tok)
+	}
+	return false
+}
+
 // checkMetadataKey checks a recognised metadata key and, when its value fails, says why in the
 // parts of the warning that drops it, and reports bad.
 func checkMetadataKey(data, key []byte, v jsonscan.Span) (reason softwarn.Parts, bad bool) {
+	if !metadataValueFails(data, key, v) {
+		return softwarn.Parts{}, false
+	}
 	tok := data[v.Start:v.End]
 	kind := kindOf(tok)
 	p := softwarn.Parts{Done: "the key was dropped"}
