@@ -108,20 +108,29 @@ func (m *Members) Put(data []byte, key Span, keyFlags StrFlags, value Span, ws b
 		name = m.arena[from:]
 	} else {
 		mem.name, mem.nameInArena = Span32{int32(key.Start + 1), int32(key.End - 1)}, false
+		if last-m.start < smallObject {
+			// nameBit of the name, read from the key token: a new name, nearly every one,
+			// needs no slice of it.
+			n := key.End - key.Start - 2
+			h := uint(n)
+			if n > 0 {
+				h += 7 * uint(data[key.Start+1])
+			}
+			if bit := uint64(1) << (h & 63); m.names&bit == 0 {
+				m.names |= bit
+				return -1
+			}
+			return m.findSmall(data, data[key.Start+1:key.End-1], last)
+		}
 		name = data[key.Start+1 : key.End-1]
 	}
-	if len(m.List)-m.start <= smallObject {
+	if last-m.start < smallObject {
 		bit := nameBit(name)
 		if m.names&bit == 0 {
 			m.names |= bit
 			return -1
 		}
-		for i := m.start; i < last; i++ {
-			if n := m.List[i].name; int(n.End-n.Start) == len(name) && string(m.Name(data, i)) == string(name) {
-				return m.replace(i)
-			}
-		}
-		return -1
+		return m.findSmall(data, name, last)
 	}
 	if m.index == nil {
 		m.index = make(map[string]int, 2*smallObject)
@@ -135,6 +144,17 @@ func (m *Members) Put(data []byte, key Span, keyFlags StrFlags, value Span, ws b
 		return m.replace(i)
 	}
 	m.index[string(name)] = last
+	return -1
+}
+
+// findSmall resolves member last, named name, of a small object whose name bit was set
+// already: it replaces the earlier member of the same name, if any.
+func (m *Members) findSmall(data, name []byte, last int) int {
+	for i := m.start; i < last; i++ {
+		if n := m.List[i].name; int(n.End-n.Start) == len(name) && string(m.Name(data, i)) == string(name) {
+			return m.replace(i)
+		}
+	}
 	return -1
 }
 
