@@ -316,18 +316,6 @@ func readThinking(s *jsonscan.Scanner) thinkingFacts {
 // droppedMessage is what was done about a message that breaks a rule.
 const droppedMessage = "the message was dropped"
 
-// check applies the message rules to the message just read, message i of loc, and returns the
-// one warning that drops it, if any.
-func (r *Reader) check(loc softwarn.Loc, i int, f *facts) (softwarn.Warning, bool) {
-	if r.valid(f) {
-		return softwarn.Warning{}, true
-	}
-	if r.warn.Full() {
-		return softwarn.Warning{}, false // it would only be counted: spare building it
-	}
-	return r.describe(loc.Index(i), f)
-}
-
 // valid reports whether the message just read is valid, without building a warning: a
 // warning's path costs allocations that a valid message must not pay for.
 func (r *Reader) valid(f *facts) bool {

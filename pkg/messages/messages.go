@@ -217,17 +217,7 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 	if s.Err() != nil {
 		return
 	}
-	if w, ok := r.check(loc, i, &f); !ok {
-		if r.warn.Full() {
-			r.warn.Skip("messages")
-		} else {
-			r.warn.Add(w)
-		}
-		r.truncateCalls(callsFrom)
-		if r.Observer != nil {
-			r.observe(i, at, first, callsFrom, false)
-		}
-		r.members.Drop()
+	if !r.valid(&f) && r.drop(loc, i, &f, at, first, callsFrom) {
 		return
 	}
 	if len(r.dups) > 0 {
@@ -258,6 +248,27 @@ func (r *Reader) Read(loc softwarn.Loc, i int) {
 		}
 	}
 	r.members.Drop()
+}
+
+// drop drops message i, just read, which valid found invalid, with the one warning that
+// drops it, and reports true; or, should the warning find nothing wrong, keeps it and reports
+// false. The message starts at at, its members are from first on, its calls from callsFrom on.
+func (r *Reader) drop(loc softwarn.Loc, i int, f *facts, at, first, callsFrom int) bool {
+	if r.warn.Full() {
+		r.warn.Skip("messages") // it would only be counted: spare building it
+	} else {
+		w, ok := r.describe(loc.Index(i), f)
+		if ok {
+			return false
+		}
+		r.warn.Add(w)
+	}
+	r.truncateCalls(callsFrom)
+	if r.Observer != nil {
+		r.observe(i, at, first, callsFrom, false)
+	}
+	r.members.Drop()
+	return true
 }
 
 // observe tells the Observer of message i, which starts at start and was just read, with its
