@@ -352,7 +352,10 @@ func (r *Result) readObject() (probe probeKeys) {
 	s := &r.s
 	start := 0
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		name := s.KeyName()
+		name, flags := s.Key()
+		if flags&jsonscan.Escaped != 0 {
+			name = s.KeyName() // unescaped; nearly every key has no escape, and needs no call
+		}
 		if r.lint != nil {
 			s.Peek()
 			start = s.Pos()
