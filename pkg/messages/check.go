@@ -143,6 +143,9 @@ func (r *Reader) readToolCall(j int) (reason softwarn.Parts, bad, flat bool) {
 	r.entry.Reset()
 	data := s.Data()
 	flat, order := true, 0 // order: the next key the flat form allows, by flatKeys
+	// The keys a call is read for are told apart by the switch below: their duplicates are
+	// found by a bit each (seen, then reported), and only other keys go to r.entry.
+	var seen, reported uint8
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		key := s.KeyToken()
 		name, keyFlags := s.Key()
@@ -165,15 +168,28 @@ func (r *Reader) readToolCall(j int) (reason softwarn.Parts, bad, flat bool) {
 			skipValue(s)
 		}
 		sp, ws := jsonscan.Span{Start: start, End: s.Pos()}, s.WS() != wsv
+		var bit uint8
 		switch string(name) {
 		case "id":
-			c.id, c.idKind = sp, k
+			c.id, c.idKind, bit = sp, k, 1
 		case "name":
-			c.name, c.nameKind = sp, k
+			c.name, c.nameKind, bit = sp, k, 2
 		case "arguments":
-			c.args, c.argsWS = sp, ws
+			c.args, c.argsWS, bit = sp, ws, 4
+		case "function":
+			bit = 8
 		}
-		if r.entry.Put(data, key, keyFlags, sp, false) >= 0 {
+		dup := false
+		switch {
+		case bit == 0:
+			dup = r.entry.Put(data, key, keyFlags, sp, false) >= 0
+		case seen&bit == 0:
+			seen |= bit
+		case reported&bit == 0: // reported once however often it repeats, as Put does
+			reported |= bit
+			dup = true
+		}
+		if dup {
 			r.dups = append(r.dups, duplicate{call: j, key: string(name), written: string(data[key.Start:key.End])})
 		}
 	}
