@@ -11,8 +11,9 @@
 // over (a file's runs and a stream's apart, since they need buffers of different kinds):
 // memory that is new to the process costs a page fault per page, the most costly part of a
 // run when buffers were new each time, so memory stays flat however long the input is, two
-// buffers per chunk at most, each as large as the longest lines seen. The reader reads into a chunk's buffer, so each byte is copied once
-// (a ctxio.Reader's and ctxio.Writer's own copies are skipped: ReadInPlace, WriteInPlace);
+// buffers per chunk at most, each as large as the longest lines seen. The reader reads into
+// a chunk's buffer, so each byte is copied once (a ctxio.Reader's and ctxio.Writer's own
+// copies are skipped: ReadInPlace, WriteInPlace);
 // RunBytes reads an input already in memory, such as a mapped file (MapFile), with no copy.
 //
 // # Lines
