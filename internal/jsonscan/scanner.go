@@ -608,11 +608,15 @@ const (
 
 // special marks, in each byte's top bit, the bytes of x that end a plain run in a string: '"',
 // '\\', a control character, or a non-ASCII byte. Only the lowest marked byte is exact (borrows
-// can mark bytes above it), which is the only one the caller uses.
+// can mark bytes above it), which is the only one the caller uses. The usual zero-byte test,
+// (v-lsb)&^v, needs no &^v here: below the lowest special byte every byte is ASCII, so q, b
+// and x hold no top bit there; and a non-ASCII byte keeps its top bit in q-1 or b-1, since
+// only 0xA2 and 0xDC lose it, one in each (five operations less, on every word of every
+// string).
 func special(x uint64) uint64 {
 	q := x ^ (lsb * '"')
 	b := x ^ (lsb * '\\')
-	return ((q-lsb)&^q | (b-lsb)&^b | (x-lsb*0x20)&^x | x) & msb
+	return ((q - lsb) | (b - lsb) | (x - lsb*0x20)) & msb
 }
 
 // plainRun reports whether run, a part of a string between escapes, is fine as it is: no

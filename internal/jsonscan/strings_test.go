@@ -2,7 +2,10 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -266,4 +269,51 @@ func appendStringContentBytewise(dst []byte, s string) []byte {
 		i += n
 	}
 	return append(dst, s[start:]...)
+}
+
+// TestSpecialLowestByte pins what the word-at-a-time scans rely on: special(x) is zero when
+// no byte of x ends a plain run, and else its lowest marked byte is the first that does,
+// whatever the bytes above it hold (they may be marked by borrows, or not).
+func TestSpecialLowestByte(t *testing.T) {
+	edges := []byte{0x00, 0x01, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7e, 0x7f, 0x80, 0xa2, 0xdc, 0xff, 'a'}
+	ends := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }
+	check := func(w [8]byte) {
+		t.Helper()
+		want := -1
+		for i, c := range w {
+			if ends(c) {
+				want = i
+				break
+			}
+		}
+		m := special(binary.LittleEndian.Uint64(w[:]))
+		got := -1
+		if m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if got != want {
+			t.Fatalf("special(% x): first marked byte %d, want %d", w, got, want)
+		}
+	}
+	// Every edge byte at every position over plain bytes, and every pair of edge bytes at
+	// every two positions: a borrow from one into the other is where such tests go wrong.
+	for i := range 8 {
+		for j := i; j < 8; j++ {
+			for _, a := range edges {
+				for _, b := range edges {
+					w := [8]byte{'k', 'e', 'y', '_', 'n', 'a', 'm', 'e'}
+					w[i], w[j] = a, b
+					check(w)
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		var w [8]byte
+		for k := range w {
+			w[k] = edges[rng.IntN(len(edges))]
+		}
+		check(w)
+	}
 }
