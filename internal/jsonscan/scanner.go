@@ -377,20 +377,41 @@ func (s *Scanner) next(obj bool) bool {
 }
 
 func (s *Scanner) member() bool {
-	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+	d, start := s.data, s.pos+1
+	if s.pos >= len(d) || d[s.pos] != '"' {
 		return s.failKey(s.pos)
 	}
-	start := s.pos + 1
-	flags, ok := s.scanString()
-	if !ok {
+	// Nearly every key is a short word followed by ':': two words of the scan settle it here,
+	// without a call to scanString.
+	var flags StrFlags
+	if start+16 <= len(d) {
+		w := d[start : start+16]
+		k := 0
+		m := special(binary.LittleEndian.Uint64(w[:8]))
+		if m == 0 {
+			k, m = 8, special(binary.LittleEndian.Uint64(w[8:]))
+		}
+		if k += bits.TrailingZeros64(m) >> 3; m != 0 && w[k&15] == '"' {
+			s.pos = start + k + 1
+			goto scanned
+		}
+	}
+	if f, ok := s.scanString(); !ok {
 		return false
+	} else {
+		flags = f
 	}
+scanned:
 	s.key, s.keyFlags = Span{start, s.pos - 1}, flags
-	s.skipWS()
-	if s.pos >= len(s.data) || s.data[s.pos] != ':' {
-		return s.Fail(s.pos, "%s after an object key; expected ':'", describeByte(s.data, s.pos))
+	if s.pos < len(d) && d[s.pos] == ':' {
+		s.pos++
+	} else {
+		s.skipWS()
+		if s.pos >= len(d) || d[s.pos] != ':' {
+			return s.Fail(s.pos, "%s after an object key; expected ':'", describeByte(d, s.pos))
+		}
+		s.pos++
 	}
-	s.pos++
 	s.skipWS()
 	return true
 }

@@ -317,3 +317,43 @@ func TestSpecialLowestByte(t *testing.T) {
 		check(w)
 	}
 }
+
+// TestKeyEveryLength walks objects whose key has every length up to 40, with an escape, a
+// non-ASCII character, a quote, a control character or a raw byte at every place in it, and
+// the object cut short after every byte: the key must read as encoding/json reads it, and a
+// key json rejects must be an error, whichever of the key's scans (the two words member reads
+// itself, or scanString) settles it.
+func TestKeyEveryLength(t *testing.T) {
+	inserts := []string{``, `\n`, `\"`, `\u00e9`, `é`, `東`, "\x01", "\xff", `"`, `\`}
+	for n := range 41 {
+		for at := 0; at <= n; at++ {
+			for _, ins := range inserts {
+				key := strings.Repeat("k", at) + ins + strings.Repeat("k", n-at)
+				doc := []byte(`{"` + key + `":1 , "b" :2}`)
+				for cut := len(doc); cut >= len(doc)-12 && cut > 0; cut-- {
+					in := doc[:cut]
+					var want map[string]int
+					wantErr := json.Unmarshal(in, &want) != nil || !utf8.Valid(in)
+					var s Scanner
+					s.Reset(in, DefaultMaxDepth)
+					got := map[string]bool{}
+					for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+						got[string(s.KeyName())] = true
+						s.SkipValue()
+					}
+					if ok := s.AtEnd(); ok == wantErr {
+						t.Fatalf("%q: walk ok %v, json.Unmarshal error %v (%v)", in, ok, wantErr, s.Err())
+					}
+					if !wantErr {
+						for k := range want {
+							if _, ok := got[k]; !ok {
+								t.Fatalf("%q: key %q missing from %v", in, k, got)
+							}
+						}
+						require.Len(t, got, len(want), "%q", in)
+					}
+				}
+			}
+		}
+	}
+}
