@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# batch-pairs.sh: paired ratios from BenchmarkBatch output (go test ./internal/batch -bench Batch
-# -count N), which runs every impl once per round, in order. Each round's in-process figure is
-# divided by each impl's of the same round, so that a change in the machine's load between
-# rounds falls on both; the median of the N rounds' ratios is printed, with their range, for
-# wall-clock (ns/op) and CPU (cpu-ns/op), and -j 2 against -j 1 in wall-clock.
+# batch-pairs.sh: paired ratios from BenchmarkBatch output in rounds (scripts/bench-rounds.sh,
+# which runs every impl once per round, in order; `go test -count N` would run each impl N
+# times in a row instead, which pairs nothing). Each round's in-process figure is divided by
+# each impl's of the same round, so that a change in the machine's load between rounds falls
+# on both; the median of the N rounds' ratios is printed, with their range, for wall-clock
+# (ns/op) and CPU (cpu-ns/op), and -j 2 against -j 1 in wall-clock.
 #
-#   go test ./internal/batch -run '^$' -bench Batch -benchmem -count 6 > batch.txt
+#   scripts/bench-rounds.sh ./internal/batch Batch 6 > batch.txt
 #   scripts/batch-pairs.sh batch.txt
 set -euo pipefail
 awk '
