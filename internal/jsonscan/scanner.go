@@ -201,16 +201,32 @@ func (s *Scanner) Fail(off int, format string, args ...any) bool {
 // Peek skips whitespace and returns the kind of the next value, or None at the end of input.
 // Anything that cannot start a value is returned as is, for SkipValue to reject.
 func (s *Scanner) Peek() Kind {
+	// Small enough to inline where a value starts at once, as in compact JSON.
+	if i := s.pos; i < len(s.data) && s.data[i] > ' ' {
+		return kindOf[s.data[i]]
+	}
+	return s.peekPastWS()
+}
+
+// peekPastWS is Peek where whitespace, or the end of input, is next.
+func (s *Scanner) peekPastWS() Kind {
 	s.skipWS()
 	if s.pos >= len(s.data) {
 		return None
 	}
-	c := s.data[s.pos]
-	if c == '-' || (c >= '0' && c <= '9') {
-		return Number
-	}
-	return Kind(c)
+	return kindOf[s.data[s.pos]]
 }
+
+// kindOf is the Kind a value that starts with byte c has: Number for '-' and digits, else c.
+var kindOf = func() (k [256]Kind) {
+	for c := range k {
+		k[c] = Kind(c)
+		if c == '-' || (c >= '0' && c <= '9') {
+			k[c] = Number
+		}
+	}
+	return k
+}()
 
 // AtEnd skips whitespace and reports whether the input is used up; if not, it records the
 // trailing data as an error.
@@ -420,8 +436,7 @@ scanned:
 // Its flags are then in StrFlags.
 func (s *Scanner) StringValue() Span {
 	start := s.pos
-	flags, _ := s.scanString()
-	s.strFlags = flags
+	s.strFlags, _ = s.scanString()
 	return Span{start, s.pos}
 }
 

@@ -357,3 +357,22 @@ func TestKeyEveryLength(t *testing.T) {
 		}
 	}
 }
+
+// TestPeekEveryByte pins Peek's table: a number for '-' and digits, the byte itself for any
+// other, after whitespace or not, and None at the end of input.
+func TestPeekEveryByte(t *testing.T) {
+	for c := range 256 {
+		want := Kind(c)
+		if c == '-' || (c >= '0' && c <= '9') {
+			want = Number
+		}
+		for _, in := range [][]byte{{byte(c)}, {' ', byte(c)}, {'\n', '\t', byte(c)}} {
+			var s Scanner
+			s.Reset(in, DefaultMaxDepth)
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+				want = None
+			}
+			assert.Equal(t, want, s.Peek(), "%q", in)
+		}
+	}
+}
