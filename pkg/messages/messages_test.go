@@ -184,3 +184,35 @@ func FuzzRulesAgreeWithSchema(f *testing.F) {
 		}
 	})
 }
+
+// TestFunctionDuplicateKeys pins how a tool call's function object reports its duplicate keys:
+// the two it reads (name, arguments) by a bit each, any other through its Members, each once
+// however often it repeats, an escaped spelling being the same key.
+func TestFunctionDuplicateKeys(t *testing.T) {
+	call := func(fn string) []byte {
+		return []byte(`{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":` + fn + `}]}`)
+	}
+	tests := []struct {
+		fn   string
+		dups []string // the keys reported, in order
+	}{
+		{`{"name":"a","arguments":"{}"}`, nil},
+		{`{"name":"a","name":"b","name":"c","arguments":"{}"}`, []string{`"name"`}},
+		{`{"n\u0061me":"a","name":"b","arguments":"{}","arguments":"[]"}`, []string{`"name"`, `"arguments"`}},
+		{`{"name":"a","x":1,"x":2,"x":3,"arguments":"{}"}`, []string{`"x"`}},
+		{`{"arguments":"{}","name":"b","x":1,"arguments":"[]","x":2,"name":"c"}`, []string{`"arguments"`, `"x"`, `"name"`}},
+	}
+	for _, tt := range tests {
+		kept, ws, err := messages.Check(call(tt.fn))
+		require.NoError(t, err, tt.fn)
+		require.True(t, kept, tt.fn)
+		var got []string
+		for _, w := range ws {
+			got = append(got, w.Path+" "+w.Message())
+		}
+		require.Len(t, got, len(tt.dups), "%s: %q", tt.fn, got)
+		for i, key := range tt.dups {
+			require.Contains(t, got[i], "messages[0].tool_calls[0].function."+strings.Trim(key, `"`)+" duplicate key "+key, tt.fn)
+		}
+	}
+}
