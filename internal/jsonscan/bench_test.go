@@ -8,19 +8,20 @@ import (
 	"github.com/dystopic/normalizer/internal/testkit/corpus"
 )
 
-// scans names the string scans the benchmarks compare: blocks classified with AVX512-VBMI,
-// AVX-512 or AVX2, and words (what CPUs without AVX2 use).
-var scans = []string{"vbmi", "avx512", "avx2", "words"}
+// scans names the string scans the benchmarks compare: scanStringVBMI before the blocks, blocks
+// classified with AVX512-VBMI, AVX-512 or AVX2, and words (what CPUs without AVX2 use).
+var scans = []string{"vbmi-string", "vbmi", "avx512", "avx2", "words"}
 
 // benchSkipValue validates doc with the scanner alone and the string scan impl (one of scans),
 // reporting bytes per second and CPU per operation, or skips when the CPU cannot run impl.
 func benchSkipValue(b *testing.B, doc []byte, impl string) {
-	saved, saved512, savedVBMI := useBlocks, useAVX512, useVBMI
-	defer func() { useBlocks, useAVX512, useVBMI = saved, saved512, savedVBMI }()
-	useVBMI = useVBMI && impl == "vbmi"
-	useAVX512 = useAVX512 && (impl == "avx512" || impl == "vbmi")
+	saved, saved512, savedVBMI, savedString := useBlocks, useAVX512, useVBMI, useStringVBMI
+	defer func() { useBlocks, useAVX512, useVBMI, useStringVBMI = saved, saved512, savedVBMI, savedString }()
+	useStringVBMI = useStringVBMI && impl == "vbmi-string"
+	useVBMI = useVBMI && (impl == "vbmi" || impl == "vbmi-string")
+	useAVX512 = useAVX512 && (impl == "avx512" || impl == "vbmi" || impl == "vbmi-string")
 	useBlocks = useBlocks && impl != "words"
-	if impl == "vbmi" && !useVBMI || impl == "avx512" && !useAVX512 || impl == "avx2" && !useBlocks {
+	if impl == "vbmi-string" && !useStringVBMI || impl == "vbmi" && !useVBMI || impl == "avx512" && !useAVX512 || impl == "avx2" && !useBlocks {
 		b.Skip("the CPU cannot run it")
 	}
 	var s Scanner

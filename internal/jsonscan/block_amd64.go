@@ -10,6 +10,8 @@ var (
 	useBlocks = cpu.X86.HasAVX2 && cpu.X86.HasBMI1
 	useAVX512 = useBlocks && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 	useVBMI   = useAVX512 && cpu.X86.HasAVX512VBMI
+	// useStringVBMI tries scanStringVBMI before scanBlocks.
+	useStringVBMI = useVBMI
 )
 
 // classifyAVX2 fills m for the 64 bytes of b, 32 bytes per instruction, and classifyAVX512 with
@@ -37,3 +39,11 @@ func scanBlocksAVX512(d *byte, i, n int, c *blockCarry, vbmi bool) (next, end in
 //
 //go:noescape
 func scanBlocksAVX2(d *byte, i, n int, c *blockCarry) (next, end int)
+
+// scanStringVBMI is the string scan's first try where the CPU has AVX512-VBMI: it returns where
+// the string whose content starts at d[i] ends, just past its closing quote, and its flags
+// (Escaped), or end 0 when scanBlocks must scan it from i (something wrong or rare, or fewer
+// than 64 bytes left before n). i must be no continuation byte and not escaped.
+//
+//go:noescape
+func scanStringVBMI(d *byte, i, n int) (end int, flags uint64)

@@ -939,3 +939,255 @@ done:
 	MOVQ $0, end+40(FP)
 	VZEROUPPER
 	RET
+
+// The nibble tables of the Keiser-Lemire UTF-8 check (simdjson's lookup4, simdutf's), each of
+// 16 bytes repeated in the four lanes VPSHUFB looks up within. Their bits: 0x01 too short (a
+// lead byte not followed by a continuation byte), 0x02 too long (a continuation byte after
+// ASCII), 0x04 overlong of three bytes (E0 80-9F), 0x08 past U+10FFFF (F4 90-BF, F5-FF), 0x10
+// surrogate (ED A0-BF), 0x20 overlong of two bytes (C0 C1), 0x40 overlong of four bytes (F0
+// 80-8F) or past U+10FFFF (F5-FF 80-8F), 0x80 two continuation bytes in a row (right only as
+// a lead's third or fourth byte, which the check then takes off). A pair of bytes is wrong
+// where the three lookups, by the high and low nibble of the first and the high nibble of the
+// second, share a bit.
+#define NIBBLES(name, lo, hi) \
+	DATA name<>+0(SB)/8, $lo; \
+	DATA name<>+8(SB)/8, $hi; \
+	DATA name<>+16(SB)/8, $lo; \
+	DATA name<>+24(SB)/8, $hi; \
+	DATA name<>+32(SB)/8, $lo; \
+	DATA name<>+40(SB)/8, $hi; \
+	DATA name<>+48(SB)/8, $lo; \
+	DATA name<>+56(SB)/8, $hi; \
+	GLOBL name<>(SB), RODATA|NOPTR, $64
+
+NIBBLES(utf8Byte1High, 0x0202020202020202, 0x4915012180808080)
+NIBBLES(utf8Byte1Low, 0xcbcbcb8b8383a3e7, 0xcbcbdbcbcbcbcbcb)
+NIBBLES(utf8Byte2High, 0x0101010101010101, 0x01010101babaaee6)
+
+BYTES64(z03, 0x0303030303030303)
+BYTES64(z0a, 0x0a0a0a0a0a0a0a0a)
+BYTES64(z0f, 0x0f0f0f0f0f0f0f0f)
+BYTES64(z70, 0x7070707070707070)
+BYTES64(z80, 0x8080808080808080)
+
+// hexHigh and hexLow give a byte's hex class by its high and low nibble, ANDed: 0x01 0-9, 0x02
+// a-f A-F, 0x04 d D, 0x08 8 9 (what a \u escape's first two digits are tested for: D800-DFFF is
+// a surrogate).
+NIBBLES(hexHigh, 0x0006000609000000, 0x0000000000000000)
+NIBBLES(hexLow, 0x0103030703030301, 0x0000000000000909)
+
+// notLetter maps a byte below 0x80 to 0x80 unless a backslash may stand before it in a
+// two-byte escape (" \ / b f n r t): u is no such letter, and \u escapes take a second look.
+DATA notLetter<>+0(SB)/8, $0x8080808080808080
+DATA notLetter<>+8(SB)/8, $0x8080808080808080
+DATA notLetter<>+16(SB)/8, $0x8080808080808080
+DATA notLetter<>+24(SB)/8, $0x8080808080808080
+DATA notLetter<>+32(SB)/8, $0x8080808080008080
+DATA notLetter<>+40(SB)/8, $0x0080808080808080
+DATA notLetter<>+48(SB)/8, $0x8080808080808080
+DATA notLetter<>+56(SB)/8, $0x8080808080808080
+DATA notLetter<>+64(SB)/8, $0x8080808080808080
+DATA notLetter<>+72(SB)/8, $0x8080808080808080
+DATA notLetter<>+80(SB)/8, $0x8080808080808080
+DATA notLetter<>+88(SB)/8, $0x8080800080808080
+DATA notLetter<>+96(SB)/8, $0x8000808080008080
+DATA notLetter<>+104(SB)/8, $0x8000808080808080
+DATA notLetter<>+112(SB)/8, $0x8080800080008080
+DATA notLetter<>+120(SB)/8, $0x8080808080808080
+GLOBL notLetter<>(SB), RODATA|NOPTR, $128
+
+// func scanStringVBMI(d *byte, i, n int) (end int, flags uint64)
+//
+// The string scan's first try where the CPU has AVX512-VBMI: the content of a string from
+// d[i] (no continuation byte, nothing escaped), 64 bytes at a time while a whole block is left
+// before n. UTF-8 is checked in vector registers by the Keiser-Lemire lookups, of the pairs of
+// bytes and of the bytes that must be a third or fourth byte, against the block before (zero
+// before the first: ASCII); their errors are ORed into Z20, which is tested once, at the
+// closing quote (the bytes after it count too: an error there only sends the string to
+// scanBlocks). Logic on mask registers runs on one execution port only, the bottleneck of
+// scanBlocksAVX512, so a block moves just four masks to general-purpose registers: quotes,
+// backslashes, control characters and the bytes a two-byte escape may not name; a block with
+// a \u escape (or its digits) four more. It returns end, just past the closing quote, and
+// flags (Escaped, SurrogateEscape) when all before it is valid, else end 0, for scanBlocks to
+// scan the string again from i: anything wrong, and the input's last bytes.
+//
+// Registers: SI d, DX the block's offset, CX n, R8 the backslash carried into the block, R10
+// the escapes so far, R11 what a \u escape carries into the block (bits 0-3 its hex digits,
+// bit 4 its first digit at bit 0, bit 5 a first digit d or D at the last block's last byte),
+// R14 the surrogates so far; Z0 the block, Z1 the block before, Z20 the UTF-8 errors.
+TEXT ·scanStringVBMI(SB), NOSPLIT, $0-40
+	MOVQ      d+0(FP), SI
+	MOVQ      i+8(FP), DX
+	MOVQ      n+16(FP), CX
+	XORQ      R8, R8
+	XORQ      R10, R10
+	XORQ      R11, R11
+	XORQ      R14, R14
+	VMOVDQU64 utf8Byte1High<>(SB), Z2
+	VMOVDQU64 utf8Byte1Low<>(SB), Z3
+	VMOVDQU64 utf8Byte2High<>(SB), Z4
+	VMOVDQU64 notLetter<>+0(SB), Z6
+	VMOVDQU64 notLetter<>+64(SB), Z7
+	VMOVDQU64 z0f<>(SB), Z8
+	VMOVDQU64 z60<>(SB), Z9
+	VMOVDQU64 z70<>(SB), Z17
+	VMOVDQU64 z80<>(SB), Z18
+	VMOVDQU64 z22<>(SB), Z21
+	VMOVDQU64 z5c<>(SB), Z22
+	VMOVDQU64 z20<>(SB), Z23
+	VMOVDQU64 hexHigh<>(SB), Z25
+	VMOVDQU64 hexLow<>(SB), Z27
+	VPXORQ    Z1, Z1, Z1
+	VPXORQ    Z20, Z20, Z20
+
+vloop:
+	LEAQ 64(DX), AX
+	CMPQ AX, CX
+	JGT  vfail
+
+	PREFETCHT0 512(SI)(DX*1) // as in classifyAVX512
+	VMOVDQU64  (SI)(DX*1), Z0
+	VPCMPEQB   Z21, Z0, K1     // quote
+	VPCMPEQB   Z22, Z0, K2     // backslash
+	VPCMPUB    $1, Z23, Z0, K3 // below 0x20
+	VMOVDQA64  Z0, Z5
+	VPERMI2B   Z7, Z6, Z5 // notLetter by the low seven bits
+	VPORQ      Z0, Z5, Z5 // and every byte from 0x80 on
+	VPMOVB2M   Z5, K4
+
+	// UTF-8: Z10 holds, in each lane, the 16 bytes before the block's lane, so that Z11 to Z13
+	// are the bytes one, two and three before each byte.
+	VALIGNQ    $6, Z1, Z0, Z10
+	VPALIGNR   $15, Z10, Z0, Z11
+	VPALIGNR   $14, Z10, Z0, Z12
+	VPALIGNR   $13, Z10, Z0, Z13
+	VPSRLW     $4, Z11, Z14
+	VPANDD     Z8, Z14, Z14
+	VPSHUFB    Z14, Z2, Z14
+	VPANDD     Z8, Z11, Z15
+	VPSHUFB    Z15, Z3, Z15
+	VPSRLW     $4, Z0, Z16
+	VPANDD     Z8, Z16, Z16 // the high nibbles, kept for the hex digits
+	VPSHUFB    Z16, Z4, Z19
+	VPTERNLOGD $0x80, Z19, Z15, Z14 // the pairs' errors: the bits the three lookups share
+	VPSUBUSB   Z9, Z12, Z12         // from 0x80 on where the byte two before is from E0 on
+	VPSUBUSB   Z17, Z13, Z13        // or three before from F0 on
+	VPTERNLOGD $0xa8, Z18, Z13, Z12 // (Z12 | Z13) & 0x80: a continuation byte is called for
+	VPTERNLOGD $0xf6, Z12, Z14, Z20 // Z20 |= Z14 ^ Z12: two continuations right only there
+	VMOVDQA64  Z0, Z1
+
+	// escapedBy: R13 = the escaped bytes, R8 = the carry into the next block.
+	KMOVQ K2, R12
+	ESCAPEDBY
+	MOVQ  R12, R8
+	XORQ  R12, R12
+	KMOVQ K4, R9
+	ANDQ  R13, R9 // escaped, and no letter of a two-byte escape: wrong, or a \u
+	MOVQ  R9, AX
+	ORQ   R11, AX
+	JNZ   vunicode
+
+vescaped:
+	KMOVQ K1, AX
+	KMOVQ K3, BX
+	ORQ   BX, R9      // and control characters
+	ANDNQ AX, R13, DI // the closing quote: a quote not escaped
+	JNZ   vclosed
+	TESTQ R9, R9
+	JNZ   vfail
+	ORQ   R13, R10
+	ORQ   R12, R14
+	ADDQ  $64, DX
+	JMP   vloop
+
+vclosed:
+	// Only the bytes up to the closing quote count.
+	LEAQ     -1(DI), AX
+	XORQ     DI, AX
+	ANDQ     AX, R9
+	JNZ      vfail
+	VPTESTMB Z20, Z20, K1
+	KORTESTQ K1, K1
+	JNZ      vfail
+	ANDQ     AX, R13
+	ORQ      R13, R10
+	ANDQ     AX, R12
+	ORQ      R12, R14
+	TZCNTQ   DI, DI
+	LEAQ     1(DX)(DI*1), AX
+	MOVQ     AX, end+24(FP)
+	XORQ     AX, AX
+	TESTQ    R10, R10
+	SETNE    AL // Escaped
+	XORQ     BX, BX
+	TESTQ    R14, R14
+	SETNE    BL
+	LEAQ     (AX)(BX*2), AX // SurrogateEscape
+	MOVQ     AX, flags+32(FP)
+	VZEROUPPER
+	RET
+
+vunicode:
+	// \u escapes (AX): four hex digits must follow, the last block's included (R11), and those
+	// past this block are called for in the next; a first digit d or D and a second from 8 on
+	// (D800-DFFF) make a surrogate, whose second digit goes to R12.
+	VPCMPEQB  z75<>(SB), Z0, K2
+	VPANDD    Z8, Z0, Z24
+	VPSHUFB   Z16, Z25, Z26
+	VPSHUFB   Z24, Z27, Z24
+	VPANDD    Z26, Z24, Z24       // the hex class of each byte
+	VPTESTNMB z03<>(SB), Z24, K5 // no hex digit
+	VPTESTMB  z04<>(SB), Z24, K6 // d D
+	VPTESTMB  z0a<>(SB), Z24, K7 // 8 9 a-f A-F
+	KMOVQ     K2, AX
+	ANDQ      R13, AX      // the \u escapes
+	ANDNQ     R9, AX, R9   // are no wrong escapes
+	MOVQ      R11, BX
+	ANDQ      $15, BX
+	LEAQ      (AX)(AX*1), DI
+	ORQ       DI, BX
+	LEAQ      (AX*4), DI
+	ORQ       DI, BX
+	LEAQ      (AX*8), DI
+	ORQ       DI, BX
+	MOVQ      AX, DI
+	SHLQ      $4, DI
+	ORQ       DI, BX // the hex digits called for
+	KMOVQ     K5, DI
+	ANDQ      DI, BX
+	ORQ       BX, R9
+	MOVQ      R11, BX
+	SHRQ      $4, BX
+	ANDQ      $1, BX
+	LEAQ      (BX)(AX*2), BX // the first digits
+	KMOVQ     K6, DI
+	ANDQ      DI, BX         // those that are d or D
+	MOVQ      R11, DI
+	SHRQ      $5, DI
+	ANDQ      $1, DI
+	LEAQ      (DI)(BX*2), R12 // the second digits after them
+	KMOVQ     K7, DI
+	ANDQ      DI, R12 // surrogates
+	SHRQ      $63, BX
+	SHLQ      $5, BX
+	MOVQ      AX, R11
+	SHRQ      $60, R11
+	MOVQ      AX, DI
+	SHRQ      $61, DI
+	ORQ       DI, R11
+	MOVQ      AX, DI
+	SHRQ      $62, DI
+	ORQ       DI, R11
+	MOVQ      AX, DI
+	SHRQ      $63, DI
+	ORQ       DI, R11 // the digits past the block
+	SHLQ      $4, DI
+	ORQ       DI, R11 // a first digit past the block
+	ORQ       BX, R11 // a first digit d or D at its last byte
+	JMP       vescaped
+
+vfail:
+	MOVQ $0, end+24(FP)
+	MOVQ $0, flags+32(FP)
+	VZEROUPPER
+	RET

@@ -159,6 +159,9 @@ func scanBothAt(t *testing.T, doc []byte, at int) {
 		checkRestart(t, doc, at, &careful, carefulFlags, carefulOK)
 		checkHandOver(t, doc, at+1)
 	}
+	if useStringVBMI {
+		checkStringVBMI(t, doc, at, &careful, carefulFlags, carefulOK)
+	}
 	if !fastOK {
 		if *fast.Err() != *careful.Err() {
 			t.Fatalf("%q at %d: scanString error %v, careful scan error %v", doc, at, fast.Err(), careful.Err())
@@ -175,6 +178,25 @@ func scanBothAt(t *testing.T, doc []byte, at int) {
 		if flags, end, ok := scanBlocks(doc, at+1); !ok || end != careful.Pos() || flags != carefulFlags {
 			t.Fatalf("%q at %d: the block scan did not settle a valid string (stopped at %d, want end %d)", doc, at, end, careful.Pos())
 		}
+	}
+}
+
+// checkStringVBMI runs scanStringVBMI on the string that opens at doc[at]: what it settles must be
+// what the careful scan finds, and it must settle every valid string whose closing quote's block
+// lies within the input (unless bytes after the quote are not valid UTF-8, which sends the string
+// to scanBlocks as well): handing those to scanBlocks would be right but slow.
+func checkStringVBMI(t *testing.T, doc []byte, at int, careful *Scanner, carefulFlags StrFlags, carefulOK bool) {
+	t.Helper()
+	end, flags := scanStringVBMI(&doc[0], at+1, len(doc))
+	if end != 0 && (!carefulOK || end != careful.Pos() || StrFlags(flags) != carefulFlags) {
+		t.Fatalf("%q at %d: scanStringVBMI = end %d flags %b; careful scan ok=%v end %d flags %b (%v)", doc, at, end, flags, carefulOK, careful.Pos(), carefulFlags, careful.Err())
+	}
+	if !carefulOK || end != 0 {
+		return
+	}
+	q := careful.Pos() - 1 // the closing quote
+	if blockEnd := at + 1 + (q-(at+1))/blockSize*blockSize + blockSize; blockEnd <= len(doc) && utf8.Valid(doc[q:]) {
+		t.Fatalf("%q at %d: scanStringVBMI did not settle a valid string (end %d)", doc, at, careful.Pos())
 	}
 }
 
@@ -450,6 +472,33 @@ func TestAssemblySettlesProse(t *testing.T) {
 			t.Fatalf("the %s loop: only %d documents checked", name, settled)
 		}
 	}
+	if !useStringVBMI {
+		return
+	}
+	// scanStringVBMI settles all of these, surrogates and \u escapes across blocks included.
+	all := append(append([]string(nil), pieces...), "\\u00e9", "\\u6771", "\\uD55C", "\\ud7ff", "\\ud83d\\ude00", "\\uDBFF\\uDFFF",
+		"ภาษา", "हिन्दी", "\u0800", "한국어", "\ud7ff", "😀", "\U00010000", "\U0010ffff")
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 20000 {
+		at := rng.IntN(blockSize)
+		var b strings.Builder
+		b.WriteString(strings.Repeat(" ", at) + `"`)
+		for n := rng.IntN(4 * blockSize); b.Len() < at+1+n; {
+			b.WriteString(all[rng.IntN(len(all))])
+		}
+		b.WriteString("\"\n" + strings.Repeat(" ", blockSize))
+		doc := []byte(b.String())
+		var careful Scanner
+		careful.Reset(doc, 10)
+		careful.pos = at
+		flags, ok := careful.scanStringCareful(at + 1)
+		if !ok {
+			t.Fatalf("%q: %v", doc, careful.Err())
+		}
+		if end, f := scanStringVBMI(&doc[0], at+1, len(doc)); end != careful.Pos() || StrFlags(f) != flags {
+			t.Fatalf("%q from %d: scanStringVBMI = end %d flags %b, want %d %b", doc, at+1, end, f, careful.Pos(), flags)
+		}
+	}
 }
 
 // FuzzStringScan checks that every string scan this CPU can run (blocks classified with
@@ -480,10 +529,14 @@ func withWords(f func()) {
 
 // forEachScan runs f once with each string scan this CPU can run.
 func forEachScan(f func()) {
-	saved512, savedVBMI := useAVX512, useVBMI
-	defer func() { useAVX512, useVBMI = saved512, savedVBMI }()
+	saved512, savedVBMI, savedString := useAVX512, useVBMI, useStringVBMI
+	defer func() { useAVX512, useVBMI, useStringVBMI = saved512, savedVBMI, savedString }()
 	if useBlocks {
 		f()
+		if useStringVBMI {
+			useStringVBMI = false
+			f()
+		}
 		if useVBMI {
 			useVBMI = false
 			f()
@@ -497,7 +550,8 @@ func forEachScan(f func()) {
 }
 
 // TestEveryScan runs the string scan tests once with each other scan this CPU can run, the ones
-// it would not choose: the AVX2 and AVX-512 classifiers on a CPU with VBMI, and the word scan of
+// it would not choose: scanBlocks alone (without scanStringVBMI first), the AVX2 and AVX-512
+// classifiers on a CPU with VBMI, and the word scan of
 // CPUs without AVX2 and of other architectures. The tests themselves run the one it chooses
 // (running it again here took a fifth of the package's time under -race).
 func TestEveryScan(t *testing.T) {
@@ -522,6 +576,8 @@ func scanName() string {
 	switch {
 	case !useBlocks:
 		return "words"
+	case useStringVBMI:
+		return "vbmi-string"
 	case useVBMI:
 		return "vbmi"
 	case useAVX512:

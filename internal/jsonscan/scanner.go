@@ -705,8 +705,9 @@ func plainTail(run []byte) bool {
 
 // scanString consumes the string at s.pos (which must be '"') and validates it: escapes,
 // control characters and UTF-8. A short string is settled by one word; a longer one is scanned
-// a block at a time by scanBlocks where the CPU has AVX2, else by scanWords; the last bytes of
-// the input, and anything wrong, go to the careful scan, which says exactly what and where.
+// a block at a time by scanStringVBMI where the CPU has AVX512-VBMI, then (when that leaves it)
+// by scanBlocks where the CPU has AVX2, else by scanWords; the last bytes of the input, and
+// anything wrong, go to the careful scan, which says exactly what and where.
 func (s *Scanner) scanString() (StrFlags, bool) {
 	d := s.data
 	i := s.pos + 1
@@ -729,6 +730,12 @@ func (s *Scanner) scanString() (StrFlags, bool) {
 	}
 	if !useBlocks {
 		return s.scanWords(from)
+	}
+	if useStringVBMI { // anything but a valid string is left to scanBlocks, which reports it
+		if end, flags := scanStringVBMI(&d[0], from, len(d)); end != 0 {
+			s.pos = end
+			return StrFlags(flags), true
+		}
 	}
 	flags, end, ok := scanBlocks(d, from)
 	if ok {
