@@ -77,13 +77,17 @@ func scanBlocks(d []byte, from int) (flags StrFlags, end int, ok bool) {
 		window := closing ^ (closing - 1)
 		esc := escaped & window
 		hi := m.high & window
-		// The assembly may carry, in need's upper bits, a second byte to test and the hex
-		// digits of a \u escape.
-		hexNeed, second := c.need>>8, c.need>>4&15
+		// The assembly may carry, in need's upper bits, a second byte to test, the hex digits
+		// of a \u escape, and where its second digit is, which with the first tells whether
+		// it is a surrogate.
+		hexNeed, second, surr := c.need>>8&15, c.need>>4&15, c.need>>12
 		var mismatch uint64
 		mismatch, c.need = utf8Mismatch(&m, hi, c.need&7)
 		if hexNeed != 0 && !hexDigitsAt(d, i, hexNeed) || second != 0 && !secondByteFits(d[i], second) {
 			return flags, from, false
+		}
+		if surr != 0 && surrogateAt(d, i+bits.TrailingZeros64(surr)) {
+			flags |= SurrogateEscape
 		}
 		if m.ctl&window|esc&^(m.escSimple|m.escU)|mismatch&window != 0 {
 			return flags, from, false // the careful scan says what is wrong, and where
@@ -118,6 +122,18 @@ func hexDigitsAt(d []byte, i int, at uint64) bool {
 	return true
 }
 
+// surrogateAt reports whether the hex digits d[k-1] and d[k], the first two of a \u escape,
+// make it one in the surrogate range D800-DFFF.
+func surrogateAt(d []byte, k int) bool {
+	switch c := d[k]; {
+	case d[k-1]|0x20 != 'd':
+		return false
+	case c == '8', c == '9', c|0x20 >= 'a' && c|0x20 <= 'f':
+		return true
+	}
+	return false
+}
+
 // secondByteFits reports whether c may follow the lead byte that lead stands for (bit 0 E0,
 // 1 ED, 2 F0, 3 F4), as the second byte of a valid character.
 func secondByteFits(c byte, lead uint64) bool {
@@ -136,8 +152,9 @@ func secondByteFits(c byte, lead uint64) bool {
 type blockCarry struct {
 	esc uint64 // 1 when the block's first byte is escaped by the last one before it
 	// need marks the continuation bytes the block must start with (bits 0 to 2), and, from the
-	// assembly, the lead byte E0, ED, F0 or F4 (bits 4 to 7) whose second byte starts the block
-	// and the hex digits of a \u escape it checked before the block (bits 8 to 11).
+	// assembly, the lead byte E0, ED, F0 or F4 (bits 4 to 7) whose second byte starts the block,
+	// the hex digits of a \u escape it checked before the block (bits 8 to 11), and the second
+	// of them when it is the block's first or second byte (bits 12 and 13).
 	need    uint64
 	escapes uint64 // not zero once an escape was seen
 	safe    int    // the start of the last block that nothing was carried into

@@ -28,6 +28,8 @@ BYTES64(z37, 0x3737373737373737)
 BYTES64(z38, 0x3838383838383838)
 BYTES64(z39, 0x3939393939393939)
 BYTES64(z40, 0x4040404040404040)
+BYTES64(z48, 0x4848484848484848)
+BYTES64(z80, 0x8080808080808080)
 BYTES64(z3a, 0x3a3a3a3a3a3a3a3a)
 BYTES64(z5c, 0x5c5c5c5c5c5c5c5c)
 BYTES64(z60, 0x6060606060606060)
@@ -246,20 +248,23 @@ TEXT ·classifyAVX512(SB), NOSPLIT, $0-16
 // classes maps each byte, by its low seven bits, to what it is, one bit each: for a byte below
 // 0x80 (bit 0) a control character, (bit 1) a letter of a two-byte escape, (bit 2) u; for the
 // byte 0x80 higher (bit 3) from C0 on, (bit 4) from E0 on, (bit 5) from F0 on, (bit 6) an odd
-// lead byte (C0 C1 E0 ED F0 F4-FF). Generated from those definitions; TestBlockMasks checks it.
+// lead byte (C0 C1 E0 ED F0 F4-FF), and for a byte below 0x80 again (bit 7) a hex digit, which
+// only scanBlocksAVX512 reads. Generated from those definitions; TestBlockMasks checks bits 0
+// to 6, and the scans' tests (bad hex digits in every place, non-ASCII bytes there whose low
+// seven bits are hex digits) bit 7.
 DATA classes<>+0(SB)/8, $0x0101010101010101
 DATA classes<>+8(SB)/8, $0x0101010101010101
 DATA classes<>+16(SB)/8, $0x0101010101010101
 DATA classes<>+24(SB)/8, $0x0101010101010101
 DATA classes<>+32(SB)/8, $0x0000000000020000
 DATA classes<>+40(SB)/8, $0x0200000000000000
-DATA classes<>+48(SB)/8, $0x0000000000000000
-DATA classes<>+56(SB)/8, $0x0000000000000000
-DATA classes<>+64(SB)/8, $0x0808080808084848
+DATA classes<>+48(SB)/8, $0x8080808080808080
+DATA classes<>+56(SB)/8, $0x0000000000008080
+DATA classes<>+64(SB)/8, $0x088888888888c848
 DATA classes<>+72(SB)/8, $0x0808080808080808
 DATA classes<>+80(SB)/8, $0x0808080808080808
 DATA classes<>+88(SB)/8, $0x0808080a08080808
-DATA classes<>+96(SB)/8, $0x181a1818181a1858
+DATA classes<>+96(SB)/8, $0x189a9898989a9858
 DATA classes<>+104(SB)/8, $0x181a581818181818
 DATA classes<>+112(SB)/8, $0x78787c7a383a3878
 DATA classes<>+120(SB)/8, $0x7878787878787878
@@ -365,18 +370,17 @@ GLOBL evenBits<>(SB), RODATA|NOPTR, $8
 // scanBlocks' (utf8Mismatch, escapedBy) on masks kept in registers, no call and no store per
 // block. When it reaches the closing quote with nothing rare before it, it returns end, just
 // past the quote. Otherwise end is 0 and next the offset of the first block that holds a \u
-// escape, an odd UTF-8 lead byte or anything wrong, for scanBlocks to settle with c (what is
-// carried into that block), or that runs past n.
+// escape in the surrogate range or anything wrong, for scanBlocks to settle with c (what is
+// carried into that block), or that runs past n. i is never 0: d[i-1] is read (the string's
+// opening quote, or a byte of it).
 //
-// Registers: SI d, DX the block's offset, CX n, R8 to R11 c's fields, R14 vbmi (R14, g's
-// register in Go's own calling convention, is free in assembly called with the stack-based
-// one, whose callers restore it).
+// Registers: SI d, DX the block's offset, R8 to R11 c's fields; n and vbmi are read from the
+// frame, leaving CX and R14 free (R14, g's register in Go's own calling convention, is free in
+// assembly called with the stack-based one, whose callers restore it).
 TEXT ·scanBlocksAVX512(SB), NOSPLIT, $0-56
 	MOVQ      d+0(FP), SI
 	MOVQ      i+8(FP), DX
-	MOVQ      n+16(FP), CX
 	MOVQ      c+24(FP), DI
-	MOVBQZX   vbmi+32(FP), R14
 	MOVQ      blockCarry_esc(DI), R8
 	MOVQ      blockCarry_need(DI), R9
 	MOVQ      blockCarry_escapes(DI), R10
@@ -386,7 +390,7 @@ TEXT ·scanBlocksAVX512(SB), NOSPLIT, $0-56
 
 loop:
 	LEAQ    64(DX), AX
-	CMPQ    AX, CX
+	CMPQ    AX, n+16(FP)
 	JGT     done
 	MOVQ    R8, AX
 	ORQ     R9, AX
@@ -399,8 +403,8 @@ loop:
 	VPMOVB2M   Z0, K3            // high
 
 	// K4 lead bytes, K5 those from E0 on, K6 those from F0 on, K7 the odd ones.
-	TESTQ R14, R14
-	JZ    leadsByCompare
+	CMPB vbmi+32(FP), $0
+	JEQ  leadsByCompare
 	// The tests are masked by K3, since these classes are those of bytes from 0x80 on. Here
 	// and below a masked compare replaces a compare and a KANDQ: logic on mask registers runs
 	// on one execution port only, and it was the busiest port of this loop.
@@ -488,97 +492,131 @@ oddDone:
 	KMOVQ K2, R12
 	ESCAPEDBY
 
-	KMOVQ R13, K4 // the escaped bytes, a write mask below
-
-	// K5 the escaped bytes that are no letter of a two-byte escape (nor u): wrong; K6 control
-	// characters. An escaped byte from 0x80 on shares its class with an ASCII byte, so those
-	// are added.
-	VPCMPUB $1, z20<>(SB), Z0, K6 // below 0x20
-	TESTQ   R14, R14
-	JZ      lettersByCompare
-	VPTESTNMB z06<>(SB), Z1, K4, K5
-	KANDQ     K4, K3, K7
-	KORQ      K7, K5, K5
+	// From here on the masks go to general-purpose registers as soon as they are made, and the
+	// arithmetic is done there: one KMOVQ per mask instead of a KANDQ, KORQ or KSHIFTLQ per
+	// step, since logic on mask registers runs on one execution port only (the loop's busiest),
+	// and general-purpose logic on four or more.
+	//
+	// DI the escape letters (" \ / b f n r t u): an escaped byte that is none of them is
+	// wrong, a byte from 0x80 on included (the lookup's classes of ASCII bytes are taken off
+	// those, which share their low seven bits). With the lookup, K7 keeps the ASCII bytes for
+	// the hex digits below.
+	CMPB      vbmi+32(FP), $0
+	JEQ       lettersByCompare
+	VPTESTNMB z80<>(SB), Z0, K7 // below 0x80
+	VPTESTMB  z06<>(SB), Z1, K7, K5
+	KMOVQ     K5, DI
 	JMP       escapes
 
 lettersByCompare:
 	VPCMPEQB z22<>(SB), Z0, K5
-	VPCMPEQB z5c<>(SB), Z0, K7
-	KORQ     K7, K5, K5
-	VPCMPEQB z2f<>(SB), Z0, K7
-	KORQ     K7, K5, K5
-	VPCMPEQB z62<>(SB), Z0, K7
-	KORQ     K7, K5, K5
-	VPCMPEQB z66<>(SB), Z0, K7
-	KORQ     K7, K5, K5
-	VPCMPEQB z6e<>(SB), Z0, K7
-	KORQ     K7, K5, K5
-	VPCMPEQB z72<>(SB), Z0, K7
-	KORQ     K7, K5, K5
-	VPCMPEQB z74<>(SB), Z0, K7
-	KORQ     K7, K5, K5
-	VPCMPEQB z75<>(SB), Z0, K7
-	KORQ     K7, K5, K5
-	KANDNQ   K4, K5, K5
+	VPCMPEQB z5c<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPEQB z2f<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPEQB z62<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPEQB z66<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPEQB z6e<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPEQB z72<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPEQB z74<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	VPCMPEQB z75<>(SB), Z0, K6
+	KORQ     K6, K5, K5
+	KMOVQ    K5, DI
 
 escapes:
-	KORQ   K5, K6, K6
-	KMOVQ  K6, DI
-	ORQ    DI, BX
+	ANDNQ   R13, DI, DI // escaped, and no escape letter
+	ORQ     DI, BX
+	VPCMPUB $1, z20<>(SB), Z0, K6 // below 0x20: control characters
+	KMOVQ   K6, DI
+	ORQ     DI, BX
 
-	// \u escapes (K5): their four hex digits must follow, those the last block called for
+	// \u escapes (R14): their four hex digits must follow, those the last block called for
 	// included (R9 from bit 8), and those past this block are called for in the next (AX from
-	// bit 8). One in the surrogate range (D800-DFFF, for which scanBlocks sets SurrogateEscape)
-	// or in the block's last two bytes (its first two digits, which tell, in the next block) is
-	// scanBlocks'.
-	VPCMPEQB z75<>(SB), Z0, K4, K5
+	// bit 8). One in the surrogate range (D800-DFFF, for which scanBlocks sets
+	// SurrogateEscape) is scanBlocks'; when its u is in the block's last two bytes, its second
+	// digit is the next block's first or second byte (AX's bit 12 or 13), tested there. CX,
+	// DI and R14 are free for this; R8 and R9 must stay what was carried into the block, for
+	// scanBlocks when it is handed over.
+	VPCMPEQB z75<>(SB), Z0, K6
+	KMOVQ    K6, R14
+	ANDQ     R13, R14 // the escaped u's
 	MOVQ     R9, DI
 	SHRQ     $8, DI
-	KMOVQ    DI, K6
-	KORTESTQ K5, K6
+	ORQ      R14, DI
 	JZ       noHex
-	KSHIFTLQ $1, K5, K7
-	KORQ     K7, K6, K6
-	KSHIFTLQ $2, K5, K7
-	KORQ     K7, K6, K6
-	KSHIFTLQ $3, K5, K7
-	KORQ     K7, K6, K6
-	KSHIFTLQ $4, K5, K7
-	KORQ     K7, K6, K6 // the hex digits called for
-	VPORQ    z20<>(SB), Z0, Z4 // letters in lower case
-	VPCMPUB  $5, z30<>(SB), Z0, K7
-	VPCMPUB  $2, z39<>(SB), Z0, K2
-	KANDQ    K2, K7, K7 // 0-9
-	VPCMPUB  $5, z61<>(SB), Z4, K2
-	VPCMPUB  $2, z66<>(SB), Z4, K4
-	KANDQ    K4, K2, K2 // a-f A-F
-	KORQ     K2, K7, K7
-	KANDNQ   K6, K7, K6 // called for, and no hex digit
+
+	// The digits that fall in the next block, of a u in the block's last four bytes (AX from
+	// bit 8: a u at bit 60 calls for the next block's byte 0, one at 63 for bytes 0 to 3, so
+	// u>>63 | u>>62 | u>>61 | u>>60), and the second digit of one in the last two (AX's bits 12
+	// and 13: a u at bit 62 has it at byte 0, one at 63 at byte 1).
+	MOVQ R14, DI
+	SHRQ $1, DI
+	ORQ  R14, DI
+	MOVQ DI, CX
+	SHRQ $2, CX
+	ORQ  CX, DI
+	SHRQ $52, DI
+	ANDL $0xf00, DI // bits 60-63 to 8-11
+	ORQ  DI, AX
+	MOVQ R14, DI
+	SHRQ $62, DI
+	SHLQ $12, DI
+	ORQ  DI, AX
+
+	// Surrogates: a d or D as the first digit and 8 9 a-f A-F as the second. Among hex digits
+	// those are the ones with bit 0x08 or 0x40 set (a second digit that is none is wrong
+	// below anyway), and the byte before each is loaded as a block of its own rather than
+	// the mask shifted: K4 the bytes that have both, which matter as second digits, two bytes
+	// after a u, or where the last block's carry says (R9's bits 12 and 13). (The block never
+	// starts the input: its string's opening quote comes before it.)
+	VPTESTMB  z48<>(SB), Z0, K4
+	VMOVDQU64 -1(SI)(DX*1), Z4
+	VPORQ     z20<>(SB), Z4, Z4 // letters in lower case
+	VPCMPEQB  z64<>(SB), Z4, K4, K4
+	KMOVQ     K4, DI
+	MOVQ      R9, CX
+	SHRQ      $12, CX
+	LEAQ      (CX)(R14*4), CX // the second digits
+	ANDQ      CX, DI
+	ORQ       DI, BX
+
+	// CX the hex digits called for: those after each u (up to four, and never past the
+	// block: those are carried above), and those the last block called for.
+	MOVQ R9, CX
+	SHRQ $8, CX
+	ANDL $15, CX
+	LEAQ (R14)(R14*1), DI
+	ORQ  R14, DI
+	ADDQ DI, DI
+	ORQ  DI, CX
+	SHLQ $2, DI
+	ORQ  DI, CX
+
+	// DI the hex digits: with the lookup, a class of the ASCII bytes (K7); else compares.
+	CMPB     vbmi+32(FP), $0
+	JEQ      hexByCompare
+	VPTESTMB z80<>(SB), Z1, K7, K6
 	KMOVQ    K6, DI
-	ORQ      DI, BX
-	VPCMPEQB z64<>(SB), Z4, K6 // d D
-	KSHIFTLQ $1, K5, K7
-	KANDQ    K6, K7, K7
-	KSHIFTLQ $1, K7, K7 // the second digits of \ud escapes
-	VPCMPUB  $5, z38<>(SB), Z4, K6
-	VPCMPUB  $2, z39<>(SB), Z4, K2
-	KANDQ    K2, K6, K6 // 8 9 (with a-f below: D800-DFFF)
-	VPCMPUB  $5, z61<>(SB), Z4, K2
-	VPCMPUB  $2, z66<>(SB), Z4, K4
-	KANDQ    K4, K2, K2 // a-f A-F
-	KORQ     K2, K6, K6
-	KANDQ    K6, K7, K7 // surrogates
-	KMOVQ    K7, DI
-	ORQ      DI, BX
-	KMOVQ    K5, DI
-	SHRQ     $62, DI // a \u in the last two bytes
-	ORQ      DI, BX
-	KSHIFTRQ $60, K5, K6 // a u at bit 60 or 61 (62 and 63 went to scanBlocks above)
-	KSHIFTRQ $61, K5, K7
-	KORQ     K7, K6, K6
-	KMOVQ    K6, DI
-	SHLQ     $8, DI
-	ORQ      DI, AX
+	JMP      hexDigits
+
+hexByCompare:
+	VPCMPUB $5, z30<>(SB), Z0, K6
+	VPCMPUB $2, z39<>(SB), Z0, K6, K6 // 0-9
+	KMOVQ   K6, DI
+	VPORQ   z20<>(SB), Z0, Z4         // letters in lower case
+	VPCMPUB $5, z61<>(SB), Z4, K6
+	VPCMPUB $2, z66<>(SB), Z4, K6, K6 // a-f A-F
+	KMOVQ   K6, R14 // the u's are no longer needed
+	ORQ     R14, DI
+
+hexDigits:
+	ANDNQ CX, DI, CX // called for, and no hex digit
+	ORQ   CX, BX
 
 noHex:
 	KMOVQ K1, DI
@@ -807,9 +845,9 @@ oddDone:
 	ANDQ  R13, R14
 	ORQ   R14, BX
 
-	// \u escapes (R14), as scanBlocksAVX512 checks them: their hex digits, those the last
-	// block called for included, and those past this one called for in the next (AX from bit
-	// 8); surrogates and a u in the block's last two bytes are scanBlocks'. R12 and R13 wait on
+	// \u escapes (R14), much as scanBlocksAVX512 checks them: their hex digits, those the
+	// last block called for included, and those past this one called for in the next (AX from
+	// bit 8); surrogates and (unlike there) a u in the block's last two bytes are scanBlocks'. R12 and R13 wait on
 	// the stack meanwhile.
 	CMPEQ2(z75<>(SB))
 	MASKTO(R14, DI)
@@ -968,7 +1006,6 @@ BYTES64(z03, 0x0303030303030303)
 BYTES64(z0a, 0x0a0a0a0a0a0a0a0a)
 BYTES64(z0f, 0x0f0f0f0f0f0f0f0f)
 BYTES64(z70, 0x7070707070707070)
-BYTES64(z80, 0x8080808080808080)
 
 // hexHigh and hexLow give a byte's hex class by its high and low nibble, ANDed: 0x01 0-9, 0x02
 // a-f A-F, 0x04 d D, 0x08 8 9 (what a \u escape's first two digits are tested for: D800-DFFF is

@@ -255,8 +255,9 @@ func checkHandOver(t *testing.T, doc []byte, from int) {
 // refCarry walks the valid string content doc[from:next] a character or an escape at a time and
 // returns what the assembly loops carry into the block at next: whether its first byte is
 // escaped, the continuation bytes it must start with (need's bits 0-2), the lead byte E0, ED, F0
-// or F4 just before it (bits 4-7), the hex digits of a \u escape that it holds (bits 8-11),
-// whether an escape came before, and the last block start with nothing carried into it.
+// or F4 just before it (bits 4-7), the hex digits of a \u escape that it holds (bits 8-11) and
+// the second of them among its first two bytes (bits 12-13), whether an escape came before,
+// and the last block start with nothing carried into it.
 func refCarry(doc []byte, from, next int) blockCarry {
 	carryAt := func(j int) blockCarry {
 		var c blockCarry
@@ -277,6 +278,9 @@ func refCarry(doc []byte, from, next int) blockCarry {
 				for k := i + 2; n == 6 && i+1 < j && k < i+6; k++ { // digits of a u before j
 					if k >= j {
 						c.need |= 1 << (8 + k - j)
+					}
+					if k == i+3 && k >= j {
+						c.need |= 1 << (12 + k - j)
 					}
 				}
 			case b >= 0xF0:
@@ -334,7 +338,10 @@ func TestBlockScanAgreesWithCarefulScan(t *testing.T) {
 		// Second bytes just outside what E0, F0 and F4 allow (ED's is above).
 		"\xe0\x9f\xbf", "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80",
 		// Upper-case surrogates, and a byte just outside the hex digits' ranges in each place.
-		"\\uD800", "\\uDBFF"}
+		"\\uD800", "\\uDBFF",
+		// Hex digits in their low seven bits: ð is C3 B0 (C and 0), which the VBMI lookup, by
+		// the low seven bits, must not take for digits.
+		"\\u00ð", "\\uðð", "\\u0ð0"}
 	for _, bad := range "/:@`Gg" {
 		for k := range 4 {
 			specials = append(specials, "\\u"+strings.Repeat("0", k)+string(bad)+strings.Repeat("0", 3-k))
@@ -417,8 +424,8 @@ func TestAssemblySettlesProse(t *testing.T) {
 	}
 	pieces := []string{"a", "bc", " ", "queue", "é", "ü", "’", "ܐ", "東", "\U000a0000", "\\n", "\\\"", "\\\\", "\\t", "\\/"}
 	// The loops settle \u escapes too, as Python's json.dumps writes every non-ASCII character,
-	// but leave to scanBlocks those in the surrogate range and those whose u is in a block's
-	// last two bytes (documents with one are skipped).
+	// but leave to scanBlocks those in the surrogate range, and the AVX2 loop those whose u is
+	// in a block's last two bytes (documents with one are skipped for it).
 	unicode := []string{"\\u00e9", "\\u6771", "\\uD55C", "\\ud7ff", "\\u0041"}
 	loops := map[string]func(d *byte, i, n int, c *blockCarry) (next, end int){
 		"avx2": scanBlocksAVX2,
@@ -451,7 +458,7 @@ func TestAssemblySettlesProse(t *testing.T) {
 				}
 				b.WriteString(p)
 			}
-			if lastTwo {
+			if lastTwo && name == "avx2" {
 				continue
 			}
 			b.WriteString("\"\n" + strings.Repeat(" ", blockSize))
