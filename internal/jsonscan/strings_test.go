@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"strings"
@@ -62,6 +63,13 @@ func compactDocs(t *testing.T) map[string][]byte {
 		docs["run of "+strings.Repeat("\\", run)] = []byte(`[ ` + s + ` , ` + s + ` ]`)
 	}
 	docs["medium corpus as json.dumps writes it"] = corpus.MediumPython()
+	// Pieces between runs of every length, around the sixteen AppendValue copies at once, and
+	// the input's end at every distance after them.
+	for n := range 40 {
+		piece := `"` + strings.Repeat("p", n) + `"`
+		docs[fmt.Sprintf("piece of %d bytes", n+2)] = []byte(`[ ` + piece + ` , ` + piece + ` ]`)
+		docs[fmt.Sprintf("piece of %d bytes, then %d bytes", n+2, n)] = []byte(`{ "k" : ` + piece + ` , "q":1}` + strings.Repeat(" ", n))
+	}
 	return docs
 }
 
