@@ -70,7 +70,7 @@ func attachNotes(warnings, notes []softwarn.Warning, steps *int) (under map[int]
 	first := placesOf(warnings, steps)
 	for _, n := range notes {
 		count(steps)
-		i, ok := first[n.Path]
+		i, ok := first[n.Path()]
 		if !ok {
 			rest = append(rest, n)
 			continue
@@ -90,7 +90,7 @@ func attachNotes(warnings, notes []softwarn.Warning, steps *int) (under map[int]
 func placesOf(warnings []softwarn.Warning, steps *int) map[string]int {
 	first := make(map[string]int, len(warnings))
 	for i, w := range warnings {
-		p := w.Path
+		p := w.Path()
 		for j := 1; j <= len(p); j++ {
 			count(steps)
 			if j < len(p) && p[j] != '.' && p[j] != '[' {
@@ -125,7 +125,7 @@ func Rejection(w io.Writer, name string, err error) {
 	fmt.Fprintf(w, "  %s\n", strings.Join(strings.Fields(err.Error()), " "))
 	var shape *normalize.ResponseShapeError
 	if errors.As(err, &shape) && shape.Advice != nil { // beside the message, which the contract fixes
-		fmt.Fprintf(w, "  advice: %s: %s [%s]\n", shape.Advice.Path, shape.Advice.Finding(), shape.Advice.Code)
+		fmt.Fprintf(w, "  advice: %s: %s [%s]\n", shape.Advice.Path(), shape.Advice.Finding(), shape.Advice.Code)
 	}
 	var syn *normalize.InvalidJSONError
 	switch {
@@ -174,8 +174,9 @@ func rejectionFix(err error, class normalize.Class) string {
 func Line(x softwarn.Warning) string {
 	finding := x.Finding()
 	var b strings.Builder
-	b.Grow(len(x.Path) + len(finding) + 2*len(x.Expected) + len(x.Fix) + len(x.Done) + len(x.Action) + len(x.Code) + 48)
-	b.WriteString(x.Path)
+	at := x.Loc()
+	b.Grow(at.PathLen() + len(finding) + 2*len(x.Expected) + len(x.Fix) + len(x.Done) + len(x.Action) + len(x.Code) + 48)
+	b.WriteString(x.Path())
 	b.WriteString(": ")
 	b.WriteString(finding)
 	if x.Expected != "" {

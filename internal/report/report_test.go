@@ -179,23 +179,25 @@ func TestRecordNotesUnderTheirWarnings(t *testing.T) {
 // TestPlacesOf: a note at place goes under a warning at path exactly when path is place or a
 // place inside it.
 func TestPlacesOf(t *testing.T) {
+	m3 := softwarn.At("messages").Index(3)
 	for _, c := range []struct {
-		path, place string
-		want        bool
+		at    softwarn.Loc
+		place string
+		want  bool
 	}{
-		{"messages[3]", "messages[3]", true},
-		{"messages[3].role", "messages[3]", true},
-		{"messages[3].tool_calls[0]", "messages[3]", true},
-		{"messages[30]", "messages[3]", false},
-		{"metadata", "metadata", true},
-		{"metadata.model", "metadata", true},
-		{"metadatas", "metadata", false},
-		{"messages", "messages[0]", false},
-		{"messages[3].tool_calls[0]", "messages", true},
-		{"messages[3].tool_calls[0]", "messages[3].tool", false},
+		{m3, "messages[3]", true},
+		{m3.Key("role"), "messages[3]", true},
+		{m3.Key("tool_calls").Index(0), "messages[3]", true},
+		{softwarn.At("messages").Index(30), "messages[3]", false},
+		{softwarn.At("metadata"), "metadata", true},
+		{softwarn.At("metadata").Key("model"), "metadata", true},
+		{softwarn.At("metadatas"), "metadata", false},
+		{softwarn.At("messages"), "messages[0]", false},
+		{m3.Key("tool_calls").Index(0), "messages", true},
+		{m3.Key("tool_calls").Index(0), "messages[3].tool", false},
 	} {
-		_, got := placesOf([]softwarn.Warning{{Path: c.path}}, nil)[c.place]
-		assert.Equal(t, c.want, got, "%s within %s", c.path, c.place)
+		_, got := placesOf([]softwarn.Warning{c.at.Warning(softwarn.MessageNotObject, softwarn.Dropped, softwarn.Parts{})}, nil)[c.place]
+		assert.Equal(t, c.want, got, "%s within %s", c.at.Path(), c.place)
 	}
 }
 

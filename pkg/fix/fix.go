@@ -78,7 +78,7 @@ func For(d *Doc, w softwarn.Warning) (Fix, bool) {
 	if !ok {
 		return Fix{}, false
 	}
-	fx, ok := f(d, w)
+	fx, ok := f(d, diagnostic{Warning: w, Pointer: w.Pointer()})
 	if !ok || throughDuplicate(d, fx.Patch) {
 		return Fix{}, false
 	}
@@ -104,7 +104,13 @@ func Has(code softwarn.Code) bool { _, ok := table[code]; return ok }
 // WhyNone says why diagnostics of the code have no fix; "" for a code that can have one.
 func WhyNone(code softwarn.Code) string { return none[code] }
 
-type fixer func(d *Doc, w softwarn.Warning) (Fix, bool)
+type fixer func(d *Doc, w diagnostic) (Fix, bool)
+
+// diagnostic is a diagnostic with its pointer written out once, for a fixer to read.
+type diagnostic struct {
+	softwarn.Warning
+	Pointer string // Warning.Pointer()
+}
 
 // table is every code that can have a fix, with the function that derives it.
 var table = map[softwarn.Code]fixer{
@@ -226,7 +232,7 @@ func holdsJSON(d *Doc, p string, want byte) ([]byte, bool) {
 
 // loneSurrogates replaces each lone surrogate escape of final_response by \ufffd, the character
 // the record already holds in its place: the record does not change.
-func loneSurrogates(d *Doc, w softwarn.Warning) (Fix, bool) {
+func loneSurrogates(d *Doc, w diagnostic) (Fix, bool) {
 	v := value(d, w.Pointer)
 	if len(v) < 2 || v[0] != '"' {
 		return Fix{}, false
@@ -270,7 +276,7 @@ func loneSurrogates(d *Doc, w softwarn.Warning) (Fix, bool) {
 }
 
 // wrapObject wraps a single object sent where an array of them goes.
-func wrapObject(d *Doc, w softwarn.Warning) (Fix, bool) {
+func wrapObject(d *Doc, w diagnostic) (Fix, bool) {
 	v := value(d, w.Pointer)
 	if len(v) == 0 || v[0] != '{' {
 		return Fix{}, false
@@ -278,7 +284,7 @@ func wrapObject(d *Doc, w softwarn.Warning) (Fix, bool) {
 	return patch(Safe, replace(w.Pointer, array(v)))
 }
 
-func messagesNotArray(d *Doc, w softwarn.Warning) (Fix, bool) {
+func messagesNotArray(d *Doc, w diagnostic) (Fix, bool) {
 	if t, ok := holdsJSON(d, w.Pointer, '['); ok {
 		return patch(Safe, replace(w.Pointer, t))
 	}
@@ -286,7 +292,7 @@ func messagesNotArray(d *Doc, w softwarn.Warning) (Fix, bool) {
 }
 
 // serializedObject replaces a string that holds the JSON text of an object with the object.
-func serializedObject(d *Doc, w softwarn.Warning) (Fix, bool) {
+func serializedObject(d *Doc, w diagnostic) (Fix, bool) {
 	t, ok := holdsJSON(d, w.Pointer, '{')
 	if !ok {
 		return Fix{}, false
@@ -295,7 +301,7 @@ func serializedObject(d *Doc, w softwarn.Warning) (Fix, bool) {
 }
 
 // numberAsString sends a number where a string goes as the number's text.
-func numberAsString(d *Doc, w softwarn.Warning) (Fix, bool) {
+func numberAsString(d *Doc, w diagnostic) (Fix, bool) {
 	v := value(d, w.Pointer)
 	if d.Kind(w.Pointer) != '0' {
 		return Fix{}, false
@@ -311,7 +317,7 @@ var otherRoles = map[string]string{
 	"ai": "assistant", "bot": "assistant", "tool_result": "tool", "ipython": "tool",
 }
 
-func roleInvalid(d *Doc, w softwarn.Warning) (Fix, bool) {
+func roleInvalid(d *Doc, w diagnostic) (Fix, bool) {
 	role, ok := d.String(w.Pointer)
 	if !ok {
 		return Fix{}, false
@@ -332,7 +338,7 @@ func roleInvalid(d *Doc, w softwarn.Warning) (Fix, bool) {
 var langChainRoles = map[string]string{"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
 
 // roleMissing gives a LangChain message (its role in "type") the role its type stands for.
-func roleMissing(d *Doc, w softwarn.Warning) (Fix, bool) {
+func roleMissing(d *Doc, w diagnostic) (Fix, bool) {
 	typ, _ := d.String(child(w.Pointer, "type"))
 	role, ok := langChainRoles[typ]
 	if !ok || !d.Has(child(w.Pointer, "content")) || d.Has(child(w.Pointer, "data")) {
@@ -341,7 +347,7 @@ func roleMissing(d *Doc, w softwarn.Warning) (Fix, bool) {
 	return patch(Unsafe, Op{Op: "add", Path: child(w.Pointer, "role"), Value: str(role)})
 }
 
-func contentInvalid(d *Doc, w softwarn.Warning) (Fix, bool) {
+func contentInvalid(d *Doc, w diagnostic) (Fix, bool) {
 	v := value(d, w.Pointer)
 	if len(v) == 0 || v[0] != '{' {
 		return Fix{}, false
@@ -363,11 +369,11 @@ func contentInvalid(d *Doc, w softwarn.Warning) (Fix, bool) {
 	return Fix{}, false
 }
 
-func toolCallInvalid(d *Doc, w softwarn.Warning) (Fix, bool) {
+func toolCallInvalid(d *Doc, w diagnostic) (Fix, bool) {
 	switch w.Subject {
 	case "id", "name", "function.name":
 		p := w.Pointer + "/" + strings.ReplaceAll(w.Subject, ".", "/")
-		return numberAsString(d, softwarn.Warning{Pointer: p})
+		return numberAsString(d, diagnostic{Pointer: p})
 	}
 	return Fix{}, false
 }
@@ -376,7 +382,7 @@ func thinkingBlock(text []byte) []byte {
 	return object("type", str("thinking"), "thinking", text)
 }
 
-func thinkingInvalid(d *Doc, w softwarn.Warning) (Fix, bool) {
+func thinkingInvalid(d *Doc, w diagnostic) (Fix, bool) {
 	v := value(d, w.Pointer)
 	switch {
 	case len(v) == 0:
@@ -415,7 +421,7 @@ func toolMessage(d *Doc, id, content string) ([]byte, bool) {
 	return object("role", str("tool"), "tool_call_id", value(d, id), "content", value(d, content)), true
 }
 
-func responsesItem(d *Doc, w softwarn.Warning) (Fix, bool) {
+func responsesItem(d *Doc, w diagnostic) (Fix, bool) {
 	typ, _ := d.String(child(w.Pointer, "type"))
 	at := func(k string) string { return child(w.Pointer, k) }
 	switch typ {
@@ -436,7 +442,7 @@ func responsesItem(d *Doc, w softwarn.Warning) (Fix, bool) {
 	return Fix{}, false
 }
 
-func anthropicBlock(d *Doc, w softwarn.Warning) (Fix, bool) {
+func anthropicBlock(d *Doc, w diagnostic) (Fix, bool) {
 	typ, _ := d.String(child(w.Pointer, "type"))
 	at := func(k string) string { return child(w.Pointer, k) }
 	switch typ {
@@ -476,7 +482,7 @@ func isDuration(s string) bool {
 	return !ok || (frac != "" && isCount("1"+frac))
 }
 
-func metadataKeyInvalid(d *Doc, w softwarn.Warning) (Fix, bool) {
+func metadataKeyInvalid(d *Doc, w diagnostic) (Fix, bool) {
 	key, kind := lastToken(w.Pointer), d.Kind(w.Pointer)
 	if kind == 'n' { // null is no value: the key was dropped, and the fix leaves it out
 		return patch(Safe, Op{Op: "remove", Path: w.Pointer})
@@ -497,7 +503,7 @@ func metadataKeyInvalid(d *Doc, w softwarn.Warning) (Fix, bool) {
 
 // toolUseID renames Anthropic's tool_use_id in a tool message to tool_call_id, when the note
 // says its value is the id of a kept call (else renaming it would not link it).
-func toolUseID(d *Doc, w softwarn.Warning) (Fix, bool) {
+func toolUseID(d *Doc, w diagnostic) (Fix, bool) {
 	msg := message(w.Pointer)
 	if !strings.HasPrefix(w.Fix, `rename "tool_use_id" to "tool_call_id": its value`) || w.Pointer != child(msg, "tool_use_id") ||
 		d.Kind(w.Pointer) != '"' || d.Has(child(msg, "tool_call_id")) {
@@ -508,7 +514,7 @@ func toolUseID(d *Doc, w softwarn.Warning) (Fix, bool) {
 
 // toolUseBlocks moves the Anthropic tool_use blocks of an assistant message's content to its
 // tool_calls, leaving the other blocks where they are.
-func toolUseBlocks(d *Doc, w softwarn.Warning) (Fix, bool) {
+func toolUseBlocks(d *Doc, w diagnostic) (Fix, bool) {
 	msg := message(w.Pointer)
 	n, ok := d.Len(w.Pointer)
 	if role, _ := d.String(child(msg, "role")); !ok || role != "assistant" || w.Pointer != child(msg, "content") ||
@@ -542,7 +548,7 @@ func toolUseBlocks(d *Doc, w softwarn.Warning) (Fix, bool) {
 }
 
 // argumentsKey renames a kept tool call's args, input or parameters to arguments.
-func argumentsKey(d *Doc, w softwarn.Warning) (Fix, bool) {
+func argumentsKey(d *Doc, w diagnostic) (Fix, bool) {
 	entry := w.Pointer
 	if d.Kind(child(entry, "function")) == '{' {
 		entry = child(entry, "function")
@@ -582,7 +588,7 @@ func fold(s string) string {
 
 // expectedKey is the key a diagnostic's expected part starts with, quoted: the key of the
 // contract that it names.
-func expectedKey(w softwarn.Warning) string {
+func expectedKey(w diagnostic) string {
 	if !strings.HasPrefix(w.Expected, `"`) {
 		return ""
 	}
@@ -599,7 +605,7 @@ func expectedKey(w softwarn.Warning) string {
 
 // rename moves the member at w's pointer to the key to, in the same object, when to is one of
 // keys and free; safe when the two are one key spelled another way.
-func rename(d *Doc, w softwarn.Warning, to string, keys ...string) (Fix, bool) {
+func rename(d *Doc, w diagnostic, to string, keys ...string) (Fix, bool) {
 	parent, from := parentOf(w.Pointer)
 	ok := false
 	for _, k := range keys {
@@ -615,14 +621,14 @@ func rename(d *Doc, w softwarn.Warning, to string, keys ...string) (Fix, bool) {
 	return patch(a, Op{Op: "move", From: w.Pointer, Path: child(parent, to)})
 }
 
-func topLevelKeyVariant(d *Doc, w softwarn.Warning) (Fix, bool) {
+func topLevelKeyVariant(d *Doc, w diagnostic) (Fix, bool) {
 	return rename(d, w, expectedKey(w), "messages", "metadata")
 }
 
 // metadataKeyVariant renames a metadata key that another SDK spells another way, when the
 // count or value it holds is the one the contract's key holds (the note's fix is a rename, not
 // a sum or a conversion of units).
-func metadataKeyVariant(d *Doc, w softwarn.Warning) (Fix, bool) {
+func metadataKeyVariant(d *Doc, w diagnostic) (Fix, bool) {
 	to := expectedKey(w)
 	if w.Fix != "rename it "+strconv.Quote(to) {
 		return Fix{}, false
@@ -632,7 +638,7 @@ func metadataKeyVariant(d *Doc, w softwarn.Warning) (Fix, bool) {
 
 // metadataAsList merges a metadata list of one-key objects, or of key/value pairs, into one
 // object: every entry's key differs, so nothing is lost.
-func metadataAsList(d *Doc, w softwarn.Warning) (Fix, bool) {
+func metadataAsList(d *Doc, w diagnostic) (Fix, bool) {
 	n, ok := d.Len(w.Pointer)
 	if !ok || n == 0 {
 		return Fix{}, false
@@ -674,7 +680,7 @@ func metadataAsList(d *Doc, w softwarn.Warning) (Fix, bool) {
 
 // legacyFunctionCall moves OpenAI's legacy function_call to tool_calls, in the flat form
 // without an id (the legacy call has none).
-func legacyFunctionCall(d *Doc, w softwarn.Warning) (Fix, bool) {
+func legacyFunctionCall(d *Doc, w diagnostic) (Fix, bool) {
 	msg := message(w.Pointer)
 	if w.Pointer != child(msg, "function_call") || !absentOrNull(d, child(msg, "tool_calls")) {
 		return Fix{}, false
@@ -688,7 +694,7 @@ func legacyFunctionCall(d *Doc, w softwarn.Warning) (Fix, bool) {
 
 // finalSerialized replaces a result that holds only the JSON text of a whole result with that
 // result.
-func finalSerialized(d *Doc, w softwarn.Warning) (Fix, bool) {
+func finalSerialized(d *Doc, w diagnostic) (Fix, bool) {
 	keys, ok := d.Keys("")
 	if !ok || len(keys) != 1 || keys[0] != "final_response" {
 		return Fix{}, false
@@ -703,7 +709,7 @@ func finalSerialized(d *Doc, w softwarn.Warning) (Fix, bool) {
 // finalObjectJSON replaces a final_response that holds the JSON text of a model API's response
 // by the text of the answer in it (responseText), when that is not blank: the result stays
 // accepted, and the judge grades the answer rather than the object.
-func finalObjectJSON(d *Doc, w softwarn.Warning) (Fix, bool) {
+func finalObjectJSON(d *Doc, w diagnostic) (Fix, bool) {
 	t, ok := holdsJSON(d, w.Pointer, '{')
 	if !ok || w.Pointer != "/final_response" {
 		return Fix{}, false
@@ -723,7 +729,7 @@ func finalObjectJSON(d *Doc, w softwarn.Warning) (Fix, bool) {
 // or null final_response names, the transcript's last turn, when that content is text that is
 // not blank. It is unsafe: the porter should check that this text is the answer the agent
 // meant. The content is read through no duplicated key, as the advice read the last of them.
-func answerInMessages(d *Doc, w softwarn.Warning) (Fix, bool) {
+func answerInMessages(d *Doc, w diagnostic) (Fix, bool) {
 	content := child(w.Pointer, "content")
 	s, ok := d.String(content)
 	if message(w.Pointer) != w.Pointer || !ok || strings.TrimSpace(s) == "" || d.duplicated(content) {
@@ -841,7 +847,7 @@ func answers(d *Doc) bool {
 
 // otherFramework converts an AutoGen AgentChat TextMessage and a LangChain message of
 // messages_to_dict to the chat message they stand for.
-func otherFramework(d *Doc, w softwarn.Warning) (Fix, bool) {
+func otherFramework(d *Doc, w diagnostic) (Fix, bool) {
 	if w.Pointer == child(message(w.Pointer), "content") {
 		return aiSDKOutput(d, w)
 	}
@@ -898,7 +904,7 @@ func otherFramework(d *Doc, w softwarn.Warning) (Fix, bool) {
 // aiSDKOutput replaces a tool message's content that is the AI SDK's tool output,
 // {"type": "text" or "json", "value": ...}, with the output: the text itself, or the JSON text of
 // the value.
-func aiSDKOutput(d *Doc, w softwarn.Warning) (Fix, bool) {
+func aiSDKOutput(d *Doc, w diagnostic) (Fix, bool) {
 	keys, _ := d.Keys(w.Pointer)
 	if len(keys) != 2 || keys[0] != "type" || keys[1] != "value" {
 		return Fix{}, false
@@ -919,7 +925,7 @@ func aiSDKOutput(d *Doc, w softwarn.Warning) (Fix, bool) {
 
 // textInParts sets the content of a message whose text is in Gemini's parts or LlamaIndex's
 // blocks, all of them text, to that text, and removes the parts.
-func textInParts(d *Doc, w softwarn.Warning) (Fix, bool) {
+func textInParts(d *Doc, w diagnostic) (Fix, bool) {
 	if message(w.Pointer) != w.Pointer || d.Has(child(w.Pointer, "content")) {
 		return Fix{}, false
 	}
@@ -956,7 +962,7 @@ func textInParts(d *Doc, w softwarn.Warning) (Fix, bool) {
 
 // transcriptKey renames a top-level transcript of chat messages (each an object with a role)
 // to messages.
-func transcriptKey(d *Doc, w softwarn.Warning) (Fix, bool) {
+func transcriptKey(d *Doc, w diagnostic) (Fix, bool) {
 	n, ok := d.Len(w.Pointer)
 	if !ok || n == 0 || d.Has("/messages") {
 		return Fix{}, false
@@ -999,7 +1005,7 @@ func Appender(input []byte) func(dst []byte, w softwarn.Warning) []byte {
 // tool_call_id (Python) to the message's own keys; and its options.toolCall (JavaScript) to
 // tool_calls, a user message with options.toolResult to a tool message. The message's other
 // members are kept.
-func otherToolCalls(d *Doc, w softwarn.Warning) (Fix, bool) {
+func otherToolCalls(d *Doc, w diagnostic) (Fix, bool) {
 	msg := message(w.Pointer)
 	role, _ := d.String(child(msg, "role"))
 	switch w.Pointer {

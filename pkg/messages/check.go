@@ -212,7 +212,8 @@ func (r *Reader) readToolCall(j int) (reason softwarn.Parts, bad, flat bool) {
 	if c.idKind != jsonscan.None && c.idKind != jsonscan.Null && c.idKind != jsonscan.String {
 		if c.idKind == jsonscan.Number {
 			number := numberText(data, c.id)
-			return softwarn.Parts{Subject: "id", Found: "the number " + number, Expected: "a string or null", Done: droppedMessage, Fix: asString(number)}, true, false
+			found, fix := foundNumber(number)
+			return softwarn.Parts{Subject: "id", Found: found, Expected: "a string or null", Done: droppedMessage, Fix: fix}, true, false
 		}
 		return softwarn.Parts{Subject: "id", Found: c.idKind.Describe(), Expected: "a string or null", Done: droppedMessage,
 			Fix: "send the call's id as a string, or null when it has none"}, true, false
@@ -270,8 +271,16 @@ func nameFix(data []byte, sp jsonscan.Span, k jsonscan.Kind, missing string) str
 
 // asString is the fix for a number sent where a string was expected: the number's text (from
 // numberText), quoted.
-func asString(number string) string {
-	return `send it as a string: "` + number + `"`
+func asString(number string) string { return sendAsString + number + `"` }
+
+const sendAsString = `send it as a string: "`
+
+// foundNumber is what a warning says of a number sent where a string was expected: "the number
+// N" found, and asString(N) for its fix, both cut from one string, built at once.
+func foundNumber(number string) (found, fix string) {
+	const pre = "the number "
+	s := pre + number + sendAsString + number + `"`
+	return s[:len(pre)+len(number)], s[len(pre)+len(number):]
 }
 
 // numberText shows the number token at sp in a message, cut to about 64 bytes. (ShortToken is
@@ -390,7 +399,7 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 			found, fix := k.Describe(), ""
 			if k == jsonscan.Number {
 				number := numberText(data, v)
-				found, fix = "the number "+number, asString(number)
+				found, fix = foundNumber(number)
 			}
 			return at.Key("tool_call_id").Warning(softwarn.MessageToolCallIDInvalid, softwarn.Dropped, softwarn.Parts{
 				Found: found, Expected: "a string (the id of the tool call this message answers) or null", Done: droppedMessage, Fix: fix}), false
@@ -535,7 +544,21 @@ func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {
 		}
 	}
 	return at.Key("role").Warning(softwarn.MessageRoleInvalid, softwarn.Dropped, softwarn.Parts{
-		Found: jsonscan.ShortToken(string(data[v.Start:v.End])), Expected: oneOfRoles, Done: droppedMessage, Fix: roleFix(role)}), false
+		Found: roleToken(data[v.Start:v.End]), Expected: oneOfRoles, Done: droppedMessage, Fix: roleFix(role)}), false
+}
+
+// otherRoles are the roles of other APIs that roleFix names, as a token holds them.
+var otherRoles = [...]string{`"developer"`, `"function"`, `"model"`, `"human"`, `"ai"`, `"bot"`, `"tool_result"`, `"ipython"`}
+
+// roleToken is a role's string token as a warning shows it (jsonscan.ShortToken): one of
+// otherRoles, written as they are, needs no string of its own.
+func roleToken(tok []byte) string {
+	for _, r := range otherRoles {
+		if string(tok) == r {
+			return r
+		}
+	}
+	return jsonscan.ShortToken(string(tok))
 }
 
 // oneOfRoles is what a message's role is expected to be.

@@ -80,8 +80,8 @@ func TestCheckDifferential(t *testing.T) {
 		if kept != (firstBad == "") {
 			t.Fatalf("%s: kept %v, model says first bad rule %q (warning %v)", msg, kept, firstBad, w)
 		}
-		if !kept && firstBad != "role" && !strings.HasPrefix(w.Path, "messages[0]."+firstBad) {
-			t.Fatalf("%s: warning at %s, want the %s rule: %s", msg, w.Path, firstBad, w.Message())
+		if !kept && firstBad != "role" && !strings.HasPrefix(w.Path(), "messages[0]."+firstBad) {
+			t.Fatalf("%s: warning at %s, want the %s rule: %s", msg, w.Path(), firstBad, w.Message())
 		}
 	}
 }

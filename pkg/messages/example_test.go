@@ -25,7 +25,7 @@ func ExampleCheck() {
 		}
 		fmt.Println("kept:", kept)
 		for _, w := range warnings {
-			fmt.Println(" ", w.Code, w.Path)
+			fmt.Println(" ", w.Code, w.Path())
 		}
 	}
 	// Output:

@@ -54,7 +54,7 @@ func TestCheck(t *testing.T) {
 			if tt.kept {
 				return
 			}
-			require.Equal(t, tt.path, w.Path)
+			require.Equal(t, tt.path, w.Path())
 			require.Equal(t, tt.code, w.Code)
 			require.Equal(t, softwarn.Dropped, w.Action)
 			require.Contains(t, w.Message(), tt.contains)
@@ -179,7 +179,7 @@ func FuzzRulesAgreeWithSchema(f *testing.F) {
 		if schemaKeeps(t, raw) != kept {
 			t.Fatalf("rules keep=%v, schema disagrees, for %s (warning: %s)", kept, raw, w)
 		}
-		if !kept && (!strings.HasPrefix(w.Path, "messages[0]") || w.Message() == "") {
+		if !kept && (!strings.HasPrefix(w.Path(), "messages[0]") || w.Message() == "") {
 			t.Fatalf("bad warning %+v for %s", w, raw)
 		}
 	})
@@ -208,7 +208,7 @@ func TestFunctionDuplicateKeys(t *testing.T) {
 		require.True(t, kept, tt.fn)
 		var got []string
 		for _, w := range ws {
-			got = append(got, w.Path+" "+w.Message())
+			got = append(got, w.Path()+" "+w.Message())
 		}
 		require.Len(t, got, len(tt.dups), "%s: %q", tt.fn, got)
 		for i, key := range tt.dups {

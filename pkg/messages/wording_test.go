@@ -121,7 +121,7 @@ func TestDropWarningWording(t *testing.T) {
 			kept, w, err := checkOne(t, []byte(tt.msg))
 			require.NoError(t, err)
 			require.False(t, kept)
-			require.Equal(t, tt.path, w.Path)
+			require.Equal(t, tt.path, w.Path())
 			require.Equal(t, tt.code, w.Code)
 			require.Equal(t, tt.want, w.Message())
 		})
@@ -167,5 +167,5 @@ func TestToolCallWarningParts(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, kept)
 	require.Equal(t, softwarn.Parts{Subject: "id", Found: "the number 5", Expected: "a string or null", Done: "the message was dropped", Fix: `send it as a string: "5"`}, w.Parts)
-	require.Equal(t, "messages[0].tool_calls[0]", w.Path)
+	require.Equal(t, "messages[0].tool_calls[0]", w.Path())
 }

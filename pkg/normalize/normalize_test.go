@@ -244,8 +244,8 @@ func TestMessagesDropOneWarningEach(t *testing.T) {
 	assert.JSONEq(t, `{"role":"user","content":"a"}`, string(rec.Messages[0]))
 	assert.JSONEq(t, `{"role":"assistant","content":"d"}`, string(rec.Messages[1]))
 	require.Len(t, res.Warnings(), 2, "%q", res.SoftWarnings())
-	assert.Equal(t, "messages[1].role", res.Warnings()[0].Path)
-	assert.Equal(t, "messages[2].tool_calls[0]", res.Warnings()[1].Path)
+	assert.Equal(t, "messages[1].role", res.Warnings()[0].Path())
+	assert.Equal(t, "messages[2].tool_calls[0]", res.Warnings()[1].Path())
 	assert.True(t, rec.RichMode)
 }
 
@@ -314,7 +314,7 @@ func TestMetadataNumbers(t *testing.T) {
 			}
 			for _, w := range res.Warnings() {
 				assert.Equal(t, softwarn.MetadataKeyInvalid, w.Code)
-				assert.Regexp(t, `^metadata\.(total_input_tokens|agent_runtime_ms)$`, w.Path)
+				assert.Regexp(t, `^metadata\.(total_input_tokens|agent_runtime_ms)$`, w.Path())
 				pastDouble := strings.HasSuffix(tt.value, "e308") || strings.HasSuffix(tt.value, "e400") || strings.HasSuffix(tt.value, "0.0")
 				if pastDouble && !strings.HasPrefix(tt.value, "-") {
 					assert.Contains(t, w.Message(), "(past the largest double: Python reads it as inf)")
@@ -332,8 +332,8 @@ func TestWarningsStartWithTheirPath(t *testing.T) {
 	require.Len(t, res.Warnings(), 5)
 	pointers := []string{"/final_response", "/messages/0", "/messages/1/tool_calls/0", "/metadata/a~1b", "/metadata/model"}
 	for i, w := range res.Warnings() {
-		assert.True(t, strings.HasPrefix(res.SoftWarnings()[i], w.Path+": "))
-		assert.Equal(t, pointers[i], w.Pointer)
+		assert.True(t, strings.HasPrefix(res.SoftWarnings()[i], w.Path()+": "))
+		assert.Equal(t, pointers[i], w.Pointer())
 		assert.Regexp(t, `^[a-z][a-z0-9_]*$`, string(w.Code))
 	}
 }
@@ -443,7 +443,7 @@ func TestTopLevelDuplicateWarnedOnce(t *testing.T) {
 				var dups []string
 				for _, w := range res.Warnings() {
 					if w.Code == softwarn.DuplicateKey {
-						dups = append(dups, w.Path)
+						dups = append(dups, w.Path())
 					}
 				}
 				// messages[0], messages[1], metadata.model (of the last metadata) and the two

@@ -49,7 +49,7 @@ func (r *Result) SizeHint() int {
 	r.live()
 	n := len(r.s.Data()) + 256
 	for _, w := range r.warn.Warnings() {
-		n += quotedSize(len(w.Path) + 2 + w.Len())
+		n += quotedSize(w.Loc().PathLen() + 2 + w.Len())
 		if r.explain {
 			n += diagnosticSize(w)
 		}
@@ -72,7 +72,8 @@ func quotedSize(n int) int { return n + n/8 + 3 }
 // the keys and severity AppendDiagnostics writes around them.
 func diagnosticSize(w softwarn.Warning) int {
 	// The parts are the message's text once more, in a few keys.
-	return 160 + quotedSize(len(w.Path)) + quotedSize(len(w.Pointer)) + len(w.Code) + len(w.Action) + 2*quotedSize(w.Len())
+	at := w.Loc()
+	return 160 + quotedSize(at.PathLen()) + quotedSize(at.PointerLen()) + len(w.Code) + len(w.Action) + 2*quotedSize(w.Len())
 }
 
 // FinalResponse is the text of final_response as the record holds it.
@@ -81,7 +82,9 @@ func (r *Result) FinalResponse() string {
 	return string(jsonscan.StringText(r.final, jsonscan.Span{Start: 0, End: len(r.final)}))
 }
 
-// Warnings are the soft warnings, in the order found.
+// Warnings are the soft warnings, in the order found. Each holds its place as a softwarn.Loc,
+// whose path and pointer strings are built only by Path and Pointer, on each call: nothing is
+// stored when they are read, so that several goroutines may read the same warnings at once.
 func (r *Result) Warnings() []softwarn.Warning { r.live(); return r.warn.Warnings() }
 
 // WarningsNotListed is how many warnings were found past the cap on listed ones: the last
@@ -128,8 +131,9 @@ func appendDiagnostics(dst []byte, warnings, notes []softwarn.Warning, fix func(
 // appendDiagnostic appends a diagnostic's object up to its fix (open): path, pointer, code, then
 // action and severity unless severity is "" (a rejection's advice), then message and parts.
 func appendDiagnostic(dst []byte, w softwarn.Warning, severity string) []byte {
-	dst = jsonscan.AppendString(append(dst, `{"path":`...), w.Path)
-	dst = jsonscan.AppendString(append(dst, `,"pointer":`...), w.Pointer)
+	at := w.Loc()
+	dst = at.AppendQuotedPath(append(dst, `{"path":`...))
+	dst = at.AppendQuotedPointer(append(dst, `,"pointer":`...))
 	dst = jsonscan.AppendString(append(dst, `,"code":`...), string(w.Code))
 	if severity != "" {
 		dst = jsonscan.AppendString(append(dst, `,"action":`...), string(w.Action))

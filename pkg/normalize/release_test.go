@@ -84,8 +84,8 @@ func TestUseAfterReleasePanics(t *testing.T) {
 }
 
 // With Release, a result that needs no warning allocates nothing, as README's "The library"
-// says: the released flag and its checks cost no allocation. A warning or a rejection
-// allocates its text (a handful each); that is not held here.
+// says: the released flag and its checks cost no allocation. (A warning's place allocates
+// nothing either: TestReleasedWarningsAllocateNothing.)
 func TestReleasedCleanResultAllocatesNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector changes allocations: run without -race (scripts/test.sh runs this package again without it)")
@@ -103,4 +103,36 @@ func TestReleasedCleanResultAllocatesNothing(t *testing.T) {
 		})
 		assert.Zero(t, allocs, in.name)
 	}
+}
+
+// TestReleasedWarningsAllocateNothing: with Release, warnings whose texts are fixed (those of
+// the dirty benchmark input but the one that quotes a number, and two more) allocate nothing:
+// a warning's place is written into the record from its keys and indexes, never built as a
+// string. A warning that quotes the input (a number, a key) allocates that text.
+func TestReleasedWarningsAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes allocations: run without -race (scripts/test.sh runs this package again without it)")
+	}
+	in := []byte(`{"final_response":"ok","messages":[{"role":"user","content":"hi"},` +
+		`{"role":"developer","content":"be brief"},{"role":"user","content":{"type":"text","text":"bare"}},` +
+		`{"type":"function_call","call_id":"c","name":"f","arguments":"{}"},` +
+		`{"role":"assistant","tool_calls":[{"id":"c","arguments":"{}"}]},"just a string",` +
+		`{"role":"assistant","tool_calls":{"id":"c"}},{"role":"user","thinking":5}]}`)
+	n := normalize.New()
+	res, err := n.Normalize(in)
+	require.NoError(t, err)
+	want := string(res.AppendJSON(nil))
+	require.Len(t, res.Warnings(), 7, want)
+	res.Release()
+	dst := make([]byte, 0, 2*len(want))
+	allocs := leastAllocs(50, func() {
+		res, err := n.Normalize(in)
+		if err != nil || len(res.Warnings()) != 7 {
+			t.Fatalf("not the result with seven warnings: %v", err)
+		}
+		dst = res.AppendJSON(dst[:0])
+		res.Release()
+	})
+	assert.Zero(t, allocs)
+	assert.Equal(t, want, string(dst))
 }

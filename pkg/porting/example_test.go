@@ -17,10 +17,10 @@ func ExampleNew() {
 	  {"role":"user","content":{"type":"text","text":"hi"}}]}`)
 	res, _ := porting.New(normalize.WithExplain()).Normalize(raw)
 	for _, w := range res.Warnings() {
-		fmt.Println("warning", w.Pointer, w.Code, w.Action)
+		fmt.Println("warning", w.Pointer(), w.Code, w.Action)
 	}
 	for _, n := range res.Notes() {
-		fmt.Println("note", n.Pointer, n.Code)
+		fmt.Println("note", n.Pointer(), n.Code)
 	}
 	// Output:
 	// warning /messages/2/content message_content_invalid dropped

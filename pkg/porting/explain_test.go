@@ -164,7 +164,7 @@ func TestExplainNotes(t *testing.T) {
 			require.Len(t, notes, len(tt.notes), "notes: %+v", notes)
 			for i, want := range tt.notes {
 				got := notes[i]
-				assert.Equal(t, want.path, got.Path)
+				assert.Equal(t, want.path, got.Path())
 				assert.Equal(t, want.code, got.Code)
 				assert.Equal(t, actionOf(want.code), got.Action, "the action says what was done")
 				assert.Contains(t, got.Message(), want.contains)
@@ -192,8 +192,8 @@ func TestExplainNotesLimited(t *testing.T) {
 	require.NoError(t, err)
 	notes := res.Notes()
 	require.Len(t, notes, 3, "notes: %+v", notes)
-	assert.Equal(t, "messages[0].tool_calls[0]", notes[0].Path)
-	assert.Equal(t, "messages[0].tool_calls[1]", notes[1].Path)
+	assert.Equal(t, "messages[0].tool_calls[0]", notes[0].Path())
+	assert.Equal(t, "messages[0].tool_calls[1]", notes[1].Path())
 	assert.Equal(t, softwarn.NotesLimited, notes[2].Code)
 	assert.Equal(t, "2 more notes were not listed: a record lists at most 2; act on the ones listed and normalize again", notes[2].Message())
 	assert.Equal(t, "act on the ones listed and normalize again", notes[2].Fix)

@@ -215,7 +215,7 @@ func TestExplainOtherFrameworks(t *testing.T) {
 			require.Len(t, notes, len(tt.notes), "notes: %+v", notes)
 			for i, want := range tt.notes {
 				got := notes[i]
-				assert.Equal(t, want.path, got.Path)
+				assert.Equal(t, want.path, got.Path())
 				assert.Equal(t, want.code, got.Code)
 				assert.Equal(t, want.action, got.Action)
 				assert.Contains(t, got.Message(), want.contains)

@@ -67,7 +67,7 @@ func TestLlamaIndexCrewAIStrands(t *testing.T) {
 				return
 			}
 			require.NotNil(t, got, "no note: %v", notes)
-			assert.Equal(t, tt.path, got.Path)
+			assert.Equal(t, tt.path, got.Path())
 			assert.Equal(t, tt.code, got.Code)
 			for _, s := range tt.says {
 				assert.Contains(t, got.Message(), s)
@@ -149,7 +149,7 @@ func TestLlamaIndexUnmatchedResult(t *testing.T) {
 	}
 	got := unmatched(kwargs)
 	require.NotNil(t, got)
-	assert.Equal(t, "messages[1]", got.Path)
+	assert.Equal(t, "messages[1]", got.Path())
 	assert.Contains(t, got.Fix, `move additional_kwargs.tool_call_id up to the message's own "tool_call_id"`)
 	assert.Contains(t, got.Fix, "LlamaIndex's ChatMessage")
 

@@ -210,10 +210,10 @@ func TestWarningParts(t *testing.T) {
 			continue
 		}
 		for _, w := range res.Warnings() {
-			require.True(t, w.Found != "" || w.Problem != "", "%s: %s: neither found nor problem: %s", name, w.Path, w.Message())
-			require.Regexp(t, done, w.Done, "%s: %s: what was done", name, w.Path)
+			require.True(t, w.Found != "" || w.Problem != "", "%s: %s: neither found nor problem: %s", name, w.Path(), w.Message())
+			require.Regexp(t, done, w.Done, "%s: %s: what was done", name, w.Path())
 			for _, part := range []string{w.Subject, w.Found, w.Expected, w.Problem, w.Fix} {
-				require.NotRegexp(t, done, part, "%s: %s: a part other than Done says what was done", name, w.Path)
+				require.NotRegexp(t, done, part, "%s: %s: a part other than Done says what was done", name, w.Path())
 			}
 		}
 	}

@@ -217,7 +217,7 @@ func TestExplainMetadataKeyVariants(t *testing.T) {
 			notes := explainNotes(t, `{"final_response":"ok","metadata":`+tt.metadata+`}`)
 			require.Len(t, notes, len(tt.notes), "notes: %+v", notes)
 			for i, want := range tt.notes {
-				assert.Equal(t, want.path, notes[i].Path)
+				assert.Equal(t, want.path, notes[i].Path())
 				assert.Equal(t, softwarn.MetadataKeyVariant, notes[i].Code)
 				assert.Equal(t, softwarn.Kept, notes[i].Action, "the key is kept as sent")
 				assert.Contains(t, notes[i].Message(), want.message)
@@ -245,7 +245,7 @@ func TestExplainMetadataKeyVariantsInTheResult(t *testing.T) {
 			notes := explainNotes(t, tt.doc)
 			var paths []string
 			for _, n := range notes {
-				paths = append(paths, n.Path)
+				paths = append(paths, n.Path())
 			}
 			assert.Equal(t, tt.paths, paths)
 		})
@@ -257,7 +257,7 @@ func TestExplainMetadataKeyVariantsBounded(t *testing.T) {
 	doc := `{"final_response":"ok","metadata":{"input_tokens":1,"output_tokens":2,"Model":"m","agentRuntimeMs":3}}`
 	notes := explainNotes(t, doc, normalize.WithMaxWarnings(2))
 	require.Len(t, notes, 3, "notes: %+v", notes)
-	assert.Equal(t, []string{"metadata.input_tokens", "metadata.output_tokens", "messages"}, []string{notes[0].Path, notes[1].Path, notes[2].Path})
+	assert.Equal(t, []string{"metadata.input_tokens", "metadata.output_tokens", "messages"}, []string{notes[0].Path(), notes[1].Path(), notes[2].Path()})
 	assert.Equal(t, softwarn.NotesLimited, notes[2].Code)
 	assert.Contains(t, notes[2].Message(), "2 more notes were not listed")
 
@@ -265,8 +265,8 @@ func TestExplainMetadataKeyVariantsBounded(t *testing.T) {
 	for _, metadata := range []string{`{"` + long + `":"m"}`, `{"u` + strings.Repeat("-", 1<<20) + `sage":{"` + strings.Repeat("_", 1<<20) + `prompt_tokens":1}}`} {
 		notes = explainNotes(t, `{"final_response":"ok","metadata":`+metadata+`}`)
 		require.Len(t, notes, 1)
-		assert.Less(t, len(notes[0].Path), softwarn.MaxKeyShown+20)
-		assert.Less(t, len(notes[0].Pointer), softwarn.MaxKeyShown+20)
+		assert.Less(t, len(notes[0].Path()), softwarn.MaxKeyShown+20)
+		assert.Less(t, len(notes[0].Pointer()), softwarn.MaxKeyShown+20)
 		assert.Less(t, len(notes[0].Message()), 5*(softwarn.MaxKeyShown+10)+400, "the usage note names its key three times, the count twice")
 	}
 }
@@ -323,8 +323,8 @@ func TestExplainMetadataAsList(t *testing.T) {
 				return
 			}
 			require.Len(t, notes, 1, "notes: %+v", notes)
-			assert.Equal(t, "metadata", notes[0].Path)
-			assert.Equal(t, "/metadata", notes[0].Pointer)
+			assert.Equal(t, "metadata", notes[0].Path())
+			assert.Equal(t, "/metadata", notes[0].Pointer())
 			assert.Equal(t, softwarn.MetadataAsList, notes[0].Code)
 			assert.Equal(t, softwarn.Dropped, notes[0].Action, "the contract's warning dropped it")
 			assert.Contains(t, notes[0].Message(), tt.message)

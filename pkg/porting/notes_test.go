@@ -66,7 +66,7 @@ func TestExplainKeyVariants(t *testing.T) {
 				return
 			}
 			require.Len(t, notes, 1, "notes: %+v", notes)
-			assert.Equal(t, tt.path, notes[0].Path)
+			assert.Equal(t, tt.path, notes[0].Path())
 			assert.Equal(t, softwarn.TopLevelKeyVariant, notes[0].Code)
 			assert.Equal(t, softwarn.Dropped, notes[0].Action)
 			assert.Contains(t, notes[0].Message(), tt.message)
@@ -79,12 +79,12 @@ func TestExplainKeyVariants(t *testing.T) {
 func TestExplainKeyVariantsOrderAndSize(t *testing.T) {
 	notes := explainNotes(t, `{"Metadata":{},"Messages":[],"final_response":"None","MESSAGES":[1],"meta_data":{}}`)
 	require.Len(t, notes, 3, "notes: %+v", notes)
-	assert.Equal(t, []string{"Metadata", "Messages", "final_response"}, []string{notes[0].Path, notes[1].Path, notes[2].Path})
+	assert.Equal(t, []string{"Metadata", "Messages", "final_response"}, []string{notes[0].Path(), notes[1].Path(), notes[2].Path()})
 
 	long := "m" + strings.Repeat("_", 1<<20) + "essages"
 	notes = explainNotes(t, `{"final_response":"ok","`+long+`":[]}`)
 	require.Len(t, notes, 1)
-	assert.Less(t, len(notes[0].Path), softwarn.MaxKeyShown+10)
+	assert.Less(t, len(notes[0].Path()), softwarn.MaxKeyShown+10)
 	assert.Less(t, len(notes[0].Message()), 2*softwarn.MaxKeyShown+300)
 }
 
@@ -191,7 +191,7 @@ func TestExplainFinalResponseRepr(t *testing.T) {
 				return
 			}
 			require.Len(t, notes, 1, "notes: %+v", notes)
-			assert.Equal(t, "final_response", notes[0].Path)
+			assert.Equal(t, "final_response", notes[0].Path())
 			assert.Equal(t, softwarn.FinalResponseRepr, notes[0].Code)
 			assert.Equal(t, softwarn.Kept, notes[0].Action)
 			assert.Contains(t, notes[0].Message(), tt.message)
@@ -236,12 +236,12 @@ func TestExplainNotesLimitedInInputOrder(t *testing.T) {
 	notes := explainNotes(t, doc, normalize.WithMaxWarnings(3))
 	require.Len(t, notes, 4, "notes: %+v", notes)
 	assert.Equal(t, []string{"messages[0].tool_calls[0]", "messages[0].tool_calls[1]", "messages[1].tool_call_id", "messages"},
-		[]string{notes[0].Path, notes[1].Path, notes[2].Path, notes[3].Path})
+		[]string{notes[0].Path(), notes[1].Path(), notes[2].Path(), notes[3].Path()})
 	assert.Equal(t, "1 more notes were not listed: a record lists at most 3; act on the ones listed and normalize again", notes[3].Message())
 
 	notes = explainNotes(t, doc, normalize.WithMaxWarnings(math.MaxInt))
 	require.Len(t, notes, 4, "no limit: every note")
-	assert.Equal(t, "messages[2].tool_call_id", notes[3].Path)
+	assert.Equal(t, "messages[2].tool_call_id", notes[3].Path())
 }
 
 // The JSON text of a model API's response sent as final_response is noted with where its
@@ -305,7 +305,7 @@ func TestExplainFinalResponseObjectJSON(t *testing.T) {
 				return
 			}
 			require.Len(t, found, 1)
-			assert.Equal(t, "final_response", found[0].Path)
+			assert.Equal(t, "final_response", found[0].Path())
 			assert.Equal(t, tt.fix, found[0].Fix)
 			assert.Contains(t, found[0].Problem, tt.problem)
 		})

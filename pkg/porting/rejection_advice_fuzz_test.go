@@ -53,8 +53,8 @@ func FuzzRejectionAdvice(f *testing.F) {
 		if !bytes.HasPrefix(x, p[:len(p)-2]) || !bytes.HasPrefix(x[len(p)-2:], []byte(`,"advice":{`)) {
 			t.Fatalf("the advice is not only added after the plain error object:\n%s\n%s", p, x)
 		}
-		if !resolves(raw, e.Advice.Pointer) {
-			t.Fatalf("advice at %q, which is not in the input", e.Advice.Pointer)
+		if !resolves(raw, e.Advice.Pointer()) {
+			t.Fatalf("advice at %q, which is not in the input", e.Advice.Pointer())
 		}
 	})
 }

@@ -74,7 +74,7 @@ func TestRejectionAdvice(t *testing.T) {
 			}
 			require.NotNil(t, e.Advice)
 			assert.Equal(t, c.code, e.Advice.Code)
-			assert.Equal(t, c.path, e.Advice.Path)
+			assert.Equal(t, c.path, e.Advice.Path())
 			for _, s := range c.problem {
 				assert.Contains(t, e.Advice.Problem, s)
 			}

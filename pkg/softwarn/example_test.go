@@ -17,7 +17,7 @@ func ExampleLoc_Warning() {
 			Done:     "the message was dropped",
 			Fix:      `add "name"`,
 		})
-	fmt.Println(w.Pointer, w.Code, w.Action)
+	fmt.Println(w.Pointer(), w.Code, w.Action)
 	fmt.Println(w.Found, "|", w.Fix)
 	fmt.Println(w)
 	// Output:
@@ -40,7 +40,7 @@ func ExampleCollector() {
 	}
 	c.Close()
 	for _, w := range c.Warnings() {
-		fmt.Println(w.Code, w.Path)
+		fmt.Println(w.Code, w.Path())
 	}
 	fmt.Println(c.Skipped(), "not listed")
 	// Output:

@@ -7,12 +7,13 @@
 // branch on, the Action taken, and what it says in Parts: what was Found, what was Expected,
 // what was Done and the Fix (or, for a warning not worded as what was found, the Problem). Its
 // message, the line a person reads in a record's soft_warnings, is composed from the parts;
-// nothing reads the parts back out of the text.
+// nothing reads the parts back out of the text. Its place, likewise, is held as the keys and
+// indexes that lead to it (a Loc), and the path and the pointer are written from them when the
+// record is, or built by Path and Pointer when asked for.
 package softwarn
 
 import (
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
@@ -120,14 +121,26 @@ func AdviceCodes() []Code { return append([]Code(nil), adviceCodes[:]...) }
 // call or metadata alike: a warning's Done.
 const LastValueKept = "the last value was kept and the earlier ones dropped, as the platform's parser does"
 
-// Warning is one soft warning (or, in the explain view, one note).
+// Warning is one soft warning (or, in the explain view, one note). Its place is a Loc, which
+// Path and Pointer write out on each call: a warning is built, and written into a record,
+// without building either string.
 type Warning struct {
-	Path    string // dotted path, e.g. messages[3].tool_calls[0]
-	Pointer string // RFC 6901 pointer to the same place, e.g. /messages/3/tool_calls/0
-	Code    Code
-	Action  Action
-	Parts   // what it says; Message composes them
+	Code   Code
+	Action Action
+	Parts  // what it says; Message composes them
+	at     Loc
 }
+
+// Loc is where the warning is.
+func (w Warning) Loc() Loc { return w.at }
+
+// Path is the dotted path of the warning's place, e.g. messages[3].tool_calls[0]; a new string
+// on each call (Loc.Path).
+func (w Warning) Path() string { return w.at.Path() }
+
+// Pointer is the RFC 6901 pointer to the same place, e.g. /messages/3/tool_calls/0; a new
+// string on each call (Loc.Pointer).
+func (w Warning) Pointer() string { return w.at.Pointer() }
 
 // Parts are what a warning says, part by part. Its message composes them as
 //
@@ -155,20 +168,18 @@ type Parts struct {
 
 // String is the warning as it appears in soft_warnings: the path, ": ", then the message.
 func (w Warning) String() string {
-	return string(w.appendText(make([]byte, 0, len(w.Path)+2+w.Len()), appendRaw))
+	b := w.at.appendPath(make([]byte, 0, w.textLen()), false)
+	return string(w.compose(append(b, ": "...), appendRaw))
 }
 
-// AppendQuoted appends String as a JSON string.
+// textLen is the length of String in bytes.
+func (w Warning) textLen() int { return w.at.PathLen() + len(": ") + w.Len() }
+
+// AppendQuoted appends String as a JSON string, the path written from the Loc.
 func (w Warning) AppendQuoted(dst []byte) []byte {
-	dst = append(dst, '"')
-	dst = w.appendText(dst, jsonscan.AppendStringContent)
+	dst = w.at.appendPath(append(dst, '"'), true)
+	dst = w.compose(append(dst, ": "...), jsonscan.AppendStringContent)
 	return append(dst, '"')
-}
-
-func (w Warning) appendText(dst []byte, add func([]byte, string) []byte) []byte {
-	dst = add(dst, w.Path)
-	dst = append(dst, ": "...)
-	return w.compose(dst, add)
 }
 
 // Message is what the warning says, composed from its parts.
@@ -257,46 +268,6 @@ func appendPart(dst []byte, start int, sep, text string, add func([]byte, string
 
 func appendRaw(dst []byte, s string) []byte { return append(dst, s...) }
 
-// Loc is a place in the handler result, kept both as a dotted path and as a JSON Pointer.
-// The zero Loc is the top level.
-type Loc struct {
-	path, pointer string
-}
-
-// At returns the location of a top-level key.
-func At(key string) Loc { return Loc{}.Key(key) }
-
-// Key returns the location of member key inside the object at l. A key longer than
-// MaxKeyShown bytes is cut, with "…", in the path and the pointer alike (which then points
-// nowhere): a hostile key can be megabytes, and a warning would hold it twice, escaped.
-func (l Loc) Key(key string) Loc {
-	key = jsonscan.Cut(key, MaxKeyShown)
-	seg := key
-	if !isIdent(key) {
-		seg = "[" + QuoteKey(key) + "]"
-	} else if l.path != "" {
-		seg = "." + key
-	}
-	return Loc{path: l.path + seg, pointer: l.pointer + "/" + escapePointer(key)}
-}
-
-// Index returns the location of element i of the array at l.
-func (l Loc) Index(i int) Loc {
-	s := strconv.Itoa(i)
-	return Loc{path: l.path + "[" + s + "]", pointer: l.pointer + "/" + s}
-}
-
-// Path is the dotted path of l.
-func (l Loc) Path() string { return l.path }
-
-// Pointer is the RFC 6901 JSON Pointer of l.
-func (l Loc) Pointer() string { return l.pointer }
-
-// Warning builds the warning at l that says p.
-func (l Loc) Warning(code Code, action Action, p Parts) Warning {
-	return Warning{Path: l.path, Pointer: l.pointer, Code: code, Action: action, Parts: p}
-}
-
 // MaxKeyShown is the most of a key, in bytes, that a warning's path, pointer or message shows.
 const MaxKeyShown = 128
 
@@ -305,33 +276,15 @@ const MaxKeyShown = 128
 // the escape it was sent as, not as the bytes that stand for it. A key longer than MaxKeyShown
 // bytes is cut, with "…".
 func QuoteKey(key string) string {
-	key = jsonscan.Cut(key, MaxKeyShown)
+	return string(appendQuotedKey(nil, jsonscan.Cut(key, MaxKeyShown)))
+}
+
+// appendQuotedKey appends QuoteKey of a key already cut.
+func appendQuotedKey(dst []byte, key string) []byte {
 	if utf8.ValidString(key) {
-		return strconv.Quote(key)
+		return strconv.AppendQuote(dst, key)
 	}
-	return string(jsonscan.AppendString(nil, key))
-}
-
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
-}
-
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
-func escapePointer(s string) string {
-	if strings.ContainsAny(s, "~/") {
-		return pointerEscaper.Replace(s)
-	}
-	return s
+	return jsonscan.AppendString(dst, key)
 }
 
 // DefaultLimit is the number of warnings a record lists by default (normalize.DefaultMaxWarnings,
@@ -376,7 +329,7 @@ func (c *Collector) Skip(area string) {
 // Add appends w, or counts it when the limit is reached.
 func (c *Collector) Add(w Warning) {
 	if c.Full() {
-		c.Skip(topLevel(w.Path))
+		c.Skip(w.at.topLevel())
 		return
 	}
 	c.list = append(c.list, w)
@@ -386,14 +339,6 @@ func (c *Collector) Add(w Warning) {
 // itself (final_response was cut or had characters replaced), at most two per record: a list
 // filled by a hostile transcript must not hide that the answer changed.
 func (c *Collector) AddAlways(w Warning) { c.list = append(c.list, w) }
-
-// topLevel is the top-level key a path starts with.
-func topLevel(path string) string {
-	if i := strings.IndexAny(path, "[."); i >= 0 {
-		return path[:i]
-	}
-	return path
-}
 
 // Close adds the warning about the warnings left out, if any were. It is idempotent: a second
 // Close adds nothing (until SetLimit starts over).

@@ -52,7 +52,7 @@ func TestCollectorLimit(t *testing.T) {
 	ws := c.Warnings()
 	require.Len(t, ws, 3)
 	assert.Equal(t, WarningsLimited, ws[2].Code)
-	assert.Equal(t, "messages", ws[2].Path)
+	assert.Equal(t, "messages", ws[2].Path())
 	assert.Contains(t, ws[2].Message(), "4 more warnings (the first about messages)")
 
 	c.SetLimit(0)

@@ -52,7 +52,7 @@ func ExampleCheck() {
 	fmt.Println(res.RichMode())
 	// The texts (res.SoftWarnings()) may be reworded; paths and codes are stable.
 	for _, w := range res.Warnings() {
-		fmt.Println(w.Path, w.Code)
+		fmt.Println(w.Path(), w.Code)
 	}
 	// Output:
 	// true
