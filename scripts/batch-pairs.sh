@@ -9,13 +9,7 @@
 #   scripts/bench-rounds.sh ./internal/batch Batch 6 > batch.txt
 #   scripts/batch-pairs.sh batch.txt
 set -euo pipefail
-awk '
-function median(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-	return (n % 2) ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-}
-function lo(a, n,    i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] < m) m = a[i]; return m }
-function hi(a, n,    i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] > m) m = a[i]; return m }
+awk -f "$(dirname "$0")/rounds.awk" -f /dev/stdin "$@" <<'EOF'
 function ratios(in_, num, den, field, out,    k, n) {
 	n = 0
 	for (k = 1; k <= cnt[in_ SUBSEP num] && k <= cnt[in_ SUBSEP den]; k++)
@@ -53,4 +47,5 @@ END {
 				median(w, n), lo(w, n), hi(w, n), median(c, m), lo(c, m), hi(c, m)
 		}
 	}
-}' "$@"
+}
+EOF

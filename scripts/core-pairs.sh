@@ -7,13 +7,7 @@
 #   scripts/bench-rounds.sh ./pkg/normalize 'Normalize/' 6 > core.txt
 #   scripts/core-pairs.sh core.txt
 set -euo pipefail
-awk '
-function median(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-	return (n % 2) ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-}
-function lo(a, n,    i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] < m) m = a[i]; return m }
-function hi(a, n,    i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] > m) m = a[i]; return m }
+awk -f "$(dirname "$0")/rounds.awk" -f /dev/stdin "$@" <<'EOF'
 /^BenchmarkNormalize\/input=/ {
 	split($1, p, "/"); in_ = p[2]; sub("input=", "", in_); impl = p[3]; sub("impl=", "", impl); sub(/-[0-9]+$/, "", impl)
 	key = in_ SUBSEP impl
@@ -39,4 +33,5 @@ END {
 			if (n) printf "  %-9s over normalizer: %.2f (%.2f-%.2f)\n", impl, median(r, n), lo(r, n), hi(r, n)
 		}
 	}
-}' "$@"
+}
+EOF
