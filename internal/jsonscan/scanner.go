@@ -398,7 +398,7 @@ func (s *Scanner) member() bool {
 		return s.failKey(s.pos)
 	}
 	// Nearly every key is a short word followed by ':': two words of the scan settle it here,
-	// without a call to scanString.
+	// without a call to scanString, and two more a long one (metadata's keys).
 	var flags StrFlags
 	if start+16 <= len(d) {
 		w := d[start : start+16]
@@ -410,6 +410,18 @@ func (s *Scanner) member() bool {
 		if k += bits.TrailingZeros64(m) >> 3; m != 0 && w[k&15] == '"' {
 			s.pos = start + k + 1
 			goto scanned
+		}
+		// A longer plain key ("total_output_tokens"): two words more.
+		if m == 0 && start+32 <= len(d) {
+			w := d[start+16 : start+32]
+			k, m = 0, special(binary.LittleEndian.Uint64(w[:8]))
+			if m == 0 {
+				k, m = 8, special(binary.LittleEndian.Uint64(w[8:]))
+			}
+			if k += bits.TrailingZeros64(m) >> 3; m != 0 && w[k&15] == '"' {
+				s.pos = start + 16 + k + 1
+				goto scanned
+			}
 		}
 	}
 	if f, ok := s.scanString(); !ok {

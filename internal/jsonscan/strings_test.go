@@ -329,7 +329,7 @@ func TestSpecialLowestByte(t *testing.T) {
 // TestKeyEveryLength walks objects whose key has every length up to 40, with an escape, a
 // non-ASCII character, a quote, a control character or a raw byte at every place in it, and
 // the object cut short after every byte: the key must read as encoding/json reads it, and a
-// key json rejects must be an error, whichever of the key's scans (the two words member reads
+// key json rejects must be an error, whichever of the key's scans (the words member reads
 // itself, or scanString) settles it.
 func TestKeyEveryLength(t *testing.T) {
 	inserts := []string{``, `\n`, `\"`, `\u00e9`, `é`, `東`, "\x01", "\xff", `"`, `\`}
