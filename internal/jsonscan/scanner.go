@@ -452,6 +452,14 @@ func (s *Scanner) StringValue() Span {
 	return Span{start, s.pos}
 }
 
+// NumberValue scans the number at the current position (which must start with '-' or a
+// digit) and returns its span.
+func (s *Scanner) NumberValue() Span {
+	start := s.pos
+	s.scanNumber()
+	return Span{start, s.pos}
+}
+
 // SkipValue validates the value at the current position, whatever it holds, and returns its span.
 func (s *Scanner) SkipValue() Span {
 	start := s.pos

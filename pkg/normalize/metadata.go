@@ -39,10 +39,25 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	ws0, start := s.WS(), s.Pos()
 	clean := true
 	data := s.Data()
+	// fails: some value of a recognised key fails its check, or may (a key with escapes,
+	// whose name is not its token): only then are the members checked again, by their names
+	// and last values, in order. Nearly every metadata object passes.
+	fails := false
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		key, wsv := s.KeyToken(), s.WS()
-		_, keyFlags := s.Key()
-		value := s.SkipValue()
+		name, keyFlags := s.Key()
+		var value jsonscan.Span
+		switch s.Peek() { // scalars, nearly every value, go straight to their scan
+		case jsonscan.String:
+			value = s.StringValue()
+		case jsonscan.Number:
+			value = s.NumberValue()
+		default:
+			value = s.SkipValue()
+		}
+		if !fails && s.Err() == nil {
+			fails = keyFlags&jsonscan.Escaped != 0 || metadataValueFails(data, name, value)
+		}
 		if j := m.members.Put(data, key, keyFlags, value, s.WS() != wsv); j >= 0 && s.Err() == nil {
 			clean = false
 			if warn.Full() {
@@ -57,7 +72,7 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	if s.Err() != nil {
 		return
 	}
-	for i := range m.members.List {
+	for i := 0; fails && i < len(m.members.List); i++ {
 		name, v := m.members.Name(data, i), m.members.List[i].Value()
 		if !metadataValueFails(data, name, v) {
 			continue
