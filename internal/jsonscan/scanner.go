@@ -341,13 +341,43 @@ func (s *Scanner) ObjectStart() bool { return s.open('{') && s.member() }
 
 // ObjectNext consumes ',' and the next key and ':', reporting true, or the closing '}',
 // reporting false. It reports false on any error too.
-func (s *Scanner) ObjectNext() bool { return s.next(true) && s.member() }
+func (s *Scanner) ObjectNext() bool {
+	// The ',' or the '}' is next, as in compact JSON: no call to next. (After an error s.pos
+	// is at the end of input, where next says false.)
+	if i := s.pos; i < len(s.data) {
+		switch s.data[i] {
+		case ',':
+			s.pos = i + 1
+			s.skipWS()
+			return s.member()
+		case '}':
+			s.pos = i + 1
+			s.depth--
+			return false
+		}
+	}
+	return s.next(true) && s.member()
+}
 
 // ArrayStart consumes '[' and reports whether an element follows.
 func (s *Scanner) ArrayStart() bool { return s.open('[') }
 
 // ArrayNext consumes ',' and reports true, or the closing ']' and reports false.
-func (s *Scanner) ArrayNext() bool { return s.next(false) }
+func (s *Scanner) ArrayNext() bool {
+	if i := s.pos; i < len(s.data) { // as in ObjectNext: no call to next
+		switch s.data[i] {
+		case ',':
+			s.pos = i + 1
+			s.skipWS()
+			return true
+		case ']':
+			s.pos = i + 1
+			s.depth--
+			return false
+		}
+	}
+	return s.next(false)
+}
 
 // open consumes the opening byte c of an object or array, and reports whether it holds a
 // member or element (false for an empty one, which it closes, and on error).
