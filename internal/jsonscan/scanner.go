@@ -559,11 +559,25 @@ func (s *Scanner) scalarOrOpen() bool {
 				return false
 			}
 			continue // the first member's value or the first element is next
+		// The words compared with constants are a load and a compare each; literal's
+		// comparison with its parameter is a call of memequal.
 		case 't':
+			if i := s.pos; i+4 <= len(s.data) && string(s.data[i:i+4]) == "true" {
+				s.pos = i + 4
+				return true
+			}
 			return s.literal("true")
 		case 'f':
+			if i := s.pos; i+5 <= len(s.data) && string(s.data[i:i+5]) == "false" {
+				s.pos = i + 5
+				return true
+			}
 			return s.literal("false")
 		case 'n':
+			if i := s.pos; i+4 <= len(s.data) && string(s.data[i:i+4]) == "null" {
+				s.pos = i + 4
+				return true
+			}
 			return s.literal("null")
 		default:
 			if c == '-' || (c >= '0' && c <= '9') {
