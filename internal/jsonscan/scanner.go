@@ -312,16 +312,25 @@ func (s *Scanner) AppendValue(dst []byte, sp Span, hasWS bool) []byte {
 	return append(dst, d[at:sp.End]...)
 }
 
+// enter steps into the container at s.pos, one level deeper; past the limit it fails. It is
+// small enough to inline into open and scalarOrOpen.
 func (s *Scanner) enter() bool {
 	s.depth++
 	if s.depth > s.maxDepth {
-		if s.err == nil {
-			s.failDepth()
-		}
-		return false
+		return s.tooDeep()
 	}
 	s.pos++
 	return true
+}
+
+// tooDeep is enter past the limit: it records the error, unless one was already recorded.
+//
+//go:noinline
+func (s *Scanner) tooDeep() bool {
+	if s.err == nil {
+		s.failDepth()
+	}
+	return false
 }
 
 // failDepth records the error for the container at s.pos, one level past the limit. The
