@@ -1049,8 +1049,8 @@ GLOBL notLetter<>(SB), RODATA|NOPTR, $128
 // scan the string again from i: anything wrong, and the input's last bytes.
 //
 // Registers: SI d, DX the block's offset, CX n, R8 the backslash carried into the block, R10
-// the escapes so far, R11 what a \u escape carries into the block (bits 0-3 its hex digits,
-// bit 4 its first digit at bit 0, bit 5 a first digit d or D at the last block's last byte),
+// the escapes so far, R11 what a \u escape carries into the block (bits 0-3 its hex digits, so
+// bit 3 its first digit at bit 0; bit 5 a first digit d or D at the last block's last byte),
 // R14 the surrogates so far; Z0 the block, Z1 the block before, Z20 the UTF-8 errors.
 TEXT ·scanStringVBMI(SB), NOSPLIT, $0-40
 	MOVQ      d+0(FP), SI
@@ -1165,9 +1165,12 @@ vclosed:
 	RET
 
 vunicode:
-	// \u escapes (AX): four hex digits must follow, the last block's included (R11), and those
-	// past this block are called for in the next; a first digit d or D and a second from 8 on
-	// (D800-DFFF) make a surrogate, whose second digit goes to R12.
+	// \u escapes (AX): four hex digits must follow, the last block's included (R11 bits 0-3),
+	// and those past this block are called for in the next; a first digit d or D and a second
+	// from 8 on (D800-DFFF) make a surrogate, whose second digit goes to R12. The escapes of a
+	// valid block are six bytes apart at least, so the digits' four shifts do not overlap and
+	// their OR is a product: AX*30. Where two are closer, the second's backslash is among the
+	// first's digits, below every bit an overlap can carry into, and fails as no hex digit.
 	VPCMPEQB  z75<>(SB), Z0, K2
 	VPANDD    Z8, Z0, Z24
 	VPSHUFB   Z16, Z25, Z26
@@ -1177,50 +1180,30 @@ vunicode:
 	VPTESTMB  z04<>(SB), Z24, K6 // d D
 	VPTESTMB  z0a<>(SB), Z24, K7 // 8 9 a-f A-F
 	KMOVQ     K2, AX
-	ANDQ      R13, AX      // the \u escapes
-	ANDNQ     R9, AX, R9   // are no wrong escapes
-	MOVQ      R11, BX
-	ANDQ      $15, BX
-	LEAQ      (AX)(AX*1), DI
-	ORQ       DI, BX
-	LEAQ      (AX*4), DI
-	ORQ       DI, BX
-	LEAQ      (AX*8), DI
-	ORQ       DI, BX
-	MOVQ      AX, DI
-	SHLQ      $4, DI
-	ORQ       DI, BX // the hex digits called for
+	ANDQ      R13, AX     // the \u escapes
+	ANDNQ     R9, AX, R9  // are no wrong escapes
+	IMUL3Q    $30, AX, BX // their digits in the block
+	MOVQ      R11, DI
+	ANDQ      $15, DI
+	ORQ       DI, BX      // and the last block's
 	KMOVQ     K5, DI
 	ANDQ      DI, BX
-	ORQ       BX, R9
-	MOVQ      R11, BX
-	SHRQ      $4, BX
-	ANDQ      $1, BX
-	LEAQ      (BX)(AX*2), BX // the first digits
+	ORQ       BX, R9      // must be hex digits
+	MOVQ      AX, BX
+	BTQ       $3, R11     // a \u at the last block's last byte: its first digit is at bit 0
+	ADCQ      BX, BX      // the first digits
 	KMOVQ     K6, DI
-	ANDQ      DI, BX         // those that are d or D
-	MOVQ      R11, DI
-	SHRQ      $5, DI
-	ANDQ      $1, DI
-	LEAQ      (DI)(BX*2), R12 // the second digits after them
-	KMOVQ     K7, DI
-	ANDQ      DI, R12 // surrogates
-	SHRQ      $63, BX
-	SHLQ      $5, BX
-	MOVQ      AX, R11
-	SHRQ      $60, R11
-	MOVQ      AX, DI
-	SHRQ      $61, DI
+	ANDQ      DI, BX      // those that are d or D
+	BTQ       $5, R11     // one at the last block's last byte
+	ADCQ      BX, BX      // the second digits after them; CF: a d or D at this block's last byte
+	SBBQ      DI, DI
+	ANDQ      $32, DI     // carried as bit 5
+	KMOVQ     K7, R12
+	ANDQ      BX, R12     // surrogates
+	SHRQ      $59, AX     // the escapes whose digits pass the block: ((AX>>59)*30)>>5 of them
+	IMUL3Q    $30, AX, R11
+	SHRQ      $5, R11
 	ORQ       DI, R11
-	MOVQ      AX, DI
-	SHRQ      $62, DI
-	ORQ       DI, R11
-	MOVQ      AX, DI
-	SHRQ      $63, DI
-	ORQ       DI, R11 // the digits past the block
-	SHLQ      $4, DI
-	ORQ       DI, R11 // a first digit past the block
-	ORQ       BX, R11 // a first digit d or D at its last byte
 	JMP       vescaped
 
 vfail:
