@@ -130,6 +130,7 @@ type Scanner struct {
 	// recording stops, and the runs no longer count, past the bound maxRunBytes sets.
 	recording bool
 	runs      []int32
+	maxRuns   int // the bound on len(runs)
 	err       *SyntaxError
 	stack     []bool // container kinds during SkipValue: true for object
 	key       Span   // content of the last member key, without its quotes
@@ -149,7 +150,7 @@ func (s *Scanner) Reset(data []byte, maxDepth int) {
 // run per maxRunBytes of input, AppendValue scans again instead.
 func (s *Scanner) ResetRecordingWS(data []byte, maxDepth int) {
 	s.Reset(data, maxDepth)
-	s.recording = true
+	s.recording, s.maxRuns = true, len(data)/maxRunBytes+16
 }
 
 // maxRunBytes bounds the record of whitespace runs to a quarter of the input's size (4 bytes
@@ -249,18 +250,30 @@ func (s *Scanner) skipWS() {
 	s.skipRun()
 }
 
+// spaceRun skips the run at s.pos if it is one space: what Python's json.dumps leaves after
+// every ',' and ':'. It reports whether it did, in line, where skipRun is a call; like
+// skipRun, it is called past a check that a byte up to ' ' is next, which keeps compact JSON
+// from paying for it.
+func (s *Scanner) spaceRun() bool {
+	i := s.pos
+	if i+1 >= len(s.data) || s.data[i] != ' ' || s.data[i+1] <= ' ' {
+		return false
+	}
+	s.ws++
+	if s.recording {
+		s.record()
+	}
+	s.pos = i + 1
+	return true
+}
+
 // skipRun is skipWS past the check that inlines: it skips a run, if one starts at s.pos.
 //
 //go:noinline
 func (s *Scanner) skipRun() {
-	i := s.pos
-	for i < len(s.data) {
-		switch s.data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-			continue
-		}
-		break
+	d, i := s.data, s.pos
+	for i < len(d) && d[i] <= ' ' && wsBits>>d[i]&1 != 0 {
+		i++
 	}
 	if i != s.pos {
 		s.ws++
@@ -271,9 +284,12 @@ func (s *Scanner) skipRun() {
 	}
 }
 
+// wsBits has the bits of the four whitespace bytes set, for a test by shift.
+const wsBits = 1<<' ' | 1<<'\t' | 1<<'\n' | 1<<'\r'
+
 // record notes the whitespace run that starts at s.pos.
 func (s *Scanner) record() {
-	if len(s.runs) >= len(s.data)/maxRunBytes+16 {
+	if len(s.runs) >= s.maxRuns {
 		s.recording = false
 		return
 	}
@@ -306,7 +322,7 @@ func (s *Scanner) AppendValue(dst []byte, sp Span, hasWS bool) []byte {
 			break
 		}
 		dst = append(dst, d[at:r]...)
-		for at = int(r); at < sp.End && isSpace(d[at]); at++ {
+		for at = int(r) + 1; at < sp.End && d[at] <= ' ' && wsBits>>d[at]&1 != 0; at++ {
 		}
 	}
 	return append(dst, d[at:sp.End]...)
@@ -380,8 +396,11 @@ func (s *Scanner) next(obj bool) bool {
 	if s.pos < len(s.data) {
 		switch s.data[s.pos] {
 		case ',':
-			s.pos++
-			s.skipWS()
+			if s.pos++; s.pos < len(s.data) && s.data[s.pos] <= ' ' {
+				if !s.spaceRun() {
+					s.skipRun()
+				}
+			}
 			return true
 		case closer(obj):
 			s.pos++
@@ -428,7 +447,11 @@ scanned:
 		}
 		s.pos++
 	}
-	s.skipWS()
+	if s.pos < len(d) && d[s.pos] <= ' ' {
+		if !s.spaceRun() {
+			s.skipRun()
+		}
+	}
 	return true
 }
 
@@ -459,8 +482,11 @@ func (s *Scanner) SkipValue() Span {
 			obj := s.stack[len(s.stack)-1]
 			c := s.data[s.pos]
 			if c == ',' {
-				s.pos++
-				s.skipWS()
+				if s.pos++; s.pos < len(s.data) && s.data[s.pos] <= ' ' {
+					if !s.spaceRun() {
+						s.skipRun()
+					}
+				}
 				if obj {
 					s.member()
 				}
