@@ -14,6 +14,8 @@ func scanBlocksAVX512(d *byte, i, n int, c *blockCarry, vbmi bool) (next, end in
 func scanBlocksAVX2(d *byte, i, n int, c *blockCarry) (next, end int) {
 	panic("jsonscan: no AVX2 off amd64")
 }
-func scanStringVBMI(d *byte, i, n int) (end int, flags uint64) {
+func scanStringVBMI(d *byte, i, n int, ascii bool) (end int, flags uint64) {
 	panic("jsonscan: no AVX-512 off amd64")
 }
+
+const stringWide = 4

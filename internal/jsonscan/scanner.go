@@ -136,6 +136,10 @@ type Scanner struct {
 	key       Span   // content of the last member key, without its quotes
 	keyFlags  StrFlags
 	strFlags  StrFlags
+	// wide: a string held a byte from 0x80 on, so scanStringVBMI starts in its UTF-8 loop.
+	// Until then its ASCII loop leaves the checks out: Python's json.dumps, the platform's
+	// writer, escapes every other character.
+	wide bool
 }
 
 // Reset starts a walk over data, allowing at most maxDepth nested arrays and objects.
@@ -758,9 +762,9 @@ func (s *Scanner) scanString() (StrFlags, bool) {
 		return s.scanWords(from)
 	}
 	if useStringVBMI { // anything but a valid string is left to scanBlocks, which reports it
-		if end, flags := scanStringVBMI(&d[0], from, len(d)); end != 0 {
-			s.pos = end
-			return StrFlags(flags), true
+		if end, flags := scanStringVBMI(&d[0], from, len(d), !s.wide); end != 0 {
+			s.pos, s.wide = end, flags&stringWide != 0
+			return StrFlags(flags &^ stringWide), true
 		}
 	}
 	flags, end, ok := scanBlocks(d, from)
