@@ -1281,3 +1281,79 @@ vfail:
 	MOVQ $0, flags+40(FP)
 	VZEROUPPER
 	RET
+
+// func compactVBMI2(dst, src *byte, n int) (written int)
+//
+// AppendValue's compaction where the CPU has AVX512-VBMI2: it writes the valid JSON value
+// src[:n] to dst without the whitespace between its tokens and returns how many bytes it
+// wrote; dst must have room for n+64 (each block is stored whole). Outside strings a valid
+// value holds no byte up to 0x20 but whitespace, so a block's whitespace to drop is its bytes
+// up to 0x20 outside strings: from the quotes no backslash escapes (escapedBy), the inside of
+// the strings is their prefix XOR, one carry-less multiply by all ones. VPCOMPRESSB keeps the
+// rest. The last, partial block is loaded under a mask, which reads nothing past src[n-1] and
+// reads zeros for the bytes past it: whitespace outside strings, dropped as such, since a
+// value ends outside any string.
+//
+// Registers: SI src, CX the bytes left, R14 the next byte of dst and R11 dst, R8 the backslash
+// carried into the block, R9 ones where the block before ended inside a string.
+TEXT ·compactVBMI2(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), R14
+	MOVQ      src+8(FP), SI
+	MOVQ      n+16(FP), CX
+	MOVQ      R14, R11
+	XORQ      R8, R8
+	XORQ      R9, R9
+	VMOVDQU64 z22<>(SB), Z21
+	VMOVDQU64 z5c<>(SB), Z22
+	VMOVDQU64 z20<>(SB), Z23
+	MOVQ      $-1, AX
+	MOVQ      AX, X2
+
+cloop:
+	CMPQ      CX, $64
+	JB        ctail
+	VMOVDQU64 (SI), Z0
+	ADDQ      $64, SI
+	SUBQ      $64, CX
+
+cblock:
+	VPCMPEQB  Z21, Z0, K1     // quote
+	VPCMPEQB  Z22, Z0, K2     // backslash
+	VPCMPUB   $2, Z23, Z0, K3 // up to 0x20
+	KMOVQ     K2, R12
+	ESCAPEDBY
+	MOVQ      R12, R8
+	KMOVQ     K1, AX
+	ANDNQ     AX, R13, AX // the quotes no backslash escapes
+	MOVQ      AX, X1
+	PCLMULQDQ $0, X2, X1
+	MOVQ      X1, AX      // ones from each opening quote up to its closing one
+	XORQ      R9, AX      // the other way round in a string the block before left open
+	MOVQ      AX, R9
+	SARQ      $63, R9
+	KMOVQ     K3, BX
+	ANDNQ     BX, AX, BX // the whitespace
+	NOTQ      BX         // and the rest to keep
+	KMOVQ     BX, K4
+	VPCOMPRESSB Z0, K4, Z1
+	VMOVDQU64 Z1, (R14)
+	POPCNTQ   BX, BX
+	ADDQ      BX, R14
+	JMP       cloop
+
+ctail:
+	TESTQ     CX, CX
+	JZ        cdone
+	MOVQ      $1, R10
+	SHLQ      CX, R10
+	DECQ      R10
+	KMOVQ     R10, K5
+	VMOVDQU8.Z (SI), K5, Z0
+	XORQ      CX, CX
+	JMP       cblock
+
+cdone:
+	SUBQ R11, R14
+	MOVQ R14, written+24(FP)
+	VZEROUPPER
+	RET
