@@ -12,6 +12,9 @@ var (
 	useVBMI   = useAVX512 && cpu.X86.HasAVX512VBMI
 	// useStringVBMI tries scanStringVBMI before scanBlocks.
 	useStringVBMI = useVBMI
+	// useCompactVBMI2 has AppendValue compact with compactVBMI2, and the Scanner record no
+	// whitespace runs for it.
+	useCompactVBMI2 = useAVX512 && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasPCLMULQDQ && cpu.X86.HasPOPCNT
 )
 
 // classifyAVX2 fills m for the 64 bytes of b, 32 bytes per instruction, and classifyAVX512 with
@@ -42,8 +45,20 @@ func scanBlocksAVX2(d *byte, i, n int, c *blockCarry) (next, end int)
 
 // scanStringVBMI is the string scan's first try where the CPU has AVX512-VBMI: it returns where
 // the string whose content starts at d[i] ends, just past its closing quote, and its flags
-// (Escaped), or end 0 when scanBlocks must scan it from i (something wrong or rare, or fewer
-// than 64 bytes left before n). i must be no continuation byte and not escaped.
+// (Escaped, SurrogateEscape, and stringWide once it has met a byte from 0x80 on), or end 0 when
+// scanBlocks must scan it from i (something wrong or rare, or fewer than 64 bytes left before
+// n). i must be no continuation byte and not escaped. With ascii set it leaves the UTF-8 checks
+// out until it meets a byte from 0x80 on.
 //
 //go:noescape
-func scanStringVBMI(d *byte, i, n int) (end int, flags uint64)
+func scanStringVBMI(d *byte, i, n int, ascii bool) (end int, flags uint64)
+
+// stringWide is the bit of scanStringVBMI's flags that says it met a byte from 0x80 on, or
+// was called with ascii unset: the Scanner's next strings start in its UTF-8 loop.
+const stringWide = 4
+
+// compactVBMI2 writes the valid JSON value src[:n] to dst without its whitespace and returns
+// how many bytes it wrote. dst must have room for n+64 bytes.
+//
+//go:noescape
+func compactVBMI2(dst, src *byte, n int) (written int)

@@ -1033,7 +1033,93 @@ DATA notLetter<>+112(SB)/8, $0x8080800080008080
 DATA notLetter<>+120(SB)/8, $0x8080808080808080
 GLOBL notLetter<>(SB), RODATA|NOPTR, $128
 
-// func scanStringVBMI(d *byte, i, n int) (end int, flags uint64)
+// UNICODE is the scan of a block's \u escapes for both loops of scanStringVBMI, with the
+// escaped bytes in R13 and the wrong escapes in R9, which it clears of the \u ones and to
+// which it adds their digits that are no hex digits. Four digits must follow each, the last
+// block's included (R11 bits 0-3), and those past this block are called for in the next; a
+// first digit d or D and a second from 8 on (D800-DFFF) make a surrogate, whose second digit
+// goes to R12. The escapes of a valid block are six bytes apart at least, so the digits' four
+// shifts do not overlap and their OR is a product: AX*30. Where two are closer, the second's
+// backslash is among the first's digits, below every bit an overlap can carry into, and
+// fails as no hex digit. What passes the block is ((AX>>59)*30)>>5; a \u at the last byte
+// sets bit 3 of it, for the first digit at the next block's first byte, and a first digit d
+// or D there sets bit 5. Z16 holds the block's high nibbles.
+#define UNICODE \
+	VPCMPEQB  z75<>(SB), Z0, K2; \
+	VPANDD    Z8, Z0, Z24; \
+	VPSHUFB   Z16, Z25, Z26; \
+	VPSHUFB   Z24, Z27, Z24; \
+	VPANDD    Z26, Z24, Z24; \
+	VPTESTNMB z03<>(SB), Z24, K5; \
+	VPTESTMB  z04<>(SB), Z24, K6; \
+	VPTESTMB  z0a<>(SB), Z24, K7; \
+	KMOVQ     K2, AX; \
+	ANDQ      R13, AX; \
+	ANDNQ     R9, AX, R9; \
+	IMUL3Q    $30, AX, BX; \
+	MOVQ      R11, DI; \
+	ANDQ      $15, DI; \
+	ORQ       DI, BX; \
+	KMOVQ     K5, DI; \
+	ANDQ      DI, BX; \
+	ORQ       BX, R9; \
+	MOVQ      AX, BX; \
+	BTQ       $3, R11; \
+	ADCQ      BX, BX; \
+	KMOVQ     K6, DI; \
+	ANDQ      DI, BX; \
+	BTQ       $5, R11; \
+	ADCQ      BX, BX; \
+	SBBQ      DI, DI; \
+	ANDQ      $32, DI; \
+	KMOVQ     K7, R12; \
+	ANDQ      BX, R12; \
+	SHRQ      $59, AX; \
+	IMUL3Q    $30, AX, R11; \
+	SHRQ      $5, R11; \
+	ORQ       DI, R11
+
+// ESCAPES is both loops' step from the block's masks, K2 the backslashes and K4 the bytes a
+// two-byte escape may not name, to the escaped bytes (R13) and the wrong escapes (R9), with
+// R12 cleared for the surrogates; unicode is the label for a block that holds a \u escape or
+// digits the last block called for.
+#define ESCAPES(unicode) \
+	KMOVQ K2, R12; \
+	ESCAPEDBY; \
+	MOVQ  R12, R8; \
+	XORQ  R12, R12; \
+	KMOVQ K4, R9; \
+	ANDQ  R13, R9; \
+	MOVQ  R9, AX; \
+	ORQ   R11, AX; \
+	JNZ   unicode
+
+// CLOSED is both loops' end at the closing quote, DI the quote's bit and wide the flags' bit 2:
+// only the bytes up to the quote count.
+#define CLOSED(wide) \
+	LEAQ     -1(DI), AX; \
+	XORQ     DI, AX; \
+	ANDQ     AX, R9; \
+	JNZ      vfail; \
+	ANDQ     AX, R13; \
+	ORQ      R13, R10; \
+	ANDQ     AX, R12; \
+	ORQ      R12, R14; \
+	TZCNTQ   DI, DI; \
+	LEAQ     1(DX)(DI*1), AX; \
+	MOVQ     AX, end+32(FP); \
+	XORQ     AX, AX; \
+	TESTQ    R10, R10; \
+	SETNE    AL; \
+	XORQ     BX, BX; \
+	TESTQ    R14, R14; \
+	SETNE    BL; \
+	LEAQ     wide(AX)(BX*2), AX; \
+	MOVQ     AX, flags+40(FP); \
+	VZEROUPPER; \
+	RET
+
+// func scanStringVBMI(d *byte, i, n int, ascii bool) (end int, flags uint64)
 //
 // The string scan's first try where the CPU has AVX512-VBMI: the content of a string from
 // d[i] (no continuation byte, nothing escaped), 64 bytes at a time while a whole block is left
@@ -1048,11 +1134,16 @@ GLOBL notLetter<>(SB), RODATA|NOPTR, $128
 // flags (Escaped, SurrogateEscape) when all before it is valid, else end 0, for scanBlocks to
 // scan the string again from i: anything wrong, and the input's last bytes.
 //
+// With ascii set it starts in a loop that leaves the lookups out while the blocks are ASCII,
+// as all of a document Python's json.dumps writes are (it escapes every other character): the
+// first block that holds a byte from 0x80 on is scanned again by the loop with the lookups,
+// and the string and the rest of it from there on, which sets flags' bit 2 (wide) for the
+// caller to start its next strings there.
+//
 // Registers: SI d, DX the block's offset, CX n, R8 the backslash carried into the block, R10
-// the escapes so far, R11 what a \u escape carries into the block (bits 0-3 its hex digits,
-// bit 4 its first digit at bit 0, bit 5 a first digit d or D at the last block's last byte),
-// R14 the surrogates so far; Z0 the block, Z1 the block before, Z20 the UTF-8 errors.
-TEXT ·scanStringVBMI(SB), NOSPLIT, $0-40
+// the escapes so far, R11 what a \u escape carries into the block (UNICODE), R14 the
+// surrogates so far; Z0 the block, Z1 the block before, Z20 the UTF-8 errors.
+TEXT ·scanStringVBMI(SB), NOSPLIT, $0-48
 	MOVQ      d+0(FP), SI
 	MOVQ      i+8(FP), DX
 	MOVQ      n+16(FP), CX
@@ -1060,20 +1151,24 @@ TEXT ·scanStringVBMI(SB), NOSPLIT, $0-40
 	XORQ      R10, R10
 	XORQ      R11, R11
 	XORQ      R14, R14
-	VMOVDQU64 utf8Byte1High<>(SB), Z2
-	VMOVDQU64 utf8Byte1Low<>(SB), Z3
-	VMOVDQU64 utf8Byte2High<>(SB), Z4
 	VMOVDQU64 notLetter<>+0(SB), Z6
 	VMOVDQU64 notLetter<>+64(SB), Z7
 	VMOVDQU64 z0f<>(SB), Z8
-	VMOVDQU64 z60<>(SB), Z9
-	VMOVDQU64 z70<>(SB), Z17
-	VMOVDQU64 z80<>(SB), Z18
 	VMOVDQU64 z22<>(SB), Z21
 	VMOVDQU64 z5c<>(SB), Z22
 	VMOVDQU64 z20<>(SB), Z23
 	VMOVDQU64 hexHigh<>(SB), Z25
 	VMOVDQU64 hexLow<>(SB), Z27
+	CMPB      ascii+24(FP), $0
+	JNE       aloop
+
+vwide:
+	VMOVDQU64 utf8Byte1High<>(SB), Z2
+	VMOVDQU64 utf8Byte1Low<>(SB), Z3
+	VMOVDQU64 utf8Byte2High<>(SB), Z4
+	VMOVDQU64 z60<>(SB), Z9
+	VMOVDQU64 z70<>(SB), Z17
+	VMOVDQU64 z80<>(SB), Z18
 	VPXORQ    Z1, Z1, Z1
 	VPXORQ    Z20, Z20, Z20
 
@@ -1104,7 +1199,7 @@ vloop:
 	VPANDD     Z8, Z11, Z15
 	VPSHUFB    Z15, Z3, Z15
 	VPSRLW     $4, Z0, Z16
-	VPANDD     Z8, Z16, Z16 // the high nibbles, kept for the hex digits
+	VPANDD     Z8, Z16, Z16 // the high nibbles, kept for UNICODE
 	VPSHUFB    Z16, Z4, Z19
 	VPTERNLOGD $0x80, Z19, Z15, Z14 // the pairs' errors: the bits the three lookups share
 	VPSUBUSB   Z9, Z12, Z12         // from 0x80 on where the byte two before is from E0 on
@@ -1113,16 +1208,7 @@ vloop:
 	VPTERNLOGD $0xf6, Z12, Z14, Z20 // Z20 |= Z14 ^ Z12: two continuations right only there
 	VMOVDQA64  Z0, Z1
 
-	// escapedBy: R13 = the escaped bytes, R8 = the carry into the next block.
-	KMOVQ K2, R12
-	ESCAPEDBY
-	MOVQ  R12, R8
-	XORQ  R12, R12
-	KMOVQ K4, R9
-	ANDQ  R13, R9 // escaped, and no letter of a two-byte escape: wrong, or a \u
-	MOVQ  R9, AX
-	ORQ   R11, AX
-	JNZ   vunicode
+	ESCAPES(vunicode)
 
 vescaped:
 	KMOVQ K1, AX
@@ -1138,93 +1224,136 @@ vescaped:
 	JMP   vloop
 
 vclosed:
-	// Only the bytes up to the closing quote count.
-	LEAQ     -1(DI), AX
-	XORQ     DI, AX
-	ANDQ     AX, R9
-	JNZ      vfail
 	VPTESTMB Z20, Z20, K1
 	KORTESTQ K1, K1
 	JNZ      vfail
-	ANDQ     AX, R13
-	ORQ      R13, R10
-	ANDQ     AX, R12
-	ORQ      R12, R14
-	TZCNTQ   DI, DI
-	LEAQ     1(DX)(DI*1), AX
-	MOVQ     AX, end+24(FP)
-	XORQ     AX, AX
-	TESTQ    R10, R10
-	SETNE    AL // Escaped
-	XORQ     BX, BX
-	TESTQ    R14, R14
-	SETNE    BL
-	LEAQ     (AX)(BX*2), AX // SurrogateEscape
-	MOVQ     AX, flags+32(FP)
+	CLOSED(4)
+
+vunicode:
+	UNICODE
+	JMP vescaped
+
+aloop:
+	// The loop for ASCII blocks: vloop without the lookups. The block before an ASCII one
+	// counts as zero in them, so vwide takes over at the first other block with Z1 zero.
+	LEAQ 64(DX), AX
+	CMPQ AX, CX
+	JGT  vfail
+
+	PREFETCHT0 512(SI)(DX*1)
+	VMOVDQU64  (SI)(DX*1), Z0
+	VPMOVB2M   Z0, K4
+	KORTESTQ   K4, K4
+	JNZ        vwide
+	VPCMPEQB   Z21, Z0, K1
+	VPCMPEQB   Z22, Z0, K2
+	VPCMPUB    $1, Z23, Z0, K3
+	VMOVDQA64  Z0, Z5
+	VPERMI2B   Z7, Z6, Z5
+	VPMOVB2M   Z5, K4
+
+	ESCAPES(aunicode)
+
+aescaped:
+	KMOVQ K1, AX
+	KMOVQ K3, BX
+	ORQ   BX, R9
+	ANDNQ AX, R13, DI
+	JNZ   aclosed
+	TESTQ R9, R9
+	JNZ   vfail
+	ORQ   R13, R10
+	ORQ   R12, R14
+	ADDQ  $64, DX
+	JMP   aloop
+
+aclosed:
+	CLOSED(0)
+
+aunicode:
+	VPSRLW $4, Z0, Z16
+	VPANDD Z8, Z16, Z16
+	UNICODE
+	JMP    aescaped
+
+vfail:
+	MOVQ $0, end+32(FP)
+	MOVQ $0, flags+40(FP)
 	VZEROUPPER
 	RET
 
-vunicode:
-	// \u escapes (AX): four hex digits must follow, the last block's included (R11), and those
-	// past this block are called for in the next; a first digit d or D and a second from 8 on
-	// (D800-DFFF) make a surrogate, whose second digit goes to R12.
-	VPCMPEQB  z75<>(SB), Z0, K2
-	VPANDD    Z8, Z0, Z24
-	VPSHUFB   Z16, Z25, Z26
-	VPSHUFB   Z24, Z27, Z24
-	VPANDD    Z26, Z24, Z24       // the hex class of each byte
-	VPTESTNMB z03<>(SB), Z24, K5 // no hex digit
-	VPTESTMB  z04<>(SB), Z24, K6 // d D
-	VPTESTMB  z0a<>(SB), Z24, K7 // 8 9 a-f A-F
-	KMOVQ     K2, AX
-	ANDQ      R13, AX      // the \u escapes
-	ANDNQ     R9, AX, R9   // are no wrong escapes
-	MOVQ      R11, BX
-	ANDQ      $15, BX
-	LEAQ      (AX)(AX*1), DI
-	ORQ       DI, BX
-	LEAQ      (AX*4), DI
-	ORQ       DI, BX
-	LEAQ      (AX*8), DI
-	ORQ       DI, BX
-	MOVQ      AX, DI
-	SHLQ      $4, DI
-	ORQ       DI, BX // the hex digits called for
-	KMOVQ     K5, DI
-	ANDQ      DI, BX
-	ORQ       BX, R9
-	MOVQ      R11, BX
-	SHRQ      $4, BX
-	ANDQ      $1, BX
-	LEAQ      (BX)(AX*2), BX // the first digits
-	KMOVQ     K6, DI
-	ANDQ      DI, BX         // those that are d or D
-	MOVQ      R11, DI
-	SHRQ      $5, DI
-	ANDQ      $1, DI
-	LEAQ      (DI)(BX*2), R12 // the second digits after them
-	KMOVQ     K7, DI
-	ANDQ      DI, R12 // surrogates
-	SHRQ      $63, BX
-	SHLQ      $5, BX
-	MOVQ      AX, R11
-	SHRQ      $60, R11
-	MOVQ      AX, DI
-	SHRQ      $61, DI
-	ORQ       DI, R11
-	MOVQ      AX, DI
-	SHRQ      $62, DI
-	ORQ       DI, R11
-	MOVQ      AX, DI
-	SHRQ      $63, DI
-	ORQ       DI, R11 // the digits past the block
-	SHLQ      $4, DI
-	ORQ       DI, R11 // a first digit past the block
-	ORQ       BX, R11 // a first digit d or D at its last byte
-	JMP       vescaped
+// func compactVBMI2(dst, src *byte, n int) (written int)
+//
+// AppendValue's compaction where the CPU has AVX512-VBMI2: it writes the valid JSON value
+// src[:n] to dst without the whitespace between its tokens and returns how many bytes it
+// wrote; dst must have room for n+64 (each block is stored whole). Outside strings a valid
+// value holds no byte up to 0x20 but whitespace, so a block's whitespace to drop is its bytes
+// up to 0x20 outside strings: from the quotes no backslash escapes (escapedBy), the inside of
+// the strings is their prefix XOR, one carry-less multiply by all ones. VPCOMPRESSB keeps the
+// rest. The last, partial block is loaded under a mask, which reads nothing past src[n-1] and
+// reads zeros for the bytes past it: whitespace outside strings, dropped as such, since a
+// value ends outside any string.
+//
+// Registers: SI src, CX the bytes left, R14 the next byte of dst and R11 dst, R8 the backslash
+// carried into the block, R9 ones where the block before ended inside a string.
+TEXT ·compactVBMI2(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), R14
+	MOVQ      src+8(FP), SI
+	MOVQ      n+16(FP), CX
+	MOVQ      R14, R11
+	XORQ      R8, R8
+	XORQ      R9, R9
+	VMOVDQU64 z22<>(SB), Z21
+	VMOVDQU64 z5c<>(SB), Z22
+	VMOVDQU64 z20<>(SB), Z23
+	MOVQ      $-1, AX
+	MOVQ      AX, X2
 
-vfail:
-	MOVQ $0, end+24(FP)
-	MOVQ $0, flags+32(FP)
+cloop:
+	CMPQ      CX, $64
+	JB        ctail
+	VMOVDQU64 (SI), Z0
+	ADDQ      $64, SI
+	SUBQ      $64, CX
+
+cblock:
+	VPCMPEQB  Z21, Z0, K1     // quote
+	VPCMPEQB  Z22, Z0, K2     // backslash
+	VPCMPUB   $2, Z23, Z0, K3 // up to 0x20
+	KMOVQ     K2, R12
+	ESCAPEDBY
+	MOVQ      R12, R8
+	KMOVQ     K1, AX
+	ANDNQ     AX, R13, AX // the quotes no backslash escapes
+	MOVQ      AX, X1
+	PCLMULQDQ $0, X2, X1
+	MOVQ      X1, AX      // ones from each opening quote up to its closing one
+	XORQ      R9, AX      // the other way round in a string the block before left open
+	MOVQ      AX, R9
+	SARQ      $63, R9
+	KMOVQ     K3, BX
+	ANDNQ     BX, AX, BX // the whitespace
+	NOTQ      BX         // and the rest to keep
+	KMOVQ     BX, K4
+	VPCOMPRESSB Z0, K4, Z1
+	VMOVDQU64 Z1, (R14)
+	POPCNTQ   BX, BX
+	ADDQ      BX, R14
+	JMP       cloop
+
+ctail:
+	TESTQ     CX, CX
+	JZ        cdone
+	MOVQ      $1, R10
+	SHLQ      CX, R10
+	DECQ      R10
+	KMOVQ     R10, K5
+	VMOVDQU8.Z (SI), K5, Z0
+	XORQ      CX, CX
+	JMP       cblock
+
+cdone:
+	SUBQ R11, R14
+	MOVQ R14, written+24(FP)
 	VZEROUPPER
 	RET

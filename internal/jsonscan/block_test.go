@@ -187,7 +187,7 @@ func scanBothAt(t *testing.T, doc []byte, at int) {
 // to scanBlocks as well): handing those to scanBlocks would be right but slow.
 func checkStringVBMI(t *testing.T, doc []byte, at int, careful *Scanner, carefulFlags StrFlags, carefulOK bool) {
 	t.Helper()
-	end, flags := scanStringVBMI(&doc[0], at+1, len(doc))
+	end, flags := stringVBMI(t, doc, at+1)
 	if end != 0 && (!carefulOK || end != careful.Pos() || StrFlags(flags) != carefulFlags) {
 		t.Fatalf("%q at %d: scanStringVBMI = end %d flags %b; careful scan ok=%v end %d flags %b (%v)", doc, at, end, flags, carefulOK, careful.Pos(), carefulFlags, careful.Err())
 	}
@@ -502,7 +502,7 @@ func TestAssemblySettlesProse(t *testing.T) {
 		if !ok {
 			t.Fatalf("%q: %v", doc, careful.Err())
 		}
-		if end, f := scanStringVBMI(&doc[0], at+1, len(doc)); end != careful.Pos() || StrFlags(f) != flags {
+		if end, f := stringVBMI(t, doc, at+1); end != careful.Pos() || StrFlags(f) != flags {
 			t.Fatalf("%q from %d: scanStringVBMI = end %d flags %b, want %d %b", doc, at+1, end, f, careful.Pos(), flags)
 		}
 	}

@@ -130,11 +130,16 @@ type Scanner struct {
 	// recording stops, and the runs no longer count, past the bound maxRunBytes sets.
 	recording bool
 	runs      []int32
+	maxRuns   int // the bound on len(runs)
 	err       *SyntaxError
 	stack     []bool // container kinds during SkipValue: true for object
 	key       Span   // content of the last member key, without its quotes
 	keyFlags  StrFlags
 	strFlags  StrFlags
+	// wide: a string held a byte from 0x80 on, so scanStringVBMI starts in its UTF-8 loop.
+	// Until then its ASCII loop leaves the checks out: Python's json.dumps, the platform's
+	// writer, escapes every other character.
+	wide bool
 }
 
 // Reset starts a walk over data, allowing at most maxDepth nested arrays and objects.
@@ -146,10 +151,11 @@ func (s *Scanner) Reset(data []byte, maxDepth int) {
 // is, for AppendValue: Python's json.dumps puts a space after every ',' and ':', and a value
 // written out compact was otherwise scanned a second time (a quarter of the time of such a
 // result). The record costs nothing where there is no whitespace, and is bounded: past one
-// run per maxRunBytes of input, AppendValue scans again instead.
+// run per maxRunBytes of input, AppendValue scans again instead. Where AppendValue compacts
+// with compactVBMI2 nothing is recorded.
 func (s *Scanner) ResetRecordingWS(data []byte, maxDepth int) {
 	s.Reset(data, maxDepth)
-	s.recording = true
+	s.recording, s.maxRuns = !useCompactVBMI2, len(data)/maxRunBytes+16
 }
 
 // maxRunBytes bounds the record of whitespace runs to a quarter of the input's size (4 bytes
@@ -249,18 +255,30 @@ func (s *Scanner) skipWS() {
 	s.skipRun()
 }
 
+// spaceRun skips the run at s.pos if it is one space: what Python's json.dumps leaves after
+// every ',' and ':'. It reports whether it did, in line, where skipRun is a call; like
+// skipRun, it is called past a check that a byte up to ' ' is next, which keeps compact JSON
+// from paying for it.
+func (s *Scanner) spaceRun() bool {
+	i := s.pos
+	if i+1 >= len(s.data) || s.data[i] != ' ' || s.data[i+1] <= ' ' {
+		return false
+	}
+	s.ws++
+	if s.recording {
+		s.record()
+	}
+	s.pos = i + 1
+	return true
+}
+
 // skipRun is skipWS past the check that inlines: it skips a run, if one starts at s.pos.
 //
 //go:noinline
 func (s *Scanner) skipRun() {
-	i := s.pos
-	for i < len(s.data) {
-		switch s.data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-			continue
-		}
-		break
+	d, i := s.data, s.pos
+	for i < len(d) && d[i] <= ' ' && wsBits>>d[i]&1 != 0 {
+		i++
 	}
 	if i != s.pos {
 		s.ws++
@@ -271,9 +289,12 @@ func (s *Scanner) skipRun() {
 	}
 }
 
+// wsBits has the bits of the four whitespace bytes set, for a test by shift.
+const wsBits = 1<<' ' | 1<<'\t' | 1<<'\n' | 1<<'\r'
+
 // record notes the whitespace run that starts at s.pos.
 func (s *Scanner) record() {
-	if len(s.runs) >= len(s.data)/maxRunBytes+16 {
+	if len(s.runs) >= s.maxRuns {
 		s.recording = false
 		return
 	}
@@ -281,12 +302,18 @@ func (s *Scanner) record() {
 }
 
 // AppendValue appends the value at sp of the input, compacted when hasWS says it held
-// whitespace between its tokens (a walk's WS changed over it): from the runs recorded when
-// the walk began with ResetRecordingWS, else by scanning it again (AppendCompact).
+// whitespace between its tokens (a walk's WS changed over it): where the CPU has
+// AVX512-VBMI2 and dst the room, by compactVBMI2, 64 bytes at a time; else from the runs
+// recorded when the walk began with ResetRecordingWS, else by scanning it again
+// (AppendCompact).
 func (s *Scanner) AppendValue(dst []byte, sp Span, hasWS bool) []byte {
 	d := s.data
 	if !hasWS {
 		return append(dst, d[sp.Start:sp.End]...)
+	}
+	if n := sp.End - sp.Start; useCompactVBMI2 && n > 0 && cap(dst)-len(dst) >= n+64 {
+		room := dst[len(dst):cap(dst)]
+		return dst[:len(dst)+compactVBMI2(&room[0], &d[sp.Start], n)]
 	}
 	if !s.recording {
 		return AppendCompact(dst, d[sp.Start:sp.End])
@@ -306,7 +333,7 @@ func (s *Scanner) AppendValue(dst []byte, sp Span, hasWS bool) []byte {
 			break
 		}
 		dst = append(dst, d[at:r]...)
-		for at = int(r); at < sp.End && isSpace(d[at]); at++ {
+		for at = int(r) + 1; at < sp.End && d[at] <= ' ' && wsBits>>d[at]&1 != 0; at++ {
 		}
 	}
 	return append(dst, d[at:sp.End]...)
@@ -419,8 +446,11 @@ func (s *Scanner) next(obj bool) bool {
 	if s.pos < len(s.data) {
 		switch s.data[s.pos] {
 		case ',':
-			s.pos++
-			s.skipWS()
+			if s.pos++; s.pos < len(s.data) && s.data[s.pos] <= ' ' {
+				if !s.spaceRun() {
+					s.skipRun()
+				}
+			}
 			return true
 		case closer(obj):
 			s.pos++
@@ -479,7 +509,11 @@ scanned:
 		}
 		s.pos++
 	}
-	s.skipWS()
+	if s.pos < len(d) && d[s.pos] <= ' ' {
+		if !s.spaceRun() {
+			s.skipRun()
+		}
+	}
 	return true
 }
 
@@ -518,8 +552,11 @@ func (s *Scanner) SkipValue() Span {
 			obj := s.stack[len(s.stack)-1]
 			c := s.data[s.pos]
 			if c == ',' {
-				s.pos++
-				s.skipWS()
+				if s.pos++; s.pos < len(s.data) && s.data[s.pos] <= ' ' {
+					if !s.spaceRun() {
+						s.skipRun()
+					}
+				}
 				if obj {
 					s.member()
 				}
@@ -805,9 +842,9 @@ func (s *Scanner) scanString() (StrFlags, bool) {
 		return s.scanWords(from)
 	}
 	if useStringVBMI { // anything but a valid string is left to scanBlocks, which reports it
-		if end, flags := scanStringVBMI(&d[0], from, len(d)); end != 0 {
-			s.pos = end
-			return StrFlags(flags), true
+		if end, flags := scanStringVBMI(&d[0], from, len(d), !s.wide); end != 0 {
+			s.pos, s.wide = end, flags&stringWide != 0
+			return StrFlags(flags &^ stringWide), true
 		}
 	}
 	flags, end, ok := scanBlocks(d, from)

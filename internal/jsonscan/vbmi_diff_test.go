@@ -177,7 +177,7 @@ func TestStringVBMIDifferential(t *testing.T) {
 			t.Fatalf("%q from %d: reference ok=%v end %d flags %b; careful scan ok=%v end %d flags %b (%v)",
 				doc, from, refOK, refEnd, refFlags, carefulOK, careful.Pos(), carefulFlags, careful.Err())
 		}
-		end, flags := scanStringVBMI(&doc[0], from, len(doc))
+		end, flags := stringVBMI(t, doc, from)
 		if refOK {
 			valid++
 		}
@@ -220,7 +220,7 @@ func TestStringVBMIUTF8Windows(t *testing.T) {
 						for _, d := range reps {
 							doc[pos], doc[pos+1], doc[pos+2], doc[pos+3] = a, b, c, d
 							cases++
-							end, flags := scanStringVBMI(&doc[0], 0, len(doc))
+							end, flags := stringVBMI(t, doc, 0)
 							refEnd, refFlags, ok := refStringEnd(doc, pos)
 							if end == 0 && ok && utf8.Valid(doc[refEnd:]) {
 								t.Fatalf("%q: scanStringVBMI did not settle a valid string (end %d)", doc, refEnd)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestStringVBMIUTF8 puts every class of UTF-8 error, and the valid characters at the edges of
@@ -86,4 +87,25 @@ func TestStringVBMISurrogates(t *testing.T) {
 		doc := append(bytes.Repeat([]byte(" "), at), `"`+strings.Repeat(`\ud83d\ude00`, 40)+`"`+strings.Repeat(" ", blockSize)...)
 		scanBothAt(t, doc, at)
 	}
+}
+
+// stringVBMI runs scanStringVBMI from d[i] in both its loops, the ASCII one first and the one
+// with the UTF-8 checks, which must agree, and returns their end and the string's flags. The
+// ASCII loop must say it met a byte from 0x80 on exactly when the blocks it settled hold one,
+// the other always.
+func stringVBMI(t *testing.T, d []byte, i int) (int, uint64) {
+	t.Helper()
+	end, flags := scanStringVBMI(&d[0], i, len(d), false)
+	aEnd, aFlags := scanStringVBMI(&d[0], i, len(d), true)
+	if aEnd != end || aFlags&^stringWide != flags&^stringWide {
+		t.Fatalf("%q from %d: scanStringVBMI = end %d flags %b from the ASCII loop, %d %b from the other", d, i, aEnd, aFlags, end, flags)
+	}
+	if end == 0 {
+		return 0, 0
+	}
+	blocks := d[i : i+(end-1-i)/blockSize*blockSize+blockSize]
+	if wide := bytes.ContainsFunc(blocks, func(r rune) bool { return r >= utf8.RuneSelf }); wide != (aFlags&stringWide != 0) || flags&stringWide == 0 {
+		t.Fatalf("%q from %d: scanStringVBMI wide %b from the ASCII loop, %b from the other; the blocks hold a byte from 0x80 on: %v", d, i, aFlags&stringWide, flags&stringWide, wide)
+	}
+	return end, flags &^ stringWide
 }
