@@ -290,7 +290,7 @@ func (s *Scanner) skipRun() {
 }
 
 // wsBits has the bits of the four whitespace bytes set, for a test by shift.
-const wsBits = 1<<' ' | 1<<'\t' | 1<<'\n' | 1<<'\r'
+const wsBits uint64 = 1<<' ' | 1<<'\t' | 1<<'\n' | 1<<'\r'
 
 // record notes the whitespace run that starts at s.pos.
 func (s *Scanner) record() {
