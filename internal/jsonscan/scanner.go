@@ -383,8 +383,9 @@ func (s *Scanner) ObjectNext() bool {
 	if i := s.pos; i < len(s.data) {
 		switch s.data[i] {
 		case ',':
-			s.pos = i + 1
-			s.skipWS()
+			if s.pos = i + 1; s.pos < len(s.data) && s.data[s.pos] <= ' ' && !s.spaceRun() {
+				s.skipRun()
+			}
 			return s.member()
 		case '}':
 			s.pos = i + 1
@@ -403,8 +404,9 @@ func (s *Scanner) ArrayNext() bool {
 	if i := s.pos; i < len(s.data) { // as in ObjectNext: no call to next
 		switch s.data[i] {
 		case ',':
-			s.pos = i + 1
-			s.skipWS()
+			if s.pos = i + 1; s.pos < len(s.data) && s.data[s.pos] <= ' ' && !s.spaceRun() {
+				s.skipRun()
+			}
 			return true
 		case ']':
 			s.pos = i + 1
