@@ -1094,6 +1094,23 @@ GLOBL notLetter<>(SB), RODATA|NOPTR, $128
 	ORQ   R11, AX; \
 	JNZ   unicode
 
+// NEXTBLOCK is both loops' step past a block once its escapes are settled: the control
+// characters (K3) join the wrong escapes (R9); at a closing quote, a quote (K1) no backslash
+// escapes, it goes to closed with the quote's bit in DI; else anything wrong fails, and the
+// block's escapes and surrogates are kept for the flags before loop takes the next block.
+#define NEXTBLOCK(closed, loop) \
+	KMOVQ K1, AX; \
+	KMOVQ K3, BX; \
+	ORQ   BX, R9; \
+	ANDNQ AX, R13, DI; \
+	JNZ   closed; \
+	TESTQ R9, R9; \
+	JNZ   vfail; \
+	ORQ   R13, R10; \
+	ORQ   R12, R14; \
+	ADDQ  $64, DX; \
+	JMP   loop
+
 // CLOSED is both loops' end at the closing quote, DI the quote's bit and wide the flags' bit 2:
 // only the bytes up to the quote count.
 #define CLOSED(wide) \
@@ -1211,17 +1228,7 @@ vloop:
 	ESCAPES(vunicode)
 
 vescaped:
-	KMOVQ K1, AX
-	KMOVQ K3, BX
-	ORQ   BX, R9      // and control characters
-	ANDNQ AX, R13, DI // the closing quote: a quote not escaped
-	JNZ   vclosed
-	TESTQ R9, R9
-	JNZ   vfail
-	ORQ   R13, R10
-	ORQ   R12, R14
-	ADDQ  $64, DX
-	JMP   vloop
+	NEXTBLOCK(vclosed, vloop)
 
 vclosed:
 	VPTESTMB Z20, Z20, K1
@@ -1255,17 +1262,7 @@ aloop:
 	ESCAPES(aunicode)
 
 aescaped:
-	KMOVQ K1, AX
-	KMOVQ K3, BX
-	ORQ   BX, R9
-	ANDNQ AX, R13, DI
-	JNZ   aclosed
-	TESTQ R9, R9
-	JNZ   vfail
-	ORQ   R13, R10
-	ORQ   R12, R14
-	ADDQ  $64, DX
-	JMP   aloop
+	NEXTBLOCK(aclosed, aloop)
 
 aclosed:
 	CLOSED(0)
