@@ -12,9 +12,6 @@ var (
 	useVBMI   = useAVX512 && cpu.X86.HasAVX512VBMI
 	// useStringVBMI tries scanStringVBMI before scanBlocks.
 	useStringVBMI = useVBMI
-	// useCompactVBMI2 has AppendValue compact with compactVBMI2, and the Scanner record no
-	// whitespace runs for it.
-	useCompactVBMI2 = useAVX512 && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasPCLMULQDQ && cpu.X86.HasPOPCNT
 )
 
 // classifyAVX2 fills m for the 64 bytes of b, 32 bytes per instruction, and classifyAVX512 with
@@ -56,9 +53,3 @@ func scanStringVBMI(d *byte, i, n int, ascii bool) (end int, flags uint64)
 // stringWide is the bit of scanStringVBMI's flags that says it met a byte from 0x80 on, or
 // was called with ascii unset: the Scanner's next strings start in its UTF-8 loop.
 const stringWide = 4
-
-// compactVBMI2 writes the valid JSON value src[:n] to dst without its whitespace and returns
-// how many bytes it wrote. dst must have room for n+64 bytes.
-//
-//go:noescape
-func compactVBMI2(dst, src *byte, n int) (written int)

@@ -3,7 +3,7 @@
 package jsonscan
 
 // useBlocks is false off amd64: strings are scanned by scanWords (tests may not turn it on).
-var useBlocks, useAVX512, useVBMI, useStringVBMI, useCompactVBMI2 = false, false, false, false, false
+var useBlocks, useAVX512, useVBMI, useStringVBMI = false, false, false, false
 
 func classifyAVX2(b *[blockSize]byte, m *blockInfo)   { panic("jsonscan: no AVX2 off amd64") }
 func classifyAVX512(b *[blockSize]byte, m *blockInfo) { panic("jsonscan: no AVX-512 off amd64") }
@@ -19,5 +19,3 @@ func scanStringVBMI(d *byte, i, n int, ascii bool) (end int, flags uint64) {
 }
 
 const stringWide = 4
-
-func compactVBMI2(dst, src *byte, n int) (written int) { panic("jsonscan: no AVX-512 off amd64") }

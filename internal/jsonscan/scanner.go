@@ -151,11 +151,10 @@ func (s *Scanner) Reset(data []byte, maxDepth int) {
 // is, for AppendValue: Python's json.dumps puts a space after every ',' and ':', and a value
 // written out compact was otherwise scanned a second time (a quarter of the time of such a
 // result). The record costs nothing where there is no whitespace, and is bounded: past one
-// run per maxRunBytes of input, AppendValue scans again instead. Where AppendValue compacts
-// with compactVBMI2 nothing is recorded.
+// run per maxRunBytes of input, AppendValue scans again instead.
 func (s *Scanner) ResetRecordingWS(data []byte, maxDepth int) {
 	s.Reset(data, maxDepth)
-	s.recording, s.maxRuns = !useCompactVBMI2, len(data)/maxRunBytes+16
+	s.recording, s.maxRuns = true, len(data)/maxRunBytes+16
 }
 
 // maxRunBytes bounds the record of whitespace runs to a quarter of the input's size (4 bytes
@@ -302,18 +301,12 @@ func (s *Scanner) record() {
 }
 
 // AppendValue appends the value at sp of the input, compacted when hasWS says it held
-// whitespace between its tokens (a walk's WS changed over it): where the CPU has
-// AVX512-VBMI2 and dst the room, by compactVBMI2, 64 bytes at a time; else from the runs
-// recorded when the walk began with ResetRecordingWS, else by scanning it again
-// (AppendCompact).
+// whitespace between its tokens (a walk's WS changed over it): from the runs recorded when
+// the walk began with ResetRecordingWS, else by scanning it again (AppendCompact).
 func (s *Scanner) AppendValue(dst []byte, sp Span, hasWS bool) []byte {
 	d := s.data
 	if !hasWS {
 		return append(dst, d[sp.Start:sp.End]...)
-	}
-	if n := sp.End - sp.Start; useCompactVBMI2 && n > 0 && cap(dst)-len(dst) >= n+64 {
-		room := dst[len(dst):cap(dst)]
-		return dst[:len(dst)+compactVBMI2(&room[0], &d[sp.Start], n)]
 	}
 	if !s.recording {
 		return AppendCompact(dst, d[sp.Start:sp.End])
