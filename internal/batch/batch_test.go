@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -183,6 +184,23 @@ func TestRunErrors(t *testing.T) {
 		_, err := Run(ctx, bytes.NewReader(input.Bytes()), io.Discard, n, Options{Workers: 2})
 		require.ErrorIs(t, err, context.Canceled)
 	})
+	// RunBytes at -j 1 normalizes on its reader, with no worker: the same errors.
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprintf("RunBytes -j %d: write error stops the run", workers), func(t *testing.T) {
+			w := &failingWriter{after: 2}
+			stats, err := RunBytes(context.Background(), input.Bytes(), w, n, Options{Workers: workers, ChunkBytes: 4096})
+			require.ErrorContains(t, err, "write output: disk full")
+			assert.Less(t, stats.Lines, int64(5000))
+		})
+		t.Run(fmt.Sprintf("RunBytes -j %d: cancel stops reading", workers), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			var out bytes.Buffer
+			_, err := RunBytes(ctx, input.Bytes(), &out, n, Options{Workers: workers})
+			require.ErrorIs(t, err, context.Canceled)
+			assert.Zero(t, out.Len())
+		})
+	}
 }
 
 func TestProgress(t *testing.T) {
@@ -196,6 +214,30 @@ func TestProgress(t *testing.T) {
 		assert.Greater(t, calls[i].Lines, calls[i-1].Lines)
 	}
 	assert.Equal(t, int64(100), calls[len(calls)-1].Lines)
+}
+
+// RunBytes at -j 1, which finds a chunk's lines as it normalizes them, cuts the chunks where
+// the reader cuts them for the workers: the same progress, chunk by chunk, and the same bytes.
+func TestProgressBytesChunks(t *testing.T) {
+	var input bytes.Buffer
+	g := jsonlgen.New(5, true)
+	for range 3000 {
+		input.Write(append(g.Line(nil), '\n'))
+	}
+	input.WriteString(strings.Repeat("\n", 2*maxChunkLines) + `"no final newline"`)
+	for _, chunk := range []int{1, 4096, 64 << 10} {
+		var calls [2][]Stats
+		var outs [2]bytes.Buffer
+		for i, workers := range []int{1, 2} {
+			_, err := RunBytes(context.Background(), input.Bytes(), &outs[i], normalize.New(),
+				Options{Workers: workers, ChunkBytes: chunk, Progress: func(s Stats) { calls[i] = append(calls[i], s) }})
+			require.NoError(t, err)
+		}
+		require.Len(t, calls[0], len(calls[1]), "chunk %d", chunk)
+		assert.True(t, slices.Equal(calls[1], calls[0]), "chunk %d: other totals after a chunk", chunk)
+		assert.Greater(t, len(calls[0]), 2, "chunk %d", chunk)
+		assert.True(t, bytes.Equal(outs[1].Bytes(), outs[0].Bytes()), "chunk %d", chunk)
+	}
 }
 
 // BenchmarkRun measures the pipeline on the benchmark's mix of lines, in MB/s of input.
