@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -129,70 +130,108 @@ func AppendString(dst []byte, s string) []byte {
 
 // AppendStringContent appends s escaped as AppendString escapes it, without the quotes: a JSON
 // string written in pieces, each of whole characters, is the string of the pieces joined.
+//
+// A warning's text is mostly plain ASCII with a quote every few words (its examples of JSON):
+// each word is stored whole before its special byte is looked for, and a quote's escape is two
+// stores, so that no quote costs a copy of the run before it. There is always room past dst's
+// end for the rest of s as it is and a word more (stringRoom), so that no store needs a check.
 func AppendStringContent(dst []byte, s string) []byte {
-	start := 0
-	for i := 0; i < len(s); {
-		// Runs of plain ASCII, a word at a time: special marks exactly the bytes that end one
-		// (its lowest mark is exact, and only that one is used).
-		for i+8 <= len(s) {
-			if m := special(stringWord(s, i)); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
+	n, i := len(dst), 0
+	dst = stringRoom(dst, n, len(s))
+	for {
+		// Plain ASCII a word at a time, and the last bytes under a word as one too: special
+		// marks exactly the byte that ends a run (its lowest mark is exact, and only that one
+		// is used); the bytes stored from it on are written over.
+		var m uint64
+		for ; i+8 <= len(s); i, n = i+8, n+8 {
+			w := stringWord(s, i)
+			binary.LittleEndian.PutUint64(dst[n:], w)
+			if m = special(w); m != 0 {
 				break
 			}
-			i += 8
 		}
-		if i >= len(s) {
-			break
-		}
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		if m == 0 {
+			if i == len(s) {
+				break
 			}
-			i++
-			start = i
-			continue
+			w := tailWord(s, i)
+			binary.LittleEndian.PutUint64(dst[n:], w)
+			if m = special(w); m == 0 {
+				n += len(s) - i
+				break
+			}
 		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
-			u := 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', hexDigits[u>>12], hexDigits[u>>8&0xF], hexDigits[u>>4&0xF], hexDigits[u&0xF])
-			i += 3
-			start = i
-			continue
+		k := bits.TrailingZeros64(m) >> 3
+		i, n = i+k, n+k
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			dst[n], dst[n+1] = '\\', c
+			i, n = i+1, n+2
+		case c < utf8.RuneSelf:
+			dst[n] = '\\'
+			switch c {
+			case '\n':
+				dst[n+1] = 'n'
+			case '\r':
+				dst[n+1] = 'r'
+			case '\t':
+				dst[n+1] = 't'
+			default:
+				dst[n+1], dst[n+2], dst[n+3], dst[n+4], dst[n+5] = 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF]
+				n += 4
+			}
+			i, n = i+1, n+2
+		default:
+			i, n = appendRune(dst, n, s, i)
 		}
-		if r == utf8.RuneError && n == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\uFFFD"...)
-			i += n
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += n
-			start = i
-			continue
-		}
-		i += n
+		dst = stringRoom(dst, n, len(s)-i)
 	}
-	return append(dst, s[start:]...)
+	return dst[:n]
+}
+
+// tailWord is s[i:], fewer than eight bytes, as the low bytes of a little-endian word whose
+// bytes above them are plain ('a'): one load, when s has a word before its end.
+func tailWord(s string, i int) uint64 {
+	rest := len(s) - i
+	var w uint64
+	if len(s) >= 8 {
+		w = stringWord(s, len(s)-8) >> (64 - 8*rest)
+	} else {
+		for k := len(s) - 1; k >= i; k-- {
+			w = w<<8 | uint64(s[k])
+		}
+	}
+	return w | lsb*'a'<<(8*rest)
+}
+
+// stringRoom returns dst, of which the first n bytes are written, at its whole capacity, which
+// holds those n, rest more and a word and an escape past them.
+func stringRoom(dst []byte, n, rest int) []byte {
+	if need := rest + 16; cap(dst)-n < need {
+		dst = slices.Grow(dst[:n], need)
+	}
+	return dst[:cap(dst)]
+}
+
+// appendRune writes the non-ASCII character at s[i] at dst[n:] as AppendStringContent escapes
+// it (a lone surrogate's WTF-8 bytes as its escape, an invalid byte as U+FFFD, U+2028 and
+// U+2029 escaped, any other as it is), and returns the offsets past it.
+func appendRune(dst []byte, n int, s string, i int) (int, int) {
+	c := s[i]
+	if c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
+		u := 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+		dst[n], dst[n+1], dst[n+2], dst[n+3], dst[n+4], dst[n+5] = '\\', 'u', hexDigits[u>>12], hexDigits[u>>8&0xF], hexDigits[u>>4&0xF], hexDigits[u&0xF]
+		return i + 3, n + 6
+	}
+	switch r, size := utf8.DecodeRuneInString(s[i:]); {
+	case r == utf8.RuneError && size == 1:
+		return i + 1, n + copy(dst[n:], "\uFFFD")
+	case r == '\u2028' || r == '\u2029':
+		dst[n], dst[n+1], dst[n+2], dst[n+3], dst[n+4], dst[n+5] = '\\', 'u', '2', '0', '2', hexDigits[r&0xF]
+		return i + size, n + 6
+	default:
+		return i + size, n + copy(dst[n:], s[i:i+size])
+	}
 }
 
 const hexDigits = "0123456789abcdef"

@@ -224,6 +224,52 @@ func TestAppendStringContentWords(t *testing.T) {
 	}
 }
 
+// TestAppendStringContentMixed checks AppendStringContent against the bytewise escaping on
+// texts with many characters to escape, near each other and at the ends (warnings' texts hold a
+// quote every few words), appended to a dst of every spare capacity from none up, so that every
+// growth of the room past dst's end is taken.
+func TestAppendStringContentMixed(t *testing.T) {
+	texts := []string{
+		`one of "system", "user", "assistant", "tool"`,
+		`send it as {"role": "assistant", "tool_calls": [{"id": <call_id>, "name": <name>, "arguments": <arguments>}]}`,
+		`""""""""""""""""""`, `\\\\\\\\\\\\`, `"\\"\\"\\"`, "\n\r\t\x00\x1f\"\\",
+		"the number 12345678901234567890123\u2026, \u2028\u2029 \xed\xa0\x80 \xff\xfe 東京 😀 \x7f",
+		"a\"", "\"a", "\"", "", "é", "abcdefg\"", "abcdefgh\"", "abcdefghi\"", "\"abcdefghijklmnop\"",
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"a", "bcdefgh", "\"", "\\", "\n", "\x01", "é", "\u2028", "\xff", "\xed\xbf\xbf", "😀", " "}
+	for range 300 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, s := range texts {
+		want := string(appendStringContentBytewise([]byte("pre"), s))
+		for spare := range 3*len(s) + 20 {
+			dst := append(make([]byte, 0, 3+spare), "pre"...)
+			if got := string(AppendStringContent(dst, s)); got != want {
+				t.Fatalf("AppendStringContent(%q) with %d bytes spare = %q, want %q", s, spare, got, want)
+			}
+		}
+	}
+}
+
+// FuzzAppendStringContent: the word-at-a-time escaping is the bytewise one, on any bytes.
+func FuzzAppendStringContent(f *testing.F) {
+	for _, s := range []string{"", "plain", `a "quoted" text`, "\\\"\n\x00", "\u2028\xed\xa0\x80\xff", "東京😀"} {
+		f.Add(s, 0)
+	}
+	f.Fuzz(func(t *testing.T, s string, spare int) {
+		spare = max(0, spare%64)
+		dst := append(make([]byte, 0, 1+spare), 'x')
+		if got, want := string(AppendStringContent(dst, s)), string(appendStringContentBytewise([]byte("x"), s)); got != want {
+			t.Fatalf("AppendStringContent(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
 // appendStringContentBytewise is AppendStringContent one byte at a time, as it was written first.
 func appendStringContentBytewise(dst []byte, s string) []byte {
 	start := 0
