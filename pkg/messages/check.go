@@ -202,17 +202,16 @@ func (r *Reader) readToolCall(j int) (reason softwarn.Parts, bad, flat bool) {
 		}
 		if c.fnNameKind != jsonscan.String {
 			return softwarn.Parts{Subject: "function.name", Found: describeKind(c.fnNameKind), Expected: toolName, Done: droppedMessage,
-				Fix: nameFix(data, c.fnName, c.fnNameKind, `add the tool's name to function: {"name": <the tool's name>, "arguments": <its arguments>}`)}, true, false
+				Fix: r.nameFix(data, c.fnName, c.fnNameKind, `add the tool's name to function: {"name": <the tool's name>, "arguments": <its arguments>}`)}, true, false
 		}
 		call.Name, call.Arguments, call.ArgumentsWS = c.fnName.Pack(), c.fnArgs.Pack(), c.fnArgsWS
 	} else if c.nameKind != jsonscan.String {
 		return softwarn.Parts{Subject: "name", Found: describeKind(c.nameKind), Expected: toolName, Done: droppedMessage,
-			Fix: nameFix(data, c.name, c.nameKind, `add the tool's name: "name" in the flat form {"id", "name", "arguments"}, or "function": {"name", "arguments"} in OpenAI's`)}, true, false
+			Fix: r.nameFix(data, c.name, c.nameKind, `add the tool's name: "name" in the flat form {"id", "name", "arguments"}, or "function": {"name", "arguments"} in OpenAI's`)}, true, false
 	}
 	if c.idKind != jsonscan.None && c.idKind != jsonscan.Null && c.idKind != jsonscan.String {
 		if c.idKind == jsonscan.Number {
-			number := numberText(data, c.id)
-			found, fix := foundNumber(number)
+			found, fix := r.foundNumber(data, c.id)
 			return softwarn.Parts{Subject: "id", Found: found, Expected: "a string or null", Done: droppedMessage, Fix: fix}, true, false
 		}
 		return softwarn.Parts{Subject: "id", Found: c.idKind.Describe(), Expected: "a string or null", Done: droppedMessage,
@@ -259,39 +258,45 @@ const callShapes = `flat {"id", "name", "arguments"} or OpenAI's {"id", "type": 
 
 // nameFix is the fix for a tool's name of kind k at sp that is not a string: missing is the
 // fix when there is none.
-func nameFix(data []byte, sp jsonscan.Span, k jsonscan.Kind, missing string) string {
+func (r *Reader) nameFix(data []byte, sp jsonscan.Span, k jsonscan.Kind, missing string) string {
 	switch k {
 	case jsonscan.None:
 		return missing
 	case jsonscan.Number:
-		return asString(numberText(data, sp))
+		return r.warn.Keep(appendAsString(r.warn.TextBuf(), data, sp))
 	}
 	return "send the tool's name as a string"
 }
 
-// asString is the fix for a number sent where a string was expected: the number's text (from
-// numberText), quoted.
-func asString(number string) string { return sendAsString + number + `"` }
+// appendAsString appends the fix for the number at sp sent where a string was expected: its
+// text (appendNumberText), quoted.
+func appendAsString(dst, data []byte, sp jsonscan.Span) []byte {
+	return append(appendNumberText(append(dst, sendAsString...), data, sp), '"')
+}
 
 const sendAsString = `send it as a string: "`
 
-// foundNumber is what a warning says of a number sent where a string was expected: "the number
-// N" found, and asString(N) for its fix, both cut from one string, built at once.
-func foundNumber(number string) (found, fix string) {
-	const pre = "the number "
-	s := pre + number + sendAsString + number + `"`
-	return s[:len(pre)+len(number)], s[len(pre)+len(number):]
+// foundNumber is what a warning says of the number at sp sent where a string was expected:
+// "the number N" found, and appendAsString's fix, both cut from one text built in the
+// collector's buffer.
+func (r *Reader) foundNumber(data []byte, sp jsonscan.Span) (found, fix string) {
+	b := appendNumberText(append(r.warn.TextBuf(), "the number "...), data, sp)
+	n := len(b)
+	s := r.warn.Keep(appendAsString(b, data, sp))
+	return s[:n], s[n:]
 }
 
-// numberText shows the number token at sp in a message, cut to about 64 bytes. (ShortToken is
-// for string tokens: it closes the cut with a quote.) The token is cut before it is copied: a
-// number can be megabytes long.
-func numberText(data []byte, sp jsonscan.Span) string {
+// appendNumberText appends the number token at sp in a message, cut to 64 bytes and "…". (A
+// number is ASCII, so that any cut is on a character boundary, as jsonscan.Cut's; ShortToken is
+// for string tokens: it closes the cut with a quote.) Only the cut is copied: a number can be
+// megabytes long.
+func appendNumberText(dst, data []byte, sp jsonscan.Span) []byte {
+	const most = 64
 	tok := data[sp.Start:sp.End]
-	if len(tok) > 80 { // still longer than the cut: Cut adds its "…"
-		tok = tok[:80]
+	if len(tok) > most {
+		return append(append(dst, tok[:most]...), "…"...)
 	}
-	return jsonscan.Cut(string(tok), 64)
+	return append(dst, tok...)
 }
 
 // readFunction reads the nested OpenAI function object of tool call j.
@@ -398,8 +403,7 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 		if k := kindAt(data, v); k != jsonscan.String && k != jsonscan.Null {
 			found, fix := k.Describe(), ""
 			if k == jsonscan.Number {
-				number := numberText(data, v)
-				found, fix = foundNumber(number)
+				found, fix = r.foundNumber(data, v)
 			}
 			return at.Key("tool_call_id").Warning(softwarn.MessageToolCallIDInvalid, softwarn.Dropped, softwarn.Parts{
 				Found: found, Expected: "a string (the id of the tool call this message answers) or null", Done: droppedMessage, Fix: fix}), false

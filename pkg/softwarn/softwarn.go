@@ -15,6 +15,7 @@ package softwarn
 import (
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/dystopic/normalizer/internal/jsonscan"
 )
@@ -299,6 +300,38 @@ type Collector struct {
 	skipped   int
 	firstArea string
 	closed    bool // Close has added its warning
+	// text is the unused end of the buffer that TextBuf and Keep build texts in: only ever
+	// appended to, so that no string Keep returned is written over, whatever the collector
+	// does next (SetLimit keeps it).
+	text []byte
+}
+
+// Room for a text, and the buffer that TextBuf starts when less is left: a text that quotes a
+// number of the input holds it twice, cut to about 64 bytes, and some words.
+const (
+	textRoom  = 256
+	textChunk = 4 << 10
+)
+
+// TextBuf returns an empty buffer to build the text of a warning in (one that quotes a value
+// of the input, such as "the number 17"), for Keep to make a string of: many such texts share
+// one allocation, instead of a string each.
+func (c *Collector) TextBuf() []byte {
+	if cap(c.text) < textRoom {
+		c.text = make([]byte, 0, textChunk)
+	}
+	return c.text[:0]
+}
+
+// Keep returns b, which TextBuf returned and the caller appended a text to, as a string, and
+// keeps the rest of the buffer for the next text. The string shares b's bytes: nothing
+// writes them again, since the next TextBuf starts past them.
+func (c *Collector) Keep(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	c.text = b[len(b):]
+	return unsafe.String(&b[0], len(b))
 }
 
 // SetLimit makes the collector keep at most n warnings (n <= 0: no limit) and forgets all.

@@ -167,3 +167,20 @@ func TestFinding(t *testing.T) {
 		assert.True(t, strings.HasPrefix(tt.parts.Message(), tt.want))
 	}
 }
+
+// TestKeepNeverWrittenOver: a text Keep returned keeps its bytes while more texts are built,
+// past the buffer's chunks, and after SetLimit starts the collector over.
+func TestKeepNeverWrittenOver(t *testing.T) {
+	var c Collector
+	var kept, want []string
+	for i := range 2000 {
+		if i%500 == 499 {
+			c.SetLimit(0)
+		}
+		text := strings.Repeat(string(rune('a'+i%26)), i%200) + "!"
+		kept = append(kept, c.Keep(append(c.TextBuf(), text...)))
+		want = append(want, text)
+	}
+	assert.Equal(t, want, kept)
+	assert.Empty(t, c.Keep(c.TextBuf()))
+}
