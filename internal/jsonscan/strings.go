@@ -136,6 +136,9 @@ func AppendString(dst []byte, s string) []byte {
 // stores, so that no quote costs a copy of the run before it. There is always room past dst's
 // end for the rest of s as it is and a word more (stringRoom), so that no store needs a check.
 func AppendStringContent(dst []byte, s string) []byte {
+	if s == "" {
+		return dst // as append would: no room made, nothing allocated
+	}
 	n, i := len(dst), 0
 	dst = stringRoom(dst, n, len(s))
 	for {

@@ -430,3 +430,14 @@ func TestPeekEveryByte(t *testing.T) {
 		}
 	}
 }
+
+// An empty string appends nothing and, as append, allocates nothing: a nil dst stays nil.
+func TestAppendStringContentEmpty(t *testing.T) {
+	if got := AppendStringContent(nil, ""); got != nil {
+		t.Errorf("AppendStringContent(nil, \"\") = %#v, want nil", got)
+	}
+	dst := make([]byte, 3)
+	if got := AppendStringContent(dst, ""); len(got) != 3 || cap(got) != 3 {
+		t.Errorf("AppendStringContent(3 bytes full, \"\") has len %d, cap %d, want 3, 3", len(got), cap(got))
+	}
+}
