@@ -456,13 +456,40 @@ func (s *Scanner) next(obj bool) bool {
 	return s.failSeparator(s.pos, obj)
 }
 
+// member consumes a member's key and ':', and the whitespace after them.
 func (s *Scanner) member() bool {
+	// Nearly every key is a plain word of up to 15 bytes with ':' right after it: one or two
+	// words settle it here, where nothing is live across a call (memberLong's scanString
+	// made every member save its registers first, a third of its instructions).
+	d, i := s.data, s.pos
+	if i+19 <= len(d) && d[i] == '"' {
+		w := (*[19]byte)(d[i : i+19])
+		k := 0
+		m := special(binary.LittleEndian.Uint64(w[1:9]))
+		if m == 0 {
+			k, m = 8, special(binary.LittleEndian.Uint64(w[9:17]))
+		}
+		if k = (k + bits.TrailingZeros64(m)>>3) & 15; m != 0 && w[k+1] == '"' && w[k+2] == ':' {
+			s.key, s.keyFlags = Span{i + 1, i + 1 + k}, 0
+			s.pos = i + 3 + k
+			if w[k+3] <= ' ' && !s.spaceRun() {
+				s.skipRun()
+			}
+			return true
+		}
+	}
+	return s.memberLong()
+}
+
+// memberLong is member for the other keys: longer, escaped or invalid ones, a key followed
+// by whitespace, and the last bytes of the input.
+func (s *Scanner) memberLong() bool {
 	d, start := s.data, s.pos+1
 	if s.pos >= len(d) || d[s.pos] != '"' {
 		return s.failKey(s.pos)
 	}
-	// Nearly every key is a short word followed by ':': two words of the scan settle it here,
-	// without a call to scanString, and two more a long one (metadata's keys).
+	// Two words of the scan settle a short key here, without a call to scanString, and two
+	// more a long one (metadata's keys).
 	var flags StrFlags
 	if start+16 <= len(d) {
 		w := d[start : start+16]
