@@ -41,6 +41,8 @@ type Members struct {
 	List  []Member
 	arena []byte // unescaped names of keys that had escapes
 	start int
+	// arenaStart is where the current object's names begin in arena.
+	arenaStart int
 	index map[string]int
 	// names has a bit set for each name of the current object, by nameBit: a name whose bit
 	// is clear is new, without comparing it with the others (most objects have no duplicate).
@@ -68,7 +70,7 @@ func (m *Members) Reset() {
 
 // Begin starts a new object; its members are List[Begin():].
 func (m *Members) Begin() int {
-	m.start, m.names = len(m.List), 0
+	m.start, m.arenaStart, m.names = len(m.List), len(m.arena), 0
 	if m.index != nil {
 		clear(m.index)
 	}
@@ -180,5 +182,5 @@ func (m *Members) Find(data []byte, name string) int {
 	return -1
 }
 
-// Drop forgets the members of the current object.
-func (m *Members) Drop() { m.List = m.List[:m.start] }
+// Drop forgets the members of the current object, and their names.
+func (m *Members) Drop() { m.List, m.arena = m.List[:m.start], m.arena[:m.arenaStart] }

@@ -1,10 +1,13 @@
 package jsonscan
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // refMember is the reference model's member: name, value, whether reported as duplicated.
@@ -129,4 +132,31 @@ func TestMembersDifferential(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRewind: a walk rewound to a Mark reads what follows it again exactly as the first time:
+// the same keys, the same whitespace count, and values compacted the same from the runs it
+// records (the runs past the Mark are forgotten, not recorded twice).
+func TestRewind(t *testing.T) {
+	doc := []byte(`[{"a": 1, "b" : [ 2, {"c":  3} ]}, {"d": "x y"}]`)
+	var s Scanner
+	s.ResetRecordingWS(doc, DefaultMaxDepth)
+	require.True(t, s.ArrayStart())
+	mark := s.Mark()
+	walk := func() []string {
+		var out []string
+		for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+			ws := s.WS()
+			v := s.SkipValue()
+			out = append(out, string(s.KeyName()), string(s.AppendValue(nil, v, s.WS() != ws)))
+		}
+		return append(out, fmt.Sprint(s.Pos(), s.WS(), len(s.runs)))
+	}
+	first := walk()
+	s.Rewind(mark)
+	require.Equal(t, first, walk())
+	require.True(t, s.ArrayNext())
+	require.Equal(t, []string{"d", `"x y"`, fmt.Sprint(len(doc)-1, 10, 10)}, walk())
+	require.False(t, s.ArrayNext())
+	require.True(t, s.AtEnd())
 }

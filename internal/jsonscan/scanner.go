@@ -163,6 +163,24 @@ func (s *Scanner) ResetRecordingWS(data []byte, maxDepth int) {
 // Indented JSON has a run every 20 bytes or more, Python's every 10 to 30.
 const maxRunBytes = 16
 
+// Mark is a place in a walk, to come back to with Rewind.
+type Mark struct {
+	pos, depth, ws, runs int
+	recording            bool
+}
+
+// Mark returns the walk's place: a caller that learns, part way through a value, that it must
+// read it another way rewinds to it and reads the value again.
+func (s *Scanner) Mark() Mark {
+	return Mark{pos: s.pos, depth: s.depth, ws: s.ws, runs: len(s.runs), recording: s.recording}
+}
+
+// Rewind goes back to m, a Mark of this walk, as if nothing past it had been read. The walk
+// must have met no error since: an error ends it.
+func (s *Scanner) Rewind(m Mark) {
+	s.pos, s.depth, s.ws, s.runs, s.recording = m.pos, m.depth, m.ws, s.runs[:m.runs], m.recording
+}
+
 // MaxDepth is the nesting limit of the walk.
 func (s *Scanner) MaxDepth() int { return s.maxDepth }
 

@@ -13,10 +13,10 @@ import (
 type facts struct {
 	calls    callFacts
 	thinking thinkingFacts
-	// role, content and tool_call_id are the last values of those keys (role absent, the kinds
-	// None, when not given), noted as the message is read so that valid needs no second pass.
-	role            jsonscan.Span
-	content, callID jsonscan.Kind
+	// role, content and tool_call_id are the last values of those keys (absent when not
+	// given), noted as the message is read so that valid needs no second pass, and describe
+	// no list of the members.
+	role, content, callID jsonscan.Span
 }
 
 type callFacts struct {
@@ -351,12 +351,12 @@ func (r *Reader) valid(f *facts) bool {
 		!isRole(data[v.Start+1:v.End-1]) && !isRole(jsonscan.StringText(data, v)) {
 		return false
 	}
-	switch f.content {
+	switch kindAt(data, f.content) {
 	case jsonscan.None, jsonscan.String, jsonscan.Array, jsonscan.Null:
 	default:
 		return false
 	}
-	if k := f.callID; k != jsonscan.None && k != jsonscan.String && k != jsonscan.Null {
+	if k := kindAt(data, f.callID); k != jsonscan.None && k != jsonscan.String && k != jsonscan.Null {
 		return false
 	}
 	if k := f.calls.kind; k != jsonscan.None && k != jsonscan.Null && (k != jsonscan.Array || f.calls.bad >= 0) {
@@ -380,21 +380,18 @@ func isRole(role []byte) bool {
 // fixed order: role, content, tool_call_id, tool_calls, thinking. It reports false with it.
 func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 	data := r.s.Data()
-	if w, ok := r.checkRole(at); !ok {
+	if w, ok := r.checkRole(at, f.role); !ok {
 		return w, false
 	}
-	if i := r.members.Find(data, "content"); i >= 0 {
-		switch k := kindAt(data, r.members.List[i].Value()); k {
-		case jsonscan.String, jsonscan.Array, jsonscan.Null:
-		case jsonscan.Object:
-			return at.Key("content").Warning(softwarn.MessageContentInvalid, softwarn.Dropped, r.objectContent(r.members.List[i].Value())), false
-		default:
-			return at.Key("content").Warning(softwarn.MessageContentInvalid, softwarn.Dropped,
-				softwarn.Parts{Found: k.Describe(), Expected: contentExpected, Done: droppedMessage}), false
-		}
+	switch k := kindAt(data, f.content); k {
+	case jsonscan.None, jsonscan.String, jsonscan.Array, jsonscan.Null:
+	case jsonscan.Object:
+		return at.Key("content").Warning(softwarn.MessageContentInvalid, softwarn.Dropped, r.objectContent(f.content, f.role)), false
+	default:
+		return at.Key("content").Warning(softwarn.MessageContentInvalid, softwarn.Dropped,
+			softwarn.Parts{Found: k.Describe(), Expected: contentExpected, Done: droppedMessage}), false
 	}
-	if i := r.members.Find(data, "tool_call_id"); i >= 0 {
-		v := r.members.List[i].Value()
+	if v := f.callID; v.Present() {
 		if k := kindAt(data, v); k != jsonscan.String && k != jsonscan.Null {
 			found, fix := k.Describe(), ""
 			if k == jsonscan.Number {
@@ -439,13 +436,13 @@ const contentExpected = "a string, an array of content parts, or null"
 // most likely the tool's structured output, sent as the object instead of as JSON text. So is a
 // tool message's object whose "type" names no content part ({"type": "json", ...}, a tool's
 // typed result): wrapped, it would pass, but as a content part of a type no renderer knows.
-func (r *Reader) objectContent(sp jsonscan.Span) softwarn.Parts {
+func (r *Reader) objectContent(sp, role jsonscan.Span) softwarn.Parts {
 	const asJSON = `send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`
 	p := softwarn.Parts{Expected: contentExpected, Done: droppedMessage}
 	data := r.s.Data()
 	tool := false
-	if i := r.members.Find(data, "role"); i >= 0 {
-		tool = string(jsonscan.StringText(data, r.members.List[i].Value())) == "tool"
+	if role.Present() {
+		tool = string(jsonscan.StringText(data, role)) == "tool"
 	}
 	typ, token, typed := objectType(data[sp.Start:sp.End], r.s.MaxDepth())
 	switch {
@@ -526,13 +523,12 @@ func thinkingFix(k jsonscan.Kind) string {
 	return "thinking holds the model's reasoning, as an array of objects, e.g. [" + thinkingBlock + "]: send that, or leave the key out"
 }
 
-func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {
+// checkRole checks the message's role, the value v (absent when there is none).
+func (r *Reader) checkRole(at softwarn.Loc, v jsonscan.Span) (softwarn.Warning, bool) {
 	data := r.s.Data()
-	i := r.members.Find(data, "role")
-	if i < 0 {
+	if !v.Present() {
 		return r.noRole(at), false
 	}
-	v := r.members.List[i].Value()
 	if k := kindAt(data, v); k != jsonscan.String {
 		return at.Key("role").Warning(softwarn.MessageRoleInvalid, softwarn.Dropped,
 			softwarn.Parts{Found: k.Describe(), Expected: oneOfRoles, Done: droppedMessage}), false
