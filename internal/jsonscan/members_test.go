@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -159,4 +160,77 @@ func TestRewind(t *testing.T) {
 	require.Equal(t, []string{"d", `"x y"`, fmt.Sprint(len(doc)-1, 10, 10)}, walk())
 	require.False(t, s.ArrayNext())
 	require.True(t, s.AtEnd())
+}
+
+// TestStartAtDepthLimit: ObjectStart and ArrayStart step in at once where a key or a value
+// follows the opening byte, and open is called for anything else (whitespace, an empty
+// container, a wrong byte); either way a walk of n levels passes a limit of n and fails one of
+// n-1 as too deep, and an error stops the walk.
+func TestStartAtDepthLimit(t *testing.T) {
+	for _, sep := range []string{"", " ", "\n"} {
+		for n := 1; n <= 4; n++ {
+			// n levels, alternating objects and arrays: {"k":[{"k":[... 1 ...]}]}
+			var open, closing string
+			for l := range n {
+				if l%2 == 0 {
+					open += "{" + sep + `"k":`
+					closing = sep + "}" + closing
+				} else {
+					open += "[" + sep
+					closing = sep + "]" + closing
+				}
+			}
+			doc := []byte(open + "1" + closing)
+			for _, limit := range []int{n, n - 1} {
+				var s Scanner
+				s.Reset(doc, limit)
+				var walk func(level int) bool
+				walk = func(level int) bool {
+					if level == n {
+						s.SkipValue()
+						return s.Err() == nil
+					}
+					if level%2 == 0 {
+						if !s.ObjectStart() {
+							return false
+						}
+						if !walk(level + 1) {
+							return false
+						}
+						return !s.ObjectNext() && s.Err() == nil
+					}
+					if !s.ArrayStart() {
+						return false
+					}
+					if !walk(level + 1) {
+						return false
+					}
+					return !s.ArrayNext() && s.Err() == nil
+				}
+				ok := walk(0) && s.AtEnd()
+				if limit == n {
+					require.True(t, ok, "%q, limit %d: %v", doc, limit, s.Err())
+				} else {
+					require.False(t, ok, "%q, limit %d", doc, limit)
+					require.NotNil(t, s.Err(), "%q, limit %d", doc, limit)
+					require.True(t, s.Err().TooDeep, "%q, limit %d: %v", doc, limit, s.Err())
+				}
+			}
+		}
+	}
+	for _, doc := range []string{`{}`, `[]`, `{ }`, `[ ]`, `{"a":1}`, `[1]`, `{1}`, `[}`, `{`, `[`, `{"`, `["`} {
+		var s Scanner
+		s.Reset([]byte(doc), DefaultMaxDepth)
+		if doc[0] == '{' {
+			for more := s.ObjectStart(); more; more = s.ObjectNext() {
+				s.SkipValue()
+			}
+		} else {
+			for more := s.ArrayStart(); more; more = s.ArrayNext() {
+				s.SkipValue()
+			}
+		}
+		ok := s.AtEnd()
+		require.Equal(t, json.Valid([]byte(doc)), ok, "%q: %v", doc, s.Err())
+	}
 }

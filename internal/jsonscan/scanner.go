@@ -384,7 +384,16 @@ func (s *Scanner) failDepth() {
 
 // ObjectStart consumes '{' and, when the object has a member, its key and ':'; it reports
 // whether a member value follows. The caller must consume that value, then call ObjectNext.
-func (s *Scanner) ObjectStart() bool { return s.open('{') && s.member() }
+func (s *Scanner) ObjectStart() bool {
+	// The '{' and its first key's quote are next, as in compact JSON and Python's: no call to
+	// open. (After an error s.pos is at the end of input, where open says false.)
+	if i := s.pos; i+1 < len(s.data) && s.data[i] == '{' && s.data[i+1] == '"' && s.depth < s.maxDepth {
+		s.depth++
+		s.pos = i + 1
+		return s.member()
+	}
+	return s.open('{') && s.member()
+}
 
 // ObjectNext consumes ',' and the next key and ':', reporting true, or the closing '}',
 // reporting false. It reports false on any error too.
@@ -408,7 +417,15 @@ func (s *Scanner) ObjectNext() bool {
 }
 
 // ArrayStart consumes '[' and reports whether an element follows.
-func (s *Scanner) ArrayStart() bool { return s.open('[') }
+func (s *Scanner) ArrayStart() bool {
+	// As in ObjectStart: '[' and a byte that starts a value, no call to open.
+	if i := s.pos; i+1 < len(s.data) && s.data[i] == '[' && s.data[i+1] > ' ' && s.data[i+1] != ']' && s.depth < s.maxDepth {
+		s.depth++
+		s.pos = i + 1
+		return true
+	}
+	return s.open('[')
+}
 
 // ArrayNext consumes ',' and reports true, or the closing ']' and reports false.
 func (s *Scanner) ArrayNext() bool {
