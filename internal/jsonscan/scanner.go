@@ -495,7 +495,8 @@ func (s *Scanner) next(obj bool) bool {
 func (s *Scanner) member() bool {
 	// Nearly every key is a plain word of up to 15 bytes with ':' right after it: one or two
 	// words settle it here, where nothing is live across a call (memberLong's scanString
-	// made every member save its registers first, a third of its instructions).
+	// made every member save its registers first, a third of its instructions); memberWide
+	// goes on with a longer key (metadata's).
 	d, i := s.data, s.pos
 	if i+19 <= len(d) && d[i] == '"' {
 		w := (*[19]byte)(d[i : i+19])
@@ -505,6 +506,32 @@ func (s *Scanner) member() bool {
 			k, m = 8, special(binary.LittleEndian.Uint64(w[9:17]))
 		}
 		if k = (k + bits.TrailingZeros64(m)>>3) & 15; m != 0 && w[k+1] == '"' && w[k+2] == ':' {
+			s.key, s.keyFlags = Span{i + 1, i + 1 + k}, 0
+			s.pos = i + 3 + k
+			if w[k+3] <= ' ' && !s.spaceRun() {
+				s.skipRun()
+			}
+			return true
+		}
+		if m == 0 {
+			return s.memberWide()
+		}
+	}
+	return s.memberLong()
+}
+
+// memberWide is member for a key whose first 16 bytes are plain: two words more settle a
+// key of up to 31 bytes. (In member, they cost the short keys' path a few moves.)
+func (s *Scanner) memberWide() bool {
+	d, i := s.data, s.pos
+	if i+35 <= len(d) {
+		w := (*[35]byte)(d[i : i+35])
+		k := 16
+		m := special(binary.LittleEndian.Uint64(w[17:25]))
+		if m == 0 {
+			k, m = 24, special(binary.LittleEndian.Uint64(w[25:33]))
+		}
+		if k = (k + bits.TrailingZeros64(m)>>3) & 31; m != 0 && w[k+1] == '"' && w[k+2] == ':' {
 			s.key, s.keyFlags = Span{i + 1, i + 1 + k}, 0
 			s.pos = i + 3 + k
 			if w[k+3] <= ' ' && !s.spaceRun() {
