@@ -497,9 +497,9 @@ func (s *Scanner) member() bool {
 	// words settle it here, where nothing is live across a call (memberLong's scanString
 	// made every member save its registers first, a third of its instructions); memberWide
 	// goes on with a longer key (metadata's).
-	d, i := s.data, s.pos
-	if i+19 <= len(d) && d[i] == '"' {
-		w := (*[19]byte)(d[i : i+19])
+	i := s.pos
+	if d := s.data[i:]; len(d) >= 19 && d[0] == '"' {
+		w := (*[19]byte)(d)
 		k := 0
 		m := special(binary.LittleEndian.Uint64(w[1:9]))
 		if m == 0 {
