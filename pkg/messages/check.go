@@ -20,10 +20,9 @@ type facts struct {
 }
 
 type callFacts struct {
-	kind   jsonscan.Kind
-	span   jsonscan.Span32 // the tool_calls value
-	bad    int             // index of the first tool call that does not normalize, or -1
-	reason softwarn.Parts  // why it does not: what its warning says
+	kind jsonscan.Kind
+	span jsonscan.Span32 // the tool_calls value
+	bad  int             // index of the first tool call that does not normalize, or -1 (why: Reader.callReason)
 	// flat: the array is already what the record writes (every call flat, its keys exactly
 	// id, name, arguments in that order, no whitespace), so the message is copied as it is.
 	flat bool
@@ -50,7 +49,7 @@ func (r *Reader) readToolCalls() callFacts {
 	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
 		reason, bad, flatCall := r.readToolCall(j)
 		if bad && f.bad < 0 {
-			f.bad, f.reason = j, reason
+			f.bad, r.callReason = j, reason
 		}
 		switch {
 		case r.KeepFlatCalls:
@@ -347,16 +346,19 @@ func (r *Reader) valid(f *facts) bool {
 	data := r.s.Data()
 	// A role as written is nearly always one of the four, unescaped: no need to look for
 	// escapes first.
-	if v := f.role; kindAt(data, v) != jsonscan.String ||
+	// The kinds are told by the values' first bytes: a number's is no kind's own byte.
+	if v := f.role; !v.Present() || data[v.Start] != '"' ||
 		!isRole(data[v.Start+1:v.End-1]) && !isRole(jsonscan.StringText(data, v)) {
 		return false
 	}
-	switch kindAt(data, f.content) {
-	case jsonscan.None, jsonscan.String, jsonscan.Array, jsonscan.Null:
-	default:
-		return false
+	if v := f.content; v.Present() {
+		switch data[v.Start] {
+		case '"', '[', 'n':
+		default:
+			return false
+		}
 	}
-	if k := kindAt(data, f.callID); k != jsonscan.None && k != jsonscan.String && k != jsonscan.Null {
+	if v := f.callID; v.Present() && data[v.Start] != '"' && data[v.Start] != 'n' {
 		return false
 	}
 	if k := f.calls.kind; k != jsonscan.None && k != jsonscan.Null && (k != jsonscan.Array || f.calls.bad >= 0) {
@@ -412,7 +414,7 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 		return at.Key("tool_calls").Warning(softwarn.MessageToolCallsInvalid, softwarn.Dropped,
 			softwarn.Parts{Found: k.Describe(), Expected: "an array of tool calls or null", Done: droppedMessage, Fix: fix}), false
 	case f.calls.bad >= 0:
-		return at.Key("tool_calls").Index(f.calls.bad).Warning(softwarn.ToolCallInvalid, softwarn.Dropped, f.calls.reason), false
+		return at.Key("tool_calls").Index(f.calls.bad).Warning(softwarn.ToolCallInvalid, softwarn.Dropped, r.callReason), false
 	}
 	switch k := f.thinking.kind; {
 	case k == jsonscan.None || k == jsonscan.Null:
