@@ -70,7 +70,7 @@ type Reader struct {
 	dups    []duplicate    // duplicate keys of the message being read, reported if it is kept
 	// callReason is why the first tool call of the message's tool_calls that does not
 	// normalize does not (callFacts.bad): what its warning says. It is kept here, not in the
-	// facts, which every message zeroes.
+	// facts, which every message zeroes; it is read only where that message's reading set it.
 	callReason softwarn.Parts
 	// listAll lists every member of every message, as the reading of a message with a
 	// duplicate key does: for tests, which compare the two readings.
@@ -120,7 +120,7 @@ func (r *Reader) Reset(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	r.members.Reset()
 	r.truncateCalls(0)
 	r.kept.truncate(0)
-	r.n, r.callReason = 0, softwarn.Parts{}
+	r.n = 0
 }
 
 // truncateCalls forgets the calls of the table from the n-th on.

@@ -240,7 +240,7 @@ func (r *Result) Release() {
 	if r.msgs.Cap() > pooledCap || cap(r.meta.members.List) > pooledCap || r.warn.Cap() > pooledCap {
 		return // too big to keep: let the collector have it
 	}
-	r.s.Reset(nil, 0)
+	r.s.Forget() // Normalize resets it: only the input must not be kept
 	r.warn.SetLimit(0)
 	r.msgs.Reset(nil, nil)
 	r.msgs.Observer = nil
