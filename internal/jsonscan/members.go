@@ -43,7 +43,7 @@ type Members struct {
 	start int
 	// arenaStart is where the current object's names begin in arena.
 	arenaStart int
-	index map[string]int
+	index      map[string]int
 	// names has a bit set for each name of the current object, by nameBit: a name whose bit
 	// is clear is new, without comparing it with the others (most objects have no duplicate).
 	names uint64
