@@ -913,18 +913,42 @@ func (s *Scanner) scanString() (StrFlags, bool) {
 	// eight) settle them without a block. What they found plain is not scanned again: the rest
 	// starts at from, which is no escaped byte and no continuation byte, since none came before.
 	from := i
-	for k := i; k < i+32 && k+8 <= len(d); k += 8 {
-		m := special(binary.LittleEndian.Uint64(d[k : k+8]))
+	if w := d[i:]; len(w) >= 32 { // the words of one array: no bounds check of their own
+		w := (*[32]byte)(w)
+		k := 0
+		m := special(binary.LittleEndian.Uint64(w[0:8]))
 		if m == 0 {
-			from = k + 8
-			continue
+			k, m = 8, special(binary.LittleEndian.Uint64(w[8:16]))
+			if m == 0 {
+				k, m = 16, special(binary.LittleEndian.Uint64(w[16:24]))
+				if m == 0 {
+					k, m = 24, special(binary.LittleEndian.Uint64(w[24:32]))
+				}
+			}
 		}
-		if k += bits.TrailingZeros64(m) >> 3; d[k] == '"' {
-			s.pos = k + 1
-			return 0, true
+		if m == 0 {
+			from = i + 32
+		} else {
+			if k = (k + bits.TrailingZeros64(m)>>3) & 31; w[k] == '"' {
+				s.pos = i + k + 1
+				return 0, true
+			}
+			from = i + k
 		}
-		from = k
-		break
+	} else {
+		for k := i; k < i+32 && k+8 <= len(d); k += 8 {
+			m := special(binary.LittleEndian.Uint64(d[k : k+8]))
+			if m == 0 {
+				from = k + 8
+				continue
+			}
+			if k += bits.TrailingZeros64(m) >> 3; d[k] == '"' {
+				s.pos = k + 1
+				return 0, true
+			}
+			from = k
+			break
+		}
 	}
 	if !useBlocks {
 		return s.scanWords(from)
