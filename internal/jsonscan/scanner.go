@@ -134,6 +134,7 @@ type Scanner struct {
 	err       *SyntaxError
 	stack     []bool // container kinds during SkipValue: true for object
 	key       Span   // content of the last member key, without its quotes
+	keyText   []byte // the same, as a slice of data: Key, called for nearly every key, only reads it
 	keyFlags  StrFlags
 	strFlags  StrFlags
 	// wide: a string held a byte from 0x80 on, so scanStringVBMI starts in its UTF-8 loop.
@@ -149,7 +150,7 @@ func (s *Scanner) Reset(data []byte, maxDepth int) {
 
 // Forget drops the walk's input and its error, for a Scanner kept (in a pool) until its
 // next walk, which Reset starts; it costs less than a Reset, which clears every field.
-func (s *Scanner) Forget() { s.data, s.err = nil, nil }
+func (s *Scanner) Forget() { s.data, s.keyText, s.err = nil, nil, nil }
 
 // ResetRecordingWS is Reset for a walk that also records where the whitespace between tokens
 // is, for AppendValue: Python's json.dumps puts a space after every ',' and ':', and a value
@@ -202,7 +203,7 @@ func (s *Scanner) Err() *SyntaxError { return s.err }
 func (s *Scanner) WS() int { return s.ws }
 
 // Key returns the raw content of the last member key (between its quotes) and its flags.
-func (s *Scanner) Key() ([]byte, StrFlags) { return s.data[s.key.Start:s.key.End], s.keyFlags }
+func (s *Scanner) Key() ([]byte, StrFlags) { return s.keyText, s.keyFlags }
 
 // KeyToken is the span of the last member key including its quotes.
 func (s *Scanner) KeyToken() Span { return Span{s.key.Start - 1, s.key.End + 1} }
@@ -510,7 +511,7 @@ func (s *Scanner) member() bool {
 			k, m = 8, special(binary.LittleEndian.Uint64(w[9:17]))
 		}
 		if k = (k + bits.TrailingZeros64(m)>>3) & 15; m != 0 && w[k+1] == '"' && w[k+2] == ':' {
-			s.key, s.keyFlags = Span{i + 1, i + 1 + k}, 0
+			s.key, s.keyText, s.keyFlags = Span{i + 1, i + 1 + k}, w[1:1+k:1+k], 0
 			s.pos = i + 3 + k
 			if w[k+3] <= ' ' && !s.spaceRun() {
 				s.skipRun()
@@ -536,7 +537,7 @@ func (s *Scanner) memberWide() bool {
 			k, m = 24, special(binary.LittleEndian.Uint64(w[25:33]))
 		}
 		if k = (k + bits.TrailingZeros64(m)>>3) & 31; m != 0 && w[k+1] == '"' && w[k+2] == ':' {
-			s.key, s.keyFlags = Span{i + 1, i + 1 + k}, 0
+			s.key, s.keyText, s.keyFlags = Span{i + 1, i + 1 + k}, w[1:1+k:1+k], 0
 			s.pos = i + 3 + k
 			if w[k+3] <= ' ' && !s.spaceRun() {
 				s.skipRun()
@@ -587,7 +588,7 @@ func (s *Scanner) memberLong() bool {
 		flags = f
 	}
 scanned:
-	s.key, s.keyFlags = Span{start, s.pos - 1}, flags
+	s.key, s.keyText, s.keyFlags = Span{start, s.pos - 1}, d[start:s.pos-1:s.pos-1], flags
 	if s.pos < len(d) && d[s.pos] == ':' {
 		s.pos++
 	} else {

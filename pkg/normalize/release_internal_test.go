@@ -16,6 +16,8 @@ func TestReleaseKeepsNoInput(t *testing.T) {
 	require.NoError(t, err)
 	r.Release()
 	require.Nil(t, r.s.Data())
+	key, _ := r.s.Key()
+	require.Nil(t, key)
 	require.Nil(t, r.s.Err())
 	require.Nil(t, r.final)
 	// The next Normalize reads its own input, whatever the pooled Result held.
