@@ -234,3 +234,30 @@ func TestStartAtDepthLimit(t *testing.T) {
 		require.Equal(t, json.Valid([]byte(doc)), ok, "%q: %v", doc, s.Err())
 	}
 }
+
+// TestValueKindIsPeek: just after ObjectStart or ObjectNext reports a member, ValueKind says
+// what Peek says, and Peek moves nothing (the member's scan left no whitespace before the
+// value): after keys of every scan, whitespace of every kind or none, a value of every kind,
+// a control character, the end of input.
+func TestValueKindIsPeek(t *testing.T) {
+	keys := []string{`"a"`, `"` + strings.Repeat("k", 20) + `"`, `"` + strings.Repeat("k", 40) + `"`, `"\u0061"`, `"é"`}
+	seps := []string{":", ": ", ":  ", ":\n\t", " :", " : \r\n ", ":\x01"}
+	values := []string{`1`, `-2`, `"s"`, `{"x":1}`, `[1]`, `true`, `false`, `null`, `x`, ``}
+	for _, key := range keys {
+		for _, sep := range seps {
+			for _, v := range values {
+				for _, pad := range []string{"", strings.Repeat(" ", 40)} {
+					doc := []byte(`{` + key + sep + v + `,` + key + sep + v + `}` + pad)
+					var s Scanner
+					s.Reset(doc, DefaultMaxDepth)
+					for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+						k, pos := s.ValueKind(), s.Pos()
+						require.Equal(t, s.Peek(), k, "%q at %d", doc, pos)
+						require.Equal(t, pos, s.Pos(), "%q: Peek moved", doc)
+						s.SkipValue()
+					}
+				}
+			}
+		}
+	}
+}

@@ -229,11 +229,20 @@ func (s *Scanner) Fail(off int, format string, args ...any) bool {
 // Peek skips whitespace and returns the kind of the next value, or None at the end of input.
 // Anything that cannot start a value is returned as is, for SkipValue to reject.
 func (s *Scanner) Peek() Kind {
-	// Small enough to inline where a value starts at once, as in compact JSON.
 	if i := s.pos; i < len(s.data) && s.data[i] > ' ' {
 		return kindOf[s.data[i]]
 	}
 	return s.peekPastWS()
+}
+
+// ValueKind is Peek where ObjectStart or ObjectNext has just reported a member: the member's
+// scan stepped over the whitespace after its ':', so its value's first byte is next, and the
+// look inlines, where Peek (too big to inline after all) is a call.
+func (s *Scanner) ValueKind() Kind {
+	if s.pos < len(s.data) {
+		return kindOf[s.data[s.pos]]
+	}
+	return None
 }
 
 // peekPastWS is Peek where whitespace, or the end of input, is next.

@@ -36,7 +36,7 @@ type thinkingFacts struct {
 
 func (r *Reader) readToolCalls() callFacts {
 	s := r.s
-	f := callFacts{kind: s.Peek(), bad: -1}
+	f := callFacts{kind: s.ValueKind(), bad: -1} // read just after the key "tool_calls"
 	start, ws0 := s.Pos(), s.WS()
 	if f.kind != jsonscan.Array {
 		s.SkipValue()
@@ -154,7 +154,7 @@ func (r *Reader) readToolCall(j int) (reason softwarn.Parts, bad, flat bool) {
 		if flat {
 			flat, order = nextFlatKey(name, keyFlags, order)
 		}
-		k, wsv, start := s.Peek(), s.WS(), s.Pos()
+		k, wsv, start := s.ValueKind(), s.WS(), s.Pos()
 		if string(name) == "function" {
 			c.function = k
 			r.forgetDuplicates(func(d duplicate) bool { return d.call == j && d.function })
@@ -306,7 +306,7 @@ func (r *Reader) readFunction(j int, c *callFields) {
 		if keyFlags&jsonscan.Escaped != 0 {
 			name = s.KeyName() // unescaped; nearly every key has no escape, and needs no call
 		}
-		k, wsv := s.Peek(), s.WS()
+		k, wsv := s.ValueKind(), s.WS()
 		sp := skipValue(s)
 		switch string(name) {
 		case "name":

@@ -363,7 +363,7 @@ func (r *Result) readObject() (probe probeKeys) {
 		switch string(name) {
 		case "final_response":
 			if r.begin(fieldFinal) {
-				r.finalKind = s.Peek()
+				r.finalKind = s.ValueKind()
 				if r.finalKind == jsonscan.String {
 					r.readFinal(s.StringValue(), s.StrFlags())
 				} else {
@@ -480,7 +480,7 @@ func (r *Result) readMessages() {
 		r.lint.MessagesBegin()
 		r.msgs.Observer = (*observer)(r)
 	}
-	switch kind := s.Peek(); kind {
+	switch kind := s.ValueKind(); kind { // read just after the key "messages"
 	case jsonscan.Array:
 		r.msgs.ReadArray()
 	case jsonscan.Null:
