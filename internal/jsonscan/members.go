@@ -41,7 +41,9 @@ type Members struct {
 	List  []Member
 	arena []byte // unescaped names of keys that had escapes
 	start int
-	index map[string]int
+	// arenaStart is where the current object's names begin in arena.
+	arenaStart int
+	index      map[string]int
 	// names has a bit set for each name of the current object, by nameBit: a name whose bit
 	// is clear is new, without comparing it with the others (most objects have no duplicate).
 	names uint64
@@ -68,7 +70,7 @@ func (m *Members) Reset() {
 
 // Begin starts a new object; its members are List[Begin():].
 func (m *Members) Begin() int {
-	m.start, m.names = len(m.List), 0
+	m.start, m.arenaStart, m.names = len(m.List), len(m.arena), 0
 	if m.index != nil {
 		clear(m.index)
 	}
@@ -89,6 +91,28 @@ func (m *Members) Name(data []byte, i int) []byte {
 // that member takes the new value instead, and Put returns its index in List the first time the
 // key repeats (so that each duplicated key is reported once), and -1 otherwise.
 func (m *Members) Put(data []byte, key Span, keyFlags StrFlags, value Span, ws bool) int {
+	// Nearly every member is of a small object, its key plain and not empty, and there is
+	// room for it: settled here, where nothing is live across a call (put's growslice and
+	// index made every member save its arguments first).
+	last := len(m.List)
+	if n := key.End - key.Start - 2; last < cap(m.List) && keyFlags&Escaped == 0 && last-m.start < smallObject && n > 0 {
+		m.List = m.List[:last+1]
+		mem := &m.List[last]
+		mem.key, mem.value, mem.name = key.Pack(), value.Pack(), Span32{int32(key.Start + 1), int32(key.End - 1)}
+		mem.ws, mem.nameInArena, mem.duplicated = ws, false, false
+		// nameBit of the name, read from the key token: a new name, nearly every one, needs
+		// no slice of it.
+		if bit := uint64(1) << ((uint(n) + 7*uint(data[key.Start+1])) & 63); m.names&bit == 0 {
+			m.names |= bit
+			return -1
+		}
+		return m.findSmall(data, data[key.Start+1:key.End-1], last)
+	}
+	return m.put(data, key, keyFlags, value, ws)
+}
+
+// put is Put for the other members.
+func (m *Members) put(data []byte, key Span, keyFlags StrFlags, value Span, ws bool) int {
 	// The member is written in place, field by field: a Member built on the stack and then
 	// copied is read back wider than it was written, which stalls the store (measured: most of
 	// Put's time).
@@ -180,5 +204,5 @@ func (m *Members) Find(data []byte, name string) int {
 	return -1
 }
 
-// Drop forgets the members of the current object.
-func (m *Members) Drop() { m.List = m.List[:m.start] }
+// Drop forgets the members of the current object, and their names.
+func (m *Members) Drop() { m.List, m.arena = m.List[:m.start], m.arena[:m.arenaStart] }

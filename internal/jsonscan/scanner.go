@@ -134,6 +134,7 @@ type Scanner struct {
 	err       *SyntaxError
 	stack     []bool // container kinds during SkipValue: true for object
 	key       Span   // content of the last member key, without its quotes
+	keyText   []byte // the same, as a slice of data: Key, called for nearly every key, only reads it
 	keyFlags  StrFlags
 	strFlags  StrFlags
 	// wide: a string held a byte from 0x80 on, so scanStringVBMI starts in its UTF-8 loop.
@@ -146,6 +147,10 @@ type Scanner struct {
 func (s *Scanner) Reset(data []byte, maxDepth int) {
 	*s = Scanner{data: data, maxDepth: maxDepth, stack: s.stack[:0], runs: s.runs[:0]}
 }
+
+// Forget drops the walk's input and its error, for a Scanner kept (in a pool) until its
+// next walk, which Reset starts; it costs less than a Reset, which clears every field.
+func (s *Scanner) Forget() { s.data, s.keyText, s.err = nil, nil, nil }
 
 // ResetRecordingWS is Reset for a walk that also records where the whitespace between tokens
 // is, for AppendValue: Python's json.dumps puts a space after every ',' and ':', and a value
@@ -162,6 +167,24 @@ func (s *Scanner) ResetRecordingWS(data []byte, maxDepth int) {
 // tokens each followed by a space would otherwise have it take four times the input.
 // Indented JSON has a run every 20 bytes or more, Python's every 10 to 30.
 const maxRunBytes = 16
+
+// Mark is a place in a walk, to come back to with Rewind.
+type Mark struct {
+	pos, depth, ws, runs int
+	recording            bool
+}
+
+// Mark returns the walk's place: a caller that learns, part way through a value, that it must
+// read it another way rewinds to it and reads the value again.
+func (s *Scanner) Mark() Mark {
+	return Mark{pos: s.pos, depth: s.depth, ws: s.ws, runs: len(s.runs), recording: s.recording}
+}
+
+// Rewind goes back to m, a Mark of this walk, as if nothing past it had been read. The walk
+// must have met no error since: an error ends it.
+func (s *Scanner) Rewind(m Mark) {
+	s.pos, s.depth, s.ws, s.runs, s.recording = m.pos, m.depth, m.ws, s.runs[:m.runs], m.recording
+}
 
 // MaxDepth is the nesting limit of the walk.
 func (s *Scanner) MaxDepth() int { return s.maxDepth }
@@ -180,7 +203,7 @@ func (s *Scanner) Err() *SyntaxError { return s.err }
 func (s *Scanner) WS() int { return s.ws }
 
 // Key returns the raw content of the last member key (between its quotes) and its flags.
-func (s *Scanner) Key() ([]byte, StrFlags) { return s.data[s.key.Start:s.key.End], s.keyFlags }
+func (s *Scanner) Key() ([]byte, StrFlags) { return s.keyText, s.keyFlags }
 
 // KeyToken is the span of the last member key including its quotes.
 func (s *Scanner) KeyToken() Span { return Span{s.key.Start - 1, s.key.End + 1} }
@@ -206,11 +229,20 @@ func (s *Scanner) Fail(off int, format string, args ...any) bool {
 // Peek skips whitespace and returns the kind of the next value, or None at the end of input.
 // Anything that cannot start a value is returned as is, for SkipValue to reject.
 func (s *Scanner) Peek() Kind {
-	// Small enough to inline where a value starts at once, as in compact JSON.
 	if i := s.pos; i < len(s.data) && s.data[i] > ' ' {
 		return kindOf[s.data[i]]
 	}
 	return s.peekPastWS()
+}
+
+// ValueKind is Peek where ObjectStart or ObjectNext has just reported a member: the member's
+// scan stepped over the whitespace after its ':', so its value's first byte is next, and the
+// look inlines, where Peek (too big to inline after all) is a call.
+func (s *Scanner) ValueKind() Kind {
+	if s.pos < len(s.data) {
+		return kindOf[s.data[s.pos]]
+	}
+	return None
 }
 
 // peekPastWS is Peek where whitespace, or the end of input, is next.
@@ -366,7 +398,16 @@ func (s *Scanner) failDepth() {
 
 // ObjectStart consumes '{' and, when the object has a member, its key and ':'; it reports
 // whether a member value follows. The caller must consume that value, then call ObjectNext.
-func (s *Scanner) ObjectStart() bool { return s.open('{') && s.member() }
+func (s *Scanner) ObjectStart() bool {
+	// The '{' and its first key's quote are next, as in compact JSON and Python's: no call to
+	// open. (After an error s.pos is at the end of input, where open says false.)
+	if i := s.pos; i+1 < len(s.data) && s.data[i] == '{' && s.data[i+1] == '"' && s.depth < s.maxDepth {
+		s.depth++
+		s.pos = i + 1
+		return s.member()
+	}
+	return s.open('{') && s.member()
+}
 
 // ObjectNext consumes ',' and the next key and ':', reporting true, or the closing '}',
 // reporting false. It reports false on any error too.
@@ -390,7 +431,15 @@ func (s *Scanner) ObjectNext() bool {
 }
 
 // ArrayStart consumes '[' and reports whether an element follows.
-func (s *Scanner) ArrayStart() bool { return s.open('[') }
+func (s *Scanner) ArrayStart() bool {
+	// As in ObjectStart: '[' and a byte that starts a value, no call to open.
+	if i := s.pos; i+1 < len(s.data) && s.data[i] == '[' && s.data[i+1] > ' ' && s.data[i+1] != ']' && s.depth < s.maxDepth {
+		s.depth++
+		s.pos = i + 1
+		return true
+	}
+	return s.open('[')
+}
 
 // ArrayNext consumes ',' and reports true, or the closing ']' and reports false.
 func (s *Scanner) ArrayNext() bool {
@@ -456,13 +505,67 @@ func (s *Scanner) next(obj bool) bool {
 	return s.failSeparator(s.pos, obj)
 }
 
+// member consumes a member's key and ':', and the whitespace after them.
 func (s *Scanner) member() bool {
+	// Nearly every key is a plain word of up to 15 bytes with ':' right after it: one or two
+	// words settle it here, where nothing is live across a call (memberLong's scanString
+	// made every member save its registers first, a third of its instructions); memberWide
+	// goes on with a longer key (metadata's).
+	i := s.pos
+	if d := s.data[i:]; len(d) >= 19 && d[0] == '"' {
+		w := (*[19]byte)(d)
+		k := 0
+		m := special(binary.LittleEndian.Uint64(w[1:9]))
+		if m == 0 {
+			k, m = 8, special(binary.LittleEndian.Uint64(w[9:17]))
+		}
+		if k = (k + bits.TrailingZeros64(m)>>3) & 15; m != 0 && w[k+1] == '"' && w[k+2] == ':' {
+			s.key, s.keyText, s.keyFlags = Span{i + 1, i + 1 + k}, w[1:1+k:1+k], 0
+			s.pos = i + 3 + k
+			if w[k+3] <= ' ' && !s.spaceRun() {
+				s.skipRun()
+			}
+			return true
+		}
+		if m == 0 {
+			return s.memberWide()
+		}
+	}
+	return s.memberLong()
+}
+
+// memberWide is member for a key whose first 16 bytes are plain: two words more settle a
+// key of up to 31 bytes. (In member, they cost the short keys' path a few moves.)
+func (s *Scanner) memberWide() bool {
+	d, i := s.data, s.pos
+	if i+35 <= len(d) {
+		w := (*[35]byte)(d[i : i+35])
+		k := 16
+		m := special(binary.LittleEndian.Uint64(w[17:25]))
+		if m == 0 {
+			k, m = 24, special(binary.LittleEndian.Uint64(w[25:33]))
+		}
+		if k = (k + bits.TrailingZeros64(m)>>3) & 31; m != 0 && w[k+1] == '"' && w[k+2] == ':' {
+			s.key, s.keyText, s.keyFlags = Span{i + 1, i + 1 + k}, w[1:1+k:1+k], 0
+			s.pos = i + 3 + k
+			if w[k+3] <= ' ' && !s.spaceRun() {
+				s.skipRun()
+			}
+			return true
+		}
+	}
+	return s.memberLong()
+}
+
+// memberLong is member for the other keys: longer, escaped or invalid ones, a key followed
+// by whitespace, and the last bytes of the input.
+func (s *Scanner) memberLong() bool {
 	d, start := s.data, s.pos+1
 	if s.pos >= len(d) || d[s.pos] != '"' {
 		return s.failKey(s.pos)
 	}
-	// Nearly every key is a short word followed by ':': two words of the scan settle it here,
-	// without a call to scanString, and two more a long one (metadata's keys).
+	// Two words of the scan settle a short key here, without a call to scanString, and two
+	// more a long one (metadata's keys).
 	var flags StrFlags
 	if start+16 <= len(d) {
 		w := d[start : start+16]
@@ -494,7 +597,7 @@ func (s *Scanner) member() bool {
 		flags = f
 	}
 scanned:
-	s.key, s.keyFlags = Span{start, s.pos - 1}, flags
+	s.key, s.keyText, s.keyFlags = Span{start, s.pos - 1}, d[start:s.pos-1:s.pos-1], flags
 	if s.pos < len(d) && d[s.pos] == ':' {
 		s.pos++
 	} else {
@@ -820,18 +923,42 @@ func (s *Scanner) scanString() (StrFlags, bool) {
 	// eight) settle them without a block. What they found plain is not scanned again: the rest
 	// starts at from, which is no escaped byte and no continuation byte, since none came before.
 	from := i
-	for k := i; k < i+32 && k+8 <= len(d); k += 8 {
-		m := special(binary.LittleEndian.Uint64(d[k : k+8]))
+	if w := d[i:]; len(w) >= 32 { // the words of one array: no bounds check of their own
+		w := (*[32]byte)(w)
+		k := 0
+		m := special(binary.LittleEndian.Uint64(w[0:8]))
 		if m == 0 {
-			from = k + 8
-			continue
+			k, m = 8, special(binary.LittleEndian.Uint64(w[8:16]))
+			if m == 0 {
+				k, m = 16, special(binary.LittleEndian.Uint64(w[16:24]))
+				if m == 0 {
+					k, m = 24, special(binary.LittleEndian.Uint64(w[24:32]))
+				}
+			}
 		}
-		if k += bits.TrailingZeros64(m) >> 3; d[k] == '"' {
-			s.pos = k + 1
-			return 0, true
+		if m == 0 {
+			from = i + 32
+		} else {
+			if k = (k + bits.TrailingZeros64(m)>>3) & 31; w[k] == '"' {
+				s.pos = i + k + 1
+				return 0, true
+			}
+			from = i + k
 		}
-		from = k
-		break
+	} else {
+		for k := i; k < i+32 && k+8 <= len(d); k += 8 {
+			m := special(binary.LittleEndian.Uint64(d[k : k+8]))
+			if m == 0 {
+				from = k + 8
+				continue
+			}
+			if k += bits.TrailingZeros64(m) >> 3; d[k] == '"' {
+				s.pos = k + 1
+				return 0, true
+			}
+			from = k
+			break
+		}
 	}
 	if !useBlocks {
 		return s.scanWords(from)

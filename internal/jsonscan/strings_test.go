@@ -376,35 +376,40 @@ func TestSpecialLowestByte(t *testing.T) {
 // non-ASCII character, a quote, a control character or a raw byte at every place in it, and
 // the object cut short after every byte: the key must read as encoding/json reads it, and a
 // key json rejects must be an error, whichever of the key's scans (the words member reads
-// itself, or scanString) settles it.
+// itself, in one or two words, memberLong's, or scanString) settles it. The members that
+// follow have whitespace after ':' or before it, and a long value after them leaves member
+// room for its words however short the key.
 func TestKeyEveryLength(t *testing.T) {
 	inserts := []string{``, `\n`, `\"`, `\u00e9`, `é`, `東`, "\x01", "\xff", `"`, `\`}
+	tails := []string{`:1 , "b" :2}`, `: 1,"b":"` + strings.Repeat("v", 24) + `"}`, ":\n\t1,\"b\":  \"" + strings.Repeat("v", 24) + `"}`}
 	for n := range 41 {
 		for at := 0; at <= n; at++ {
 			for _, ins := range inserts {
-				key := strings.Repeat("k", at) + ins + strings.Repeat("k", n-at)
-				doc := []byte(`{"` + key + `":1 , "b" :2}`)
-				for cut := len(doc); cut >= len(doc)-12 && cut > 0; cut-- {
-					in := doc[:cut]
-					var want map[string]int
-					wantErr := json.Unmarshal(in, &want) != nil || !utf8.Valid(in)
-					var s Scanner
-					s.Reset(in, DefaultMaxDepth)
-					got := map[string]bool{}
-					for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-						got[string(s.KeyName())] = true
-						s.SkipValue()
-					}
-					if ok := s.AtEnd(); ok == wantErr {
-						t.Fatalf("%q: walk ok %v, json.Unmarshal error %v (%v)", in, ok, wantErr, s.Err())
-					}
-					if !wantErr {
-						for k := range want {
-							if _, ok := got[k]; !ok {
-								t.Fatalf("%q: key %q missing from %v", in, k, got)
-							}
+				for _, tail := range tails {
+					key := strings.Repeat("k", at) + ins + strings.Repeat("k", n-at)
+					doc := []byte(`{"` + key + tail)
+					for cut := len(doc); cut >= len(doc)-12 && cut > 0; cut-- {
+						in := doc[:cut]
+						var want map[string]any
+						wantErr := json.Unmarshal(in, &want) != nil || !utf8.Valid(in)
+						var s Scanner
+						s.Reset(in, DefaultMaxDepth)
+						got := map[string]bool{}
+						for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+							got[string(s.KeyName())] = true
+							s.SkipValue()
 						}
-						require.Len(t, got, len(want), "%q", in)
+						if ok := s.AtEnd(); ok == wantErr {
+							t.Fatalf("%q: walk ok %v, json.Unmarshal error %v (%v)", in, ok, wantErr, s.Err())
+						}
+						if !wantErr {
+							for k := range want {
+								if _, ok := got[k]; !ok {
+									t.Fatalf("%q: key %q missing from %v", in, k, got)
+								}
+							}
+							require.Len(t, got, len(want), "%q", in)
+						}
 					}
 				}
 			}

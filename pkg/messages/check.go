@@ -13,17 +13,16 @@ import (
 type facts struct {
 	calls    callFacts
 	thinking thinkingFacts
-	// role, content and tool_call_id are the last values of those keys (role absent, the kinds
-	// None, when not given), noted as the message is read so that valid needs no second pass.
-	role            jsonscan.Span
-	content, callID jsonscan.Kind
+	// role, content and tool_call_id are the last values of those keys (absent when not
+	// given), noted as the message is read so that valid needs no second pass, and describe
+	// no list of the members.
+	role, content, callID jsonscan.Span
 }
 
 type callFacts struct {
-	kind   jsonscan.Kind
-	span   jsonscan.Span32 // the tool_calls value
-	bad    int             // index of the first tool call that does not normalize, or -1
-	reason softwarn.Parts  // why it does not: what its warning says
+	kind jsonscan.Kind
+	span jsonscan.Span32 // the tool_calls value
+	bad  int             // index of the first tool call that does not normalize, or -1 (why: Reader.callReason)
 	// flat: the array is already what the record writes (every call flat, its keys exactly
 	// id, name, arguments in that order, no whitespace), so the message is copied as it is.
 	flat bool
@@ -37,7 +36,7 @@ type thinkingFacts struct {
 
 func (r *Reader) readToolCalls() callFacts {
 	s := r.s
-	f := callFacts{kind: s.Peek(), bad: -1}
+	f := callFacts{kind: s.ValueKind(), bad: -1} // read just after the key "tool_calls"
 	start, ws0 := s.Pos(), s.WS()
 	if f.kind != jsonscan.Array {
 		s.SkipValue()
@@ -50,7 +49,7 @@ func (r *Reader) readToolCalls() callFacts {
 	for ok := s.ArrayStart(); ok; ok = s.ArrayNext() {
 		reason, bad, flatCall := r.readToolCall(j)
 		if bad && f.bad < 0 {
-			f.bad, f.reason = j, reason
+			f.bad, r.callReason = j, reason
 		}
 		switch {
 		case r.KeepFlatCalls:
@@ -155,7 +154,7 @@ func (r *Reader) readToolCall(j int) (reason softwarn.Parts, bad, flat bool) {
 		if flat {
 			flat, order = nextFlatKey(name, keyFlags, order)
 		}
-		k, wsv, start := s.Peek(), s.WS(), s.Pos()
+		k, wsv, start := s.ValueKind(), s.WS(), s.Pos()
 		if string(name) == "function" {
 			c.function = k
 			r.forgetDuplicates(func(d duplicate) bool { return d.call == j && d.function })
@@ -312,7 +311,7 @@ func (r *Reader) readFunction(j int, c *callFields) {
 		if keyFlags&jsonscan.Escaped != 0 {
 			name = s.KeyName() // unescaped; nearly every key has no escape, and needs no call
 		}
-		k, wsv := s.Peek(), s.WS()
+		k, wsv := s.ValueKind(), s.WS()
 		sp := skipValue(s)
 		switch string(name) {
 		case "name":
@@ -352,16 +351,19 @@ func (r *Reader) valid(f *facts) bool {
 	data := r.s.Data()
 	// A role as written is nearly always one of the four, unescaped: no need to look for
 	// escapes first.
-	if v := f.role; kindAt(data, v) != jsonscan.String ||
+	// The kinds are told by the values' first bytes: a number's is no kind's own byte.
+	if v := f.role; !v.Present() || data[v.Start] != '"' ||
 		!isRole(data[v.Start+1:v.End-1]) && !isRole(jsonscan.StringText(data, v)) {
 		return false
 	}
-	switch f.content {
-	case jsonscan.None, jsonscan.String, jsonscan.Array, jsonscan.Null:
-	default:
-		return false
+	if v := f.content; v.Present() {
+		switch data[v.Start] {
+		case '"', '[', 'n':
+		default:
+			return false
+		}
 	}
-	if k := f.callID; k != jsonscan.None && k != jsonscan.String && k != jsonscan.Null {
+	if v := f.callID; v.Present() && data[v.Start] != '"' && data[v.Start] != 'n' {
 		return false
 	}
 	if k := f.calls.kind; k != jsonscan.None && k != jsonscan.Null && (k != jsonscan.Array || f.calls.bad >= 0) {
@@ -385,21 +387,18 @@ func isRole(role []byte) bool {
 // fixed order: role, content, tool_call_id, tool_calls, thinking. It reports false with it.
 func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 	data := r.s.Data()
-	if w, ok := r.checkRole(at); !ok {
+	if w, ok := r.checkRole(at, f.role); !ok {
 		return w, false
 	}
-	if i := r.members.Find(data, "content"); i >= 0 {
-		switch k := kindAt(data, r.members.List[i].Value()); k {
-		case jsonscan.String, jsonscan.Array, jsonscan.Null:
-		case jsonscan.Object:
-			return at.Key("content").Warning(softwarn.MessageContentInvalid, softwarn.Dropped, r.objectContent(r.members.List[i].Value())), false
-		default:
-			return at.Key("content").Warning(softwarn.MessageContentInvalid, softwarn.Dropped,
-				softwarn.Parts{Found: k.Describe(), Expected: contentExpected, Done: droppedMessage}), false
-		}
+	switch k := kindAt(data, f.content); k {
+	case jsonscan.None, jsonscan.String, jsonscan.Array, jsonscan.Null:
+	case jsonscan.Object:
+		return at.Key("content").Warning(softwarn.MessageContentInvalid, softwarn.Dropped, r.objectContent(f.content, f.role)), false
+	default:
+		return at.Key("content").Warning(softwarn.MessageContentInvalid, softwarn.Dropped,
+			softwarn.Parts{Found: k.Describe(), Expected: contentExpected, Done: droppedMessage}), false
 	}
-	if i := r.members.Find(data, "tool_call_id"); i >= 0 {
-		v := r.members.List[i].Value()
+	if v := f.callID; v.Present() {
 		if k := kindAt(data, v); k != jsonscan.String && k != jsonscan.Null {
 			found, fix := k.Describe(), ""
 			if k == jsonscan.Number {
@@ -419,7 +418,7 @@ func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 		return at.Key("tool_calls").Warning(softwarn.MessageToolCallsInvalid, softwarn.Dropped,
 			softwarn.Parts{Found: k.Describe(), Expected: "an array of tool calls or null", Done: droppedMessage, Fix: fix}), false
 	case f.calls.bad >= 0:
-		return at.Key("tool_calls").Index(f.calls.bad).Warning(softwarn.ToolCallInvalid, softwarn.Dropped, f.calls.reason), false
+		return at.Key("tool_calls").Index(f.calls.bad).Warning(softwarn.ToolCallInvalid, softwarn.Dropped, r.callReason), false
 	}
 	switch k := f.thinking.kind; {
 	case k == jsonscan.None || k == jsonscan.Null:
@@ -443,13 +442,13 @@ const contentExpected = "a string, an array of content parts, or null"
 // most likely the tool's structured output, sent as the object instead of as JSON text. So is a
 // tool message's object whose "type" names no content part ({"type": "json", ...}, a tool's
 // typed result): wrapped, it would pass, but as a content part of a type no renderer knows.
-func (r *Reader) objectContent(sp jsonscan.Span) softwarn.Parts {
+func (r *Reader) objectContent(sp, role jsonscan.Span) softwarn.Parts {
 	const asJSON = `send the tool's output as JSON text: "content": json.dumps(output) in Python, JSON.stringify(output) in JavaScript`
 	p := softwarn.Parts{Expected: contentExpected, Done: droppedMessage}
 	data := r.s.Data()
 	tool := false
-	if i := r.members.Find(data, "role"); i >= 0 {
-		tool = string(jsonscan.StringText(data, r.members.List[i].Value())) == "tool"
+	if role.Present() {
+		tool = string(jsonscan.StringText(data, role)) == "tool"
 	}
 	typ, token, typed := objectType(data[sp.Start:sp.End], r.s.MaxDepth())
 	switch {
@@ -530,13 +529,12 @@ func thinkingFix(k jsonscan.Kind) string {
 	return "thinking holds the model's reasoning, as an array of objects, e.g. [" + thinkingBlock + "]: send that, or leave the key out"
 }
 
-func (r *Reader) checkRole(at softwarn.Loc) (softwarn.Warning, bool) {
+// checkRole checks the message's role, the value v (absent when there is none).
+func (r *Reader) checkRole(at softwarn.Loc, v jsonscan.Span) (softwarn.Warning, bool) {
 	data := r.s.Data()
-	i := r.members.Find(data, "role")
-	if i < 0 {
+	if !v.Present() {
 		return r.noRole(at), false
 	}
-	v := r.members.List[i].Value()
 	if k := kindAt(data, v); k != jsonscan.String {
 		return at.Key("role").Warning(softwarn.MessageRoleInvalid, softwarn.Dropped,
 			softwarn.Parts{Found: k.Describe(), Expected: oneOfRoles, Done: droppedMessage}), false

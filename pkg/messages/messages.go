@@ -68,6 +68,13 @@ type Reader struct {
 	callAt  chunked[int32] // with Observer: where each call in calls starts, as an object
 	n       int            // messages kept
 	dups    []duplicate    // duplicate keys of the message being read, reported if it is kept
+	// callReason is why the first tool call of the message's tool_calls that does not
+	// normalize does not (callFacts.bad): what its warning says. It is kept here, not in the
+	// facts, which every message zeroes; it is read only where that message's reading set it.
+	callReason softwarn.Parts
+	// listAll lists every member of every message, as the reading of a message with a
+	// duplicate key does: for tests, which compare the two readings.
+	listAll bool
 	// KeepFlatCalls keeps in the call table the calls of messages copied as they are (their
 	// tool_calls already in the flat form), which the record does not need: the explain view
 	// reads every kept call from the table. Without it a transcript of small flat calls costs
@@ -187,36 +194,60 @@ func (r *Reader) read(loc *softwarn.Loc, i int) {
 	ws0, at := s.WS(), s.Pos() // at: after any whitespace Peek skipped
 	first := r.members.Begin()
 	callsFrom := r.calls.len()
-	r.dups = r.dups[:0]
 	data := s.Data()
+	// Only a message rebuilt member by member (one with a duplicate key) and an Observer need
+	// the list of all its members. Until a duplicate turns up, the five keys the switch reads
+	// are told apart by a bit each, and only the others go to the list: most messages have
+	// no other (role and content, a tool message's tool_call_id). A duplicate sends the
+	// reading back to the message's start, to read it again listing every member.
+	listed := r.Observer != nil || r.listAll
+	mark := s.Mark()
 	var f facts
-	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
-		key := s.KeyToken()
-		name, keyFlags := s.Key()
-		if keyFlags&jsonscan.Escaped != 0 {
-			name = s.KeyName() // unescaped; nearly every key has no escape, and needs no call
+	for {
+		r.dups = r.dups[:0]
+		var seen, twice uint8
+		for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+			key := s.KeyToken()
+			name, keyFlags := s.Key()
+			if keyFlags&jsonscan.Escaped != 0 {
+				name = s.KeyName() // unescaped; nearly every key has no escape, and needs no call
+			}
+			wsv, vstart := s.WS(), s.Pos()
+			var bit uint8
+			switch string(name) {
+			case "tool_calls":
+				r.truncateCalls(callsFrom)
+				r.forgetDuplicates(func(d duplicate) bool { return d.call >= 0 })
+				f.calls, bit = r.readToolCalls(), 1
+			case "thinking":
+				f.thinking, bit = readThinking(s), 2
+			case "role":
+				f.role, bit = skipValue(s), 4
+			case "content":
+				f.content, bit = skipValue(s), 8
+			case "tool_call_id":
+				f.callID, bit = skipValue(s), 16
+			default:
+				skipValue(s)
+			}
+			if bit != 0 && !listed {
+				twice |= seen & bit
+				seen |= bit
+				continue
+			}
+			value := jsonscan.Span{Start: vstart, End: s.Pos()}
+			if j := r.members.Put(data, key, keyFlags, value, s.WS() != wsv); j >= 0 {
+				r.dups = append(r.dups, duplicate{call: -1, key: string(r.members.Name(data, j)), written: string(data[key.Start:key.End])})
+			}
 		}
-		wsv, vstart := s.WS(), s.Pos()
-		switch string(name) {
-		case "tool_calls":
-			r.truncateCalls(callsFrom)
-			r.forgetDuplicates(func(d duplicate) bool { return d.call >= 0 })
-			f.calls = r.readToolCalls()
-		case "thinking":
-			f.thinking = readThinking(s)
-		case "role":
-			f.role = skipValue(s)
-		case "content":
-			f.content = kindAt(data, skipValue(s))
-		case "tool_call_id":
-			f.callID = kindAt(data, skipValue(s))
-		default:
-			skipValue(s)
+		if listed || s.Err() != nil || twice == 0 && len(r.dups) == 0 {
+			break
 		}
-		value := jsonscan.Span{Start: vstart, End: s.Pos()}
-		if j := r.members.Put(data, key, keyFlags, value, s.WS() != wsv); j >= 0 {
-			r.dups = append(r.dups, duplicate{call: -1, key: string(r.members.Name(data, j)), written: string(data[key.Start:key.End])})
-		}
+		s.Rewind(mark)
+		r.truncateCalls(callsFrom)
+		r.members.Drop()
+		r.members.Begin()
+		f, listed = facts{}, true
 	}
 	if s.Err() != nil {
 		return

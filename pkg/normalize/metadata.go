@@ -26,7 +26,7 @@ func (m *metadata) reset() {
 // read reads the metadata value at the scanner's position.
 func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	m.reset()
-	m.kind = s.Peek()
+	m.kind = s.ValueKind() // read just after the key "metadata"
 	if m.kind != jsonscan.Object {
 		v := s.SkipValue()
 		m.span = v
@@ -47,7 +47,7 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 		key, wsv := s.KeyToken(), s.WS()
 		name, keyFlags := s.Key()
 		var value jsonscan.Span
-		switch s.Peek() { // scalars, nearly every value, go straight to their scan
+		switch s.ValueKind() { // scalars, nearly every value, go straight to their scan
 		case jsonscan.String:
 			value = s.StringValue()
 		case jsonscan.Number:

@@ -240,7 +240,7 @@ func (r *Result) Release() {
 	if r.msgs.Cap() > pooledCap || cap(r.meta.members.List) > pooledCap || r.warn.Cap() > pooledCap {
 		return // too big to keep: let the collector have it
 	}
-	r.s.Reset(nil, 0)
+	r.s.Forget() // Normalize resets it: only the input must not be kept
 	r.warn.SetLimit(0)
 	r.msgs.Reset(nil, nil)
 	r.msgs.Observer = nil
@@ -363,7 +363,7 @@ func (r *Result) readObject() (probe probeKeys) {
 		switch string(name) {
 		case "final_response":
 			if r.begin(fieldFinal) {
-				r.finalKind = s.Peek()
+				r.finalKind = s.ValueKind()
 				if r.finalKind == jsonscan.String {
 					r.readFinal(s.StringValue(), s.StrFlags())
 				} else {
@@ -480,7 +480,7 @@ func (r *Result) readMessages() {
 		r.lint.MessagesBegin()
 		r.msgs.Observer = (*observer)(r)
 	}
-	switch kind := s.Peek(); kind {
+	switch kind := s.ValueKind(); kind { // read just after the key "messages"
 	case jsonscan.Array:
 		r.msgs.ReadArray()
 	case jsonscan.Null:
