@@ -135,6 +135,8 @@ func AppendString(dst []byte, s string) []byte {
 // each word is stored whole before its special byte is looked for, and a quote's escape is two
 // stores, so that no quote costs a copy of the run before it. There is always room past dst's
 // end for the rest of s as it is and a word more (stringRoom), so that no store needs a check.
+// Like append, it writes nothing of dst's capacity past the length it returns: a word is
+// stored only while eight bytes of s are left, whose escaping is eight bytes or more.
 func AppendStringContent(dst []byte, s string) []byte {
 	if s == "" {
 		return dst // as append would: no room made, nothing allocated
@@ -154,15 +156,16 @@ func AppendStringContent(dst []byte, s string) []byte {
 			}
 		}
 		if m == 0 {
+			// The last bytes are copied, not stored as a word: the rest of the output may be
+			// shorter than a word, and no byte past it is written.
 			if i == len(s) {
 				break
 			}
-			w := tailWord(s, i)
-			binary.LittleEndian.PutUint64(dst[n:], w)
-			if m = special(w); m == 0 {
-				n += len(s) - i
+			if m = special(tailWord(s, i)); m == 0 {
+				n += copy(dst[n:], s[i:])
 				break
 			}
+			copy(dst[n:], s[i:i+bits.TrailingZeros64(m)>>3])
 		}
 		k := bits.TrailingZeros64(m) >> 3
 		i, n = i+k, n+k

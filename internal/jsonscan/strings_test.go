@@ -248,9 +248,15 @@ func TestAppendStringContentMixed(t *testing.T) {
 	for _, s := range texts {
 		want := string(appendStringContentBytewise([]byte("pre"), s))
 		for spare := range 3*len(s) + 20 {
-			dst := append(make([]byte, 0, 3+spare), "pre"...)
-			if got := string(AppendStringContent(dst, s)); got != want {
+			buf := bytes.Repeat([]byte{0xaa}, 3+spare)
+			got := AppendStringContent(append(buf[:0], "pre"...), s)
+			if string(got) != want {
 				t.Fatalf("AppendStringContent(%q) with %d bytes spare = %q, want %q", s, spare, got, want)
+			}
+			// As append, nothing past the length returned is written: a caller's bytes there
+			// are kept.
+			if len(got) <= len(buf) && &got[0] == &buf[0] && bytes.Count(buf[len(got):], []byte{0xaa}) != len(buf)-len(got) {
+				t.Fatalf("AppendStringContent(%q) with %d bytes spare wrote past its length: %q", s, spare, buf[len(got):])
 			}
 		}
 	}
