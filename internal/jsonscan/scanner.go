@@ -1208,11 +1208,17 @@ func describeByte(d []byte, i int) string {
 // KeyName returns the text of the last member key, unescaped. It aliases the input unless the
 // key holds escapes.
 func (s *Scanner) KeyName() []byte {
-	raw, flags := s.Key()
-	if flags&Escaped == 0 {
-		return raw
+	name, _ := s.UnescapedKey()
+	return name
+}
+
+// UnescapedKey is KeyName and the key's flags. It inlines: nearly every key has no escape,
+// and needs no call.
+func (s *Scanner) UnescapedKey() ([]byte, StrFlags) {
+	if s.keyFlags&Escaped == 0 {
+		return s.keyText, s.keyFlags
 	}
-	return AppendUnescaped(nil, raw)
+	return AppendUnescaped(nil, s.keyText), s.keyFlags
 }
 
 // StringText returns the text of the string token at sp (quotes included), unescaped. It aliases

@@ -147,10 +147,7 @@ func (r *Reader) readToolCall(j int) (reason softwarn.Parts, bad, flat bool) {
 	var seen, reported uint8
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		key := s.KeyToken()
-		name, keyFlags := s.Key()
-		if keyFlags&jsonscan.Escaped != 0 {
-			name = s.KeyName() // unescaped; nearly every key has no escape, and needs no call
-		}
+		name, keyFlags := s.UnescapedKey()
 		if flat {
 			flat, order = nextFlatKey(name, keyFlags, order)
 		}
@@ -307,10 +304,7 @@ func (r *Reader) readFunction(j int, c *callFields) {
 	data := s.Data()
 	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 		key := s.KeyToken()
-		name, keyFlags := s.Key()
-		if keyFlags&jsonscan.Escaped != 0 {
-			name = s.KeyName() // unescaped; nearly every key has no escape, and needs no call
-		}
+		name, keyFlags := s.UnescapedKey()
 		k, wsv := s.ValueKind(), s.WS()
 		sp := skipValue(s)
 		switch string(name) {

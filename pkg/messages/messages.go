@@ -208,10 +208,7 @@ func (r *Reader) read(loc *softwarn.Loc, i int) {
 		var seen, twice uint8
 		for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
 			key := s.KeyToken()
-			name, keyFlags := s.Key()
-			if keyFlags&jsonscan.Escaped != 0 {
-				name = s.KeyName() // unescaped; nearly every key has no escape, and needs no call
-			}
+			name, keyFlags := s.UnescapedKey()
 			wsv, vstart := s.WS(), s.Pos()
 			var bit uint8
 			switch string(name) {
