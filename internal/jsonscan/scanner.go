@@ -125,6 +125,9 @@ type Scanner struct {
 	depth    int
 	maxDepth int
 	ws       int // counts whitespace runs skipped, so callers can tell whether a value held any
+	// wsMask has a bit set for each byte skipped as whitespace: wsBits, or all but '\n' for
+	// a walk of one line (ResetLine), which a '\n' ends.
+	wsMask uint64
 	// runs are where the whitespace runs skipped start, in input order, while recording (see
 	// ResetRecordingWS), so that AppendValue compacts a value without scanning it again;
 	// recording stops, and the runs no longer count, past the bound maxRunBytes sets.
@@ -145,7 +148,7 @@ type Scanner struct {
 
 // Reset starts a walk over data, allowing at most maxDepth nested arrays and objects.
 func (s *Scanner) Reset(data []byte, maxDepth int) {
-	*s = Scanner{data: data, maxDepth: maxDepth, stack: s.stack[:0], runs: s.runs[:0]}
+	*s = Scanner{data: data, maxDepth: maxDepth, wsMask: wsBits, stack: s.stack[:0], runs: s.runs[:0]}
 }
 
 // Forget drops the walk's input and its error, for a Scanner kept (in a pool) until its
@@ -161,6 +164,25 @@ func (s *Scanner) ResetRecordingWS(data []byte, maxDepth int) {
 	s.Reset(data, maxDepth)
 	s.recording, s.maxRuns = true, len(data)/maxRunBytes+16
 }
+
+// ResetLine is ResetRecordingWS for a walk of the line at the start of data, which ends at
+// the first '\n': a '\n' is not whitespace to it, so no value goes past one, and AtEnd
+// takes it for the end of the input. A walk with no error went over the bytes of the line alone, and only once:
+// JSON lines need not be cut apart before they are read.
+func (s *Scanner) ResetLine(data []byte, maxDepth int) {
+	s.ResetRecordingWS(data, maxDepth)
+	s.wsMask = wsBits &^ (1 << '\n')
+}
+
+// Restart starts the walk over, from the start of its input, as the Reset it began with did.
+func (s *Scanner) Restart() {
+	*s = Scanner{data: s.data, maxDepth: s.maxDepth, wsMask: s.wsMask, recording: s.maxRuns > 0,
+		maxRuns: s.maxRuns, stack: s.stack[:0], runs: s.runs[:0]}
+}
+
+// CutInput makes data[:n] the walk's input, as if the rest had never been there: once a walk
+// begun with ResetLine is over, its line is the input.
+func (s *Scanner) CutInput(n int) { s.data = s.data[:n] }
 
 // maxRunBytes bounds the record of whitespace runs to a quarter of the input's size (4 bytes
 // a run), which TestMemoryBound holds within PeakHeapRatio: a hostile input of one-byte
@@ -266,13 +288,14 @@ var kindOf = func() (k [256]Kind) {
 }()
 
 // AtEnd skips whitespace and reports whether the input is used up; if not, it records the
-// trailing data as an error.
+// trailing data as an error. A walk begun with ResetLine is at its end at a '\n' too, which
+// is then Pos.
 func (s *Scanner) AtEnd() bool {
 	s.skipWS()
 	if s.err != nil {
 		return false
 	}
-	if s.pos < len(s.data) {
+	if s.pos < len(s.data) && (s.data[s.pos] != '\n' || s.wsMask&(1<<'\n') != 0) {
 		return s.failTrailing(s.pos)
 	}
 	return true
@@ -307,8 +330,8 @@ func (s *Scanner) spaceRun() bool {
 //
 //go:noinline
 func (s *Scanner) skipRun() {
-	d, i := s.data, s.pos
-	for i < len(d) && d[i] <= ' ' && wsBits>>d[i]&1 != 0 {
+	d, i, mask := s.data, s.pos, s.wsMask
+	for i < len(d) && d[i] <= ' ' && mask>>d[i]&1 != 0 {
 		i++
 	}
 	if i != s.pos {
