@@ -99,7 +99,8 @@ type Line struct {
 // same time at either size.
 const DefaultChunkBytes = 1 << 20
 
-// maxChunkLines bounds a chunk of many short (or empty) lines.
+// maxChunkLines bounds the lines whose output a chunk holds at once: a chunk of more, short or
+// empty lines (an error object each), is written in parts (chunk.process).
 const maxChunkLines = 8192
 
 // readBufferBytes is the bufio.Reader size: the first bytes are read into it to tell UTF-16
@@ -174,7 +175,7 @@ func newPipeline(n *normalize.Normalizer, opts Options, bufs *buffers) *pipeline
 		done: make(chan *chunk, count),
 	}
 	for range count {
-		c := new(chunk)
+		c := &chunk{resume: make(chan bool, 1)}
 		p.chunks = append(p.chunks, c)
 		p.free <- c
 	}
@@ -216,7 +217,7 @@ func (p *pipeline) run(ctx context.Context, read func(ctx context.Context) error
 	if writeErr != nil || inputErr != nil {
 		cancel()                // stop the reader
 		for c := range p.done { // let the workers finish and the reader see the cancel
-			p.put(c)
+			p.drop(c)
 		}
 	}
 	err := <-readErr
@@ -254,7 +255,9 @@ func (p *pipeline) write(w io.Writer) (Stats, error) {
 				break
 			}
 			delete(pending, next)
-			next++
+			if !c.more { // else the worker goes on with the chunk's lines, under the same seq
+				next++
+			}
 			var err error
 			if c.err != nil {
 				err = &chunkError{c.err}
@@ -264,13 +267,16 @@ func (p *pipeline) write(w io.Writer) (Stats, error) {
 			}
 			if err != nil {
 				c.out = nil // an abandoned write may still read it
-			}
-			p.put(c)
-			if err != nil {
+				p.drop(c)
 				for _, c := range pending {
-					p.put(c)
+					p.drop(c)
 				}
 				return stats, err
+			}
+			if c.more {
+				c.resume <- true
+			} else {
+				p.put(c)
 			}
 			if p.opts.Progress != nil {
 				p.opts.Progress(stats)
@@ -280,10 +286,33 @@ func (p *pipeline) write(w io.Writer) (Stats, error) {
 	return stats, nil
 }
 
+// drop lets go of a chunk that will not be written: its worker, if it waits to go on with
+// it, stops and sends it back to be put.
+func (p *pipeline) drop(c *chunk) {
+	if c.more {
+		c.resume <- false
+		return
+	}
+	p.put(c)
+}
+
+// flush hands the writer the lines c holds so far and waits until they are written; false
+// when the run is over instead. c goes on with the rest of its lines into the same buffer.
+func (p *pipeline) flush(c *chunk) bool {
+	c.more = true
+	p.done <- c
+	ok := <-c.resume
+	c.more = false
+	if ok {
+		c.out, c.stats = c.out[:0], Stats{}
+	}
+	return ok
+}
+
 // process normalizes c on a worker; a fault reading the input becomes c.err.
 func (p *pipeline) process(c *chunk) {
 	defer recoverFault(&c.err)
-	c.process(p.n, p.opts.MaxLineBytes, p.opts.Render, p.bufs)
+	c.process(p.n, p.opts.MaxLineBytes, p.opts.Render, p.bufs, p.flush)
 }
 
 // guarded runs read with faults reading the input turned into errors.

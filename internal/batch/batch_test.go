@@ -184,7 +184,20 @@ func TestRunErrors(t *testing.T) {
 		_, err := Run(ctx, bytes.NewReader(input.Bytes()), io.Discard, n, Options{Workers: 2})
 		require.ErrorIs(t, err, context.Canceled)
 	})
-	// RunBytes at -j 1 normalizes on its reader, with no worker: the same errors.
+	// A chunk of more than maxChunkLines lines is written in parts, its worker waiting for
+	// each to be written: a write error ends the run there, as it does between chunks.
+	empty := strings.Repeat("\n", 5*maxChunkLines+3)
+	for _, after := range []int{0, 1, 3} {
+		for _, workers := range []int{1, 2, 3} {
+			opts := Options{Workers: workers, ChunkBytes: len(empty) / 2}
+			t.Run(fmt.Sprintf("write error %d parts in, -j %d", after, workers), func(t *testing.T) {
+				_, err := RunBytes(context.Background(), []byte(empty+empty), &failingWriter{after: after}, n, opts)
+				require.ErrorContains(t, err, "write output: disk full")
+				_, err = Run(context.Background(), strings.NewReader(empty+empty), &failingWriter{after: after}, n, opts)
+				require.ErrorContains(t, err, "write output: disk full")
+			})
+		}
+	}
 	for _, workers := range []int{1, 2} {
 		t.Run(fmt.Sprintf("RunBytes -j %d: write error stops the run", workers), func(t *testing.T) {
 			w := &failingWriter{after: 2}
@@ -216,8 +229,8 @@ func TestProgress(t *testing.T) {
 	assert.Equal(t, int64(100), calls[len(calls)-1].Lines)
 }
 
-// RunBytes at -j 1, which finds a chunk's lines as it normalizes them, cuts the chunks where
-// the reader cuts them for the workers: the same progress, chunk by chunk, and the same bytes.
+// RunBytes at -j 1 and -j 2 writes the same parts of the same chunks: the same progress,
+// chunk by chunk (a chunk of more than maxChunkLines lines in parts), and the same bytes.
 func TestProgressBytesChunks(t *testing.T) {
 	var input bytes.Buffer
 	g := jsonlgen.New(5, true)

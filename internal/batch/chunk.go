@@ -1,6 +1,8 @@
 package batch
 
 import (
+	"bytes"
+
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
@@ -8,10 +10,10 @@ import (
 type chunk struct {
 	seq int64
 	// in holds the lines of a UTF-8 input, each ending in "\n" but for the input's last
-	// line, as they were read; ends holds where in in each "\n" is, as the reader found
-	// them, so that the worker cuts the lines apart without reading them again.
+	// line, as they were read. The worker finds where each ends as it normalizes it
+	// (NormalizeLine): the reader finds only the chunk's last "\n", since what it reads no
+	// other goroutine can share, and every byte read there was read again by the worker.
 	in       []byte
-	ends     []int
 	borrowed bool // in is the caller's memory (RunBytes), not the chunk's buffer
 	// tooLarge, when its raw is not 0, is a line after those of in that was over the limit
 	// and read past without being kept.
@@ -23,6 +25,11 @@ type chunk struct {
 	// UTF-32 (wide.go); nil for UTF-8.
 	wide *normalize.InvalidJSONError
 	err  error // the input could not be read (RunBytes: a fault); nothing is written
+	// more is set while the worker waits for the writer to write the lines of the chunk it
+	// has so far, maxChunkLines of them, before it goes on with the rest (flush); resume
+	// tells it the writer has, or, false, that the run is over.
+	more   bool
+	resume chan bool
 }
 
 // line is a line of a wide input, or a line over the limit: when tooLarge > 0 a line of that
@@ -37,7 +44,6 @@ type line struct {
 func (c *chunk) reset(seq int64) {
 	c.seq = seq
 	c.in, c.borrowed = nil, false
-	c.ends = c.ends[:0]
 	c.tooLarge = line{}
 	c.lines = c.lines[:0]
 	c.out = nil
@@ -64,23 +70,83 @@ func outBytes(in, lines int) int {
 
 // process normalizes every line of c into c.out and counts the outcomes in c.stats.
 // A line over the limit is rejected here, as the Normalizer would reject it had it been read.
-func (c *chunk) process(n *normalize.Normalizer, limit int64, render Render, bufs *buffers) {
+// After maxChunkLines lines, with more to go, it hands those written so far to flush, which
+// returns once they are written, and goes on into the same buffer: the output of a chunk of
+// many short lines (an error object for each empty one) stays a few hundred KB. When flush
+// returns false the run is over and so is process.
+func (c *chunk) process(n *normalize.Normalizer, limit int64, render Render, bufs *buffers, flush func(*chunk) bool) {
 	c.out = bufs.get(outBytes(len(c.in), len(c.lines)))
 	if c.wide != nil {
 		c.processWide(n, limit, render)
 		return
 	}
-	start := 0
-	for _, end := range c.ends {
+	in := c.in
+	for start, lines := 0, 0; start < len(in); lines++ {
+		if lines == maxChunkLines {
+			if !flush(c) {
+				return
+			}
+			lines = 0
+		}
+		if render == nil {
+			start = c.normalizeLine(n, limit, start)
+			continue
+		}
+		i := bytes.IndexByte(in[start:], '\n')
+		if i < 0 { // the last line of the input has no terminator
+			c.emitLine(n, limit, render, start, len(in), len(in))
+			break
+		}
+		end := start + i
 		c.emitLine(n, limit, render, start, end, end+1)
 		start = end + 1
-	}
-	if start < len(c.in) { // the last line of the input has no terminator
-		c.emitLine(n, limit, render, start, len(c.in), len(c.in))
 	}
 	if l := c.tooLarge; l.raw > 0 {
 		c.emit(n, render, Line{Raw: l.raw, Size: l.tooLarge, Err: &normalize.PayloadTooLargeError{Size: l.tooLarge, Limit: limit}})
 	}
+}
+
+// normalizeLine normalizes the line of c.in at start, which NormalizeLine finds as it reads it,
+// into c.out, counts it, and returns where the next line starts. A line over the limit is not
+// read past the limit, but for its end.
+func (c *chunk) normalizeLine(n *normalize.Normalizer, limit int64, start int) int {
+	rest := c.in[start:]
+	window := rest
+	if limit > 0 && int64(len(window)) > limit+2 { // room for the limit's bytes and "\r\n"
+		window = window[:limit+2]
+	}
+	res, end, err := n.NormalizeLine(window)
+	over := end == len(window) && len(window) < len(rest) // no "\n" in the window
+	if over {
+		res.Release()
+		if i := bytes.IndexByte(rest[end:], '\n'); i >= 0 {
+			end += i
+		} else {
+			end = len(rest)
+		}
+	}
+	next, size := end, end
+	if end < len(rest) {
+		next++
+		if end > 0 && rest[end-1] == '\r' {
+			size--
+		}
+	}
+	if over || limit > 0 && int64(size) > limit {
+		if !over {
+			res.Release()
+		}
+		c.emit(n, nil, Line{Raw: int64(next), Size: int64(size), Err: &normalize.PayloadTooLargeError{Size: int64(size), Limit: limit}})
+		return start + next
+	}
+	c.stats.Lines++
+	c.stats.BytesIn += int64(next)
+	from := len(c.out)
+	var o Outcome
+	c.out, o = appendResult(c.out, res, err)
+	c.stats.count(o)
+	c.stats.BytesOut += int64(len(c.out) - from)
+	return start + next
 }
 
 // emitLine emits the line of c.in from start to end, its terminator (if any) up to next.

@@ -13,32 +13,22 @@ import (
 	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
-// chunkEndRef is chunkEnd as its doc comment says it, counting every line of the chunk.
+// chunkEndRef is chunkEnd as its doc comment says it.
 func chunkEndRef(data []byte, start, size int) int {
-	end := len(data)
-	if size < end-start {
-		if i := bytes.IndexByte(data[start+size:], '\n'); i >= 0 {
-			end = start + size + i + 1
+	for i := start + size; i < len(data); i++ {
+		if data[i] == '\n' {
+			return i + 1
 		}
 	}
-	if bytes.Count(data[start:end], []byte{'\n'}) > maxChunkLines {
-		end = start
-		for range maxChunkLines {
-			end += bytes.IndexByte(data[end:], '\n') + 1
-		}
-	}
-	return end
+	return len(data)
 }
 
-// chunkEnd cuts where counting every line would, and finds every "\n" before its end:
-// inputs of empty lines around maxChunkLines, long lines past the size, no final "\n".
+// chunkEnd cuts after the first "\n" at or past the size: inputs of empty lines, long lines
+// past the size, no final "\n".
 func TestChunkEnd(t *testing.T) {
-	// maxChunkLines lines up to the size, and the "\n" past it one too many.
 	lf := bytes.Repeat([]byte{'\n'}, 2*maxChunkLines)
-	end, _ := chunkEnd(lf, 0, maxChunkLines, nil)
-	require.Equal(t, maxChunkLines, end)
-	end, _ = chunkEnd(lf, 0, maxChunkLines-1, nil)
-	require.Equal(t, maxChunkLines, end, "the \n past the size makes maxChunkLines")
+	require.Equal(t, 2*maxChunkLines, chunkEnd(lf, 0, 2*maxChunkLines))
+	require.Equal(t, maxChunkLines, chunkEnd(lf, 0, maxChunkLines-1), "the \n at the size ends the chunk")
 
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 300 {
@@ -59,17 +49,30 @@ func TestChunkEnd(t *testing.T) {
 		size := 1 + rng.IntN(3*maxChunkLines)
 		for start := 0; start < len(data); {
 			want := chunkEndRef(data, start, size)
-			end, ends := chunkEnd(data, start, size, nil)
-			require.Equal(t, want, end, "start %d size %d", start, size)
-			var wantEnds []int
-			for i, b := range data[start:end] {
-				if b == '\n' {
-					wantEnds = append(wantEnds, i)
-				}
-			}
-			require.Equal(t, wantEnds, ends, "start %d size %d", start, size)
+			require.Equal(t, want, chunkEnd(data, start, size), "start %d size %d", start, size)
 			require.Greater(t, want, start)
 			start = want
+		}
+	}
+}
+
+// lastLineEnd finds the last "\n" as bytes.LastIndexByte does, wherever it is against its
+// windows: none, at either end, a window and more from the end.
+func TestLastLineEnd(t *testing.T) {
+	for _, size := range []int{0, 1, 255, 256, 257, 511, 512, 513, 4096} {
+		b := bytes.Repeat([]byte{'x'}, size)
+		require.Equal(t, -1, lastLineEnd(b), "size %d", size)
+		for _, at := range []int{0, 1, size / 2, size - 257, size - 256, size - 255, size - 1} {
+			if at < 0 || at >= size {
+				continue
+			}
+			b := bytes.Clone(b)
+			b[at] = '\n'
+			require.Equal(t, at, lastLineEnd(b), "size %d at %d", size, at)
+			if at > 0 {
+				b[0] = '\n'
+				require.Equal(t, at, lastLineEnd(b), "size %d at %d and 0", size, at)
+			}
 		}
 	}
 }

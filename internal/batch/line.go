@@ -18,6 +18,12 @@ type Outcome struct {
 // batch pipeline all print through it, so their bytes agree.
 func AppendLine(dst []byte, n *normalize.Normalizer, raw []byte) ([]byte, Outcome) {
 	res, err := n.Normalize(raw)
+	return appendResult(dst, res, err)
+}
+
+// appendResult is AppendLine past the Normalize: it appends the record res, which it
+// releases, or the error object for err, then "\n".
+func appendResult(dst []byte, res *normalize.Result, err error) ([]byte, Outcome) {
 	if err != nil {
 		return AppendError(dst, err)
 	}

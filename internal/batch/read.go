@@ -43,7 +43,7 @@ func (d *drained) Read(b []byte) (int, error) {
 }
 
 // streamReader cuts a stream of UTF-8 lines into chunks. It reads into the chunk's own
-// buffer; the chunk is sent once its whole lines make ChunkBytes or maxChunkLines, or once a
+// buffer; the chunk is sent once its whole lines make ChunkBytes, or once a
 // read ends at the end of a line: a program that writes a line and waits for its answer gets
 // it. Not sooner (a read that ends inside a line waits for the line's end): sending at every
 // read that ends inside a line made chunks of a few lines where reads are small (4 KiB: 30%
@@ -117,25 +117,32 @@ func (r *streamReader) read() (int, error) {
 	return 0, io.ErrNoProgress
 }
 
-// took finds the lines ended in the n bytes just read into c.in at off, up to maxChunkLines
-// in the chunk: the lines past them go to the next chunk, which finds them again.
+// took finds the last line ended in the n bytes just read into c.in at off: the lines before
+// it the worker finds, as it normalizes them.
 func (r *streamReader) took(off, n int) {
-	c := r.c
-	for b := c.in[:off+n]; len(c.ends) < maxChunkLines; {
-		i := bytes.IndexByte(b[off:], '\n')
-		if i < 0 {
-			return
-		}
-		c.ends = append(c.ends, off+i)
-		off += i + 1
-		r.whole = off
+	if i := lastLineEnd(r.c.in[off : off+n]); i >= 0 {
+		r.whole = off + i + 1
 	}
+}
+
+// lastLineEnd is where the last "\n" of b is, or -1. It looks at b from its end a window at
+// a time: bytes.LastIndexByte goes byte by byte, and the last "\n" can be megabytes back.
+func lastLineEnd(b []byte) int {
+	const window = 256
+	for end := len(b); end > 0; {
+		start := max(0, end-window)
+		if bytes.IndexByte(b[start:end], '\n') >= 0 {
+			return start + bytes.LastIndexByte(b[start:end], '\n')
+		}
+		end = start
+	}
+	return -1
 }
 
 // cut sends the chunk's whole lines when they are due, the start of the next line, if read,
 // going into the next chunk.
 func (r *streamReader) cut(ctx context.Context) error {
-	for r.whole > 0 && (r.whole >= r.p.opts.ChunkBytes || len(r.c.ends) >= maxChunkLines || r.whole == len(r.c.in)) {
+	for r.whole > 0 && (r.whole >= r.p.opts.ChunkBytes || r.whole == len(r.c.in)) {
 		if err := r.send(ctx); err != nil {
 			return err
 		}
@@ -264,8 +271,7 @@ func (p *pipeline) readBytes(ctx context.Context, data []byte) error {
 		if err != nil {
 			return err
 		}
-		end := 0
-		end, c.ends = chunkEnd(data, start, p.opts.ChunkBytes, c.ends)
+		end := chunkEnd(data, start, p.opts.ChunkBytes)
 		c.in, c.borrowed = data[start:end], true
 		p.work <- c
 		start = end
@@ -274,21 +280,17 @@ func (p *pipeline) readBytes(ctx context.Context, data []byte) error {
 }
 
 // chunkEnd is where the chunk of data that starts at start ends: after the first "\n" at or
-// past start+size, or the maxChunkLines-th line, or at the end of data. It appends to ends
-// where each "\n" before it is, from start: one pass finds the chunk and its lines.
-func chunkEnd(data []byte, start, size int, ends []int) (int, []int) {
-	head := start + size
-	for pos := start; len(ends) < maxChunkLines; {
-		i := bytes.IndexByte(data[pos:], '\n')
-		if i < 0 {
-			return len(data), ends
-		}
-		ends = append(ends, pos+i-start)
-		if pos += i + 1; pos > head {
-			return pos, ends
-		}
+// past start+size, or at the end of data. Only that much of data is read here, by the one
+// reader; the chunk's lines are found by the worker that normalizes them.
+func chunkEnd(data []byte, start, size int) int {
+	if size >= len(data)-start {
+		return len(data)
 	}
-	return start + ends[len(ends)-1] + 1, ends
+	i := bytes.IndexByte(data[start+size:], '\n')
+	if i < 0 {
+		return len(data)
+	}
+	return start + size + i + 1
 }
 
 // errFault is the error of a fault while reading a mapped input.
