@@ -115,3 +115,16 @@ func TestManyLines(t *testing.T) {
 		require.True(t, bytes.Equal(want, out.Bytes()), "RunBytes, %+v", opts)
 	}
 }
+
+// A chunk that ended far past its size makes the next ones larger, up to maxChunkGrowth times
+// the configured size; one that ended near it changes nothing, and chunks never shrink.
+func TestGrownChunk(t *testing.T) {
+	const mib = 1 << 20
+	require.Equal(t, mib, grownChunk(mib, 0, mib))
+	require.Equal(t, mib, grownChunk(mib, mib/2, mib))
+	require.Equal(t, 2*mib+2, grownChunk(mib, mib+1, mib))
+	require.Equal(t, 4*mib, grownChunk(mib, 3*mib, mib), "bounded")
+	require.Equal(t, 3*mib, grownChunk(3*mib, 2*mib/3, mib), "no shrinking")
+	require.Equal(t, 4*mib, grownChunk(3*mib, 2*mib, mib))
+	require.Equal(t, mib, grownChunk(mib, -5, mib), "the end of the input")
+}

@@ -263,6 +263,7 @@ func (p *pipeline) readBytes(ctx context.Context, data []byte) error {
 		return p.read(ctx, bytes.NewReader(data)) // wide lines are never held
 	}
 	var seq int64
+	size := p.opts.ChunkBytes
 	for start := 0; start < len(data); seq++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -271,13 +272,30 @@ func (p *pipeline) readBytes(ctx context.Context, data []byte) error {
 		if err != nil {
 			return err
 		}
-		end := chunkEnd(data, start, p.opts.ChunkBytes)
+		end := chunkEnd(data, start, size)
 		c.in, c.borrowed = data[start:end], true
 		p.work <- c
+		size = grownChunk(size, end-start-size, p.opts.ChunkBytes)
 		start = end
 	}
 	return nil
 }
+
+// grownChunk is the size of readBytes's next chunk after one of size that ended past bytes
+// past its size. A line that went far past it was read through by the reader, alone, to find
+// its end, and is read again by its worker: chunks grow, never shrink, up to maxChunkGrowth
+// times the configured size, so that fewer of their ends fall inside such lines. On the corpus
+// mix (a 3 MB result in every 4 MB) -j 2 went from 1.54x -j 1 to 1.74x; 8 times made the
+// chunks' output buffers outgrow the cache (-j 1 15% more CPU).
+func grownChunk(size, past, configured int) int {
+	if past > size/2 {
+		size = min(max(size, 2*past), maxChunkGrowth*configured)
+	}
+	return size
+}
+
+// maxChunkGrowth bounds how much larger than ChunkBytes readBytes makes chunks.
+const maxChunkGrowth = 4
 
 // chunkEnd is where the chunk of data that starts at start ends: after the first "\n" at or
 // past start+size, or at the end of data. Only that much of data is read here, by the one
