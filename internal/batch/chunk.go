@@ -92,14 +92,11 @@ func (c *chunk) process(n *normalize.Normalizer, limit int64, render Render, buf
 			start = c.normalizeLine(n, limit, start)
 			continue
 		}
-		i := bytes.IndexByte(in[start:], '\n')
-		if i < 0 { // the last line of the input has no terminator
-			c.emitLine(n, limit, render, start, len(in), len(in))
-			break
+		end := len(in) // the last line of the input may have no terminator
+		if i := bytes.IndexByte(in[start:], '\n'); i >= 0 {
+			end = start + i
 		}
-		end := start + i
-		c.emitLine(n, limit, render, start, end, end+1)
-		start = end + 1
+		start = c.emitLine(n, limit, render, start, end)
 	}
 	if l := c.tooLarge; l.raw > 0 {
 		c.emit(n, render, Line{Raw: l.raw, Size: l.tooLarge, Err: &normalize.PayloadTooLargeError{Size: l.tooLarge, Limit: limit}})
@@ -125,13 +122,7 @@ func (c *chunk) normalizeLine(n *normalize.Normalizer, limit int64, start int) i
 			end = len(rest)
 		}
 	}
-	next, size := end, end
-	if end < len(rest) {
-		next++
-		if end > 0 && rest[end-1] == '\r' {
-			size--
-		}
-	}
+	size, next := lineEnd(rest, end)
 	if over || limit > 0 && int64(size) > limit {
 		if !over {
 			res.Release()
@@ -139,27 +130,37 @@ func (c *chunk) normalizeLine(n *normalize.Normalizer, limit int64, start int) i
 		c.emit(n, nil, Line{Raw: int64(next), Size: int64(size), Err: &normalize.PayloadTooLargeError{Size: int64(size), Limit: limit}})
 		return start + next
 	}
-	c.stats.Lines++
-	c.stats.BytesIn += int64(next)
 	from := len(c.out)
 	var o Outcome
 	c.out, o = appendResult(c.out, res, err)
-	c.stats.count(o)
-	c.stats.BytesOut += int64(len(c.out) - from)
+	c.counted(int64(next), from, o)
 	return start + next
 }
 
-// emitLine emits the line of c.in from start to end, its terminator (if any) up to next.
-func (c *chunk) emitLine(n *normalize.Normalizer, limit int64, render Render, start, end, next int) {
-	l := c.in[start:end]
-	if end < next && end > start && l[len(l)-1] == '\r' {
-		l = l[:len(l)-1]
+// lineEnd returns, for a line of in that ends at end (its "\n", or the end of in), the size of
+// the line without its terminator and where the next line starts. A "\r" before the "\n" is
+// part of the terminator, as the single-input command and Python's splitlines have it.
+func lineEnd(in []byte, end int) (size, next int) {
+	if end == len(in) {
+		return end, end
 	}
-	line := Line{Bytes: l, Raw: int64(next - start), Size: int64(len(l))}
+	if end > 0 && in[end-1] == '\r' {
+		return end - 1, end + 1
+	}
+	return end, end + 1
+}
+
+// emitLine emits the line of c.in at start that ends at end (its "\n", or the end of c.in),
+// and returns where the next line starts.
+func (c *chunk) emitLine(n *normalize.Normalizer, limit int64, render Render, start, end int) int {
+	size, next := lineEnd(c.in[start:], end-start)
+	l := c.in[start : start+size]
+	line := Line{Bytes: l, Raw: int64(next), Size: int64(size)}
 	if limit > 0 && line.Size > limit {
 		line.Bytes, line.Err = nil, &normalize.PayloadTooLargeError{Size: line.Size, Limit: limit}
 	}
 	c.emit(n, render, line)
+	return start + next
 }
 
 // processWide is process for the lines of an input in UTF-16 or UTF-32: each gets c.wide,
@@ -182,8 +183,6 @@ func (c *chunk) processWide(n *normalize.Normalizer, limit int64, render Render)
 
 // emit writes the output of one line, with render when it is set, and counts it.
 func (c *chunk) emit(n *normalize.Normalizer, render Render, l Line) {
-	c.stats.Lines++
-	c.stats.BytesIn += l.Raw
 	start := len(c.out)
 	var o Outcome
 	switch {
@@ -194,6 +193,13 @@ func (c *chunk) emit(n *normalize.Normalizer, render Render, l Line) {
 	default:
 		c.out, o = AppendLine(c.out, n, l.Bytes)
 	}
+	c.counted(l.Raw, start, o)
+}
+
+// counted counts a line of raw input bytes whose output starts at from in c.out.
+func (c *chunk) counted(raw int64, from int, o Outcome) {
+	c.stats.Lines++
+	c.stats.BytesIn += raw
 	c.stats.count(o)
-	c.stats.BytesOut += int64(len(c.out) - start)
+	c.stats.BytesOut += int64(len(c.out) - from)
 }

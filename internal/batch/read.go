@@ -284,9 +284,8 @@ func (p *pipeline) readBytes(ctx context.Context, data []byte) error {
 // grownChunk is the size of readBytes's next chunk after one of size that ended past bytes
 // past its size. A line that went far past it was read through by the reader, alone, to find
 // its end, and is read again by its worker: chunks grow, never shrink, up to maxChunkGrowth
-// times the configured size, so that fewer of their ends fall inside such lines. On the corpus
-// mix (a 3 MB result in every 4 MB) -j 2 went from 1.54x -j 1 to 1.74x; 8 times made the
-// chunks' output buffers outgrow the cache (-j 1 15% more CPU).
+// times the configured size, so that fewer of their ends fall inside such lines. The bound
+// keeps a chunk's output buffer near the cache, which the worker writes while it is warm.
 func grownChunk(size, past, configured int) int {
 	if past > size/2 {
 		size = min(max(size, 2*past), maxChunkGrowth*configured)

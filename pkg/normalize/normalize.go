@@ -243,10 +243,7 @@ func (n *Normalizer) NormalizeLine(data []byte) (res *Result, end int, err error
 	r.beginNotes()
 	if r.read() == nil {
 		end := r.s.Pos() // the '\n', or the window's end
-		size := end
-		if end < len(data) && end > 0 && data[end-1] == '\r' {
-			size--
-		}
+		size := lineSize(data, end)
 		if (end < len(window) || len(window) == len(data)) && int64(size) <= cfg.maxBytes {
 			r.s.CutInput(size)
 			if r.lint != nil {
@@ -259,12 +256,17 @@ func (n *Normalizer) NormalizeLine(data []byte) (res *Result, end int, err error
 	if end = bytes.IndexByte(data, '\n'); end < 0 {
 		end = len(data)
 	}
-	line := data[:end]
-	if end < len(data) && end > 0 && line[end-1] == '\r' {
-		line = line[:end-1]
-	}
-	res, err = n.Normalize(line)
+	res, err = n.Normalize(data[:lineSize(data, end)])
 	return res, end, err
+}
+
+// lineSize is the size of the line of data that ends at end (its '\n', or the end of data),
+// without its terminator: a '\r' before the '\n' is part of it.
+func lineSize(data []byte, end int) int {
+	if end < len(data) && end > 0 && data[end-1] == '\r' {
+		return end - 1
+	}
+	return end
 }
 
 // resultPool recycles Results, with their slices, between calls: a caller that is done with a
