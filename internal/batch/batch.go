@@ -93,10 +93,8 @@ type Line struct {
 
 // DefaultChunkBytes is the size of a chunk of input lines handed to one worker at a time:
 // big enough that the hand-off costs little per line, small enough to spread work evenly.
-// Each chunk costs the reader, a worker and the writer a wake-up each: at 256 KiB they took
-// a fifth of -j 1's time on a file of the corpus mix (BenchmarkBatch, bytes-j1: 0.77 of
-// in-process Normalize, 0.80 at 1 MiB; through a reader 0.60 and 0.71), and -j 2 took the
-// same time at either size.
+// Each chunk costs the reader, a worker and the writer a wake-up each, which at a quarter of
+// this size took a good part of -j 1's time, and -j 2 gained nothing from smaller chunks.
 const DefaultChunkBytes = 1 << 20
 
 // maxChunkLines bounds the lines whose output a chunk holds at once: a chunk of more, short or
@@ -145,11 +143,10 @@ type pipeline struct {
 
 // streamStores and bytesStores keep the buffers of finished runs for the next ones: a caller
 // that runs batch after batch in one process (a corpus of files) would otherwise fault its
-// buffers' pages in anew each run, a third of a 64 MiB run's time (BenchmarkBatch, bytes-j1:
-// 4.4 ms of system time, 9.5 MB new per run). A store goes back once its run is over, every
-// goroutine of it stopped; the pool lets go of it if no run takes it within two collections.
-// Run and RunBytes keep theirs apart: a stream's store, with its input buffers, made a file's
-// run after it a fifth slower (bytes-j2 after stream-j2: 17.1 ms against 14.2 ms).
+// buffers' pages in anew each run, which costs more than normalizing them. A store goes back
+// once its run is over, every goroutine of it stopped; the pool lets go of it if no run takes
+// it within two collections. Run and RunBytes keep theirs apart: a stream's store, with its
+// input buffers, would give a file's run after it more buffers than it uses, and colder ones.
 var (
 	streamStores = sync.Pool{New: func() any { return new(buffers) }}
 	bytesStores  = sync.Pool{New: func() any { return new(buffers) }}
