@@ -12,6 +12,8 @@ var (
 	useVBMI   = useAVX512 && cpu.X86.HasAVX512VBMI
 	// useStringVBMI tries scanStringVBMI before scanBlocks.
 	useStringVBMI = useVBMI
+	// useEscapeASCII has AppendStringContent start with escapeASCII.
+	useEscapeASCII = useVBMI && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
 )
 
 // classifyAVX2 fills m for the 64 bytes of b, 32 bytes per instruction, and classifyAVX512 with
@@ -53,3 +55,11 @@ func scanStringVBMI(d *byte, i, n int, ascii bool) (end int, flags uint64)
 // stringWide is the bit of scanStringVBMI's flags that says it met a byte from 0x80 on, or
 // was called with ascii unset: the Scanner's next strings start in its UTF-8 loop.
 const stringWide = 4
+
+// escapeASCII is AppendStringContent for s[:n] as long as it is printable ASCII, a chunk of 32
+// bytes at a time, into dst, which has room for room bytes: it returns how much of s it read
+// and how much of dst it wrote, stopping at a chunk that holds another byte or whose escaped
+// form does not fit.
+//
+//go:noescape
+func escapeASCII(dst *byte, room int, s *byte, n int) (read, written int)

@@ -1278,3 +1278,82 @@ vfail:
 	MOVQ $0, flags+40(FP)
 	VZEROUPPER
 	RET
+
+// pairs is the index of VPERMB that doubles each of 32 bytes: byte k to bytes 2k and 2k+1.
+DATA pairs<>+0(SB)/8, $0x0303020201010000
+DATA pairs<>+8(SB)/8, $0x0707060605050404
+DATA pairs<>+16(SB)/8, $0x0b0b0a0a09090808
+DATA pairs<>+24(SB)/8, $0x0f0f0e0e0d0d0c0c
+DATA pairs<>+32(SB)/8, $0x1313121211111010
+DATA pairs<>+40(SB)/8, $0x1717161615151414
+DATA pairs<>+48(SB)/8, $0x1b1b1a1a19191818
+DATA pairs<>+56(SB)/8, $0x1f1f1e1e1d1d1c1c
+GLOBL pairs<>(SB), RODATA|NOPTR, $64
+
+// func escapeASCII(dst *byte, room int, s *byte, n int) (read, written int)
+//
+// AppendStringContent's loop for printable ASCII, 32 bytes of s at a time (fewer at its end,
+// by a masked load, which reads no byte past it): each byte is doubled (VPERMB), the first of
+// each pair made a backslash, and VPCOMPRESSB keeps the second of every pair and the first of
+// the pairs of '"' and '\\'. A masked store writes exactly the bytes kept. It stops at the
+// first 32 bytes that hold a control character or a byte from 0x80 on, or whose escaped form
+// would not fit in room, and returns how much of s it read and of dst it wrote.
+TEXT ·escapeASCII(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), DI
+	MOVQ      room+8(FP), R8
+	MOVQ      s+16(FP), SI
+	MOVQ      n+24(FP), CX
+	XORQ      DX, DX // read
+	XORQ      BX, BX // written
+	MOVQ      $0x5555555555555555, R9
+	MOVQ      $0xaaaaaaaaaaaaaaaa, R10
+	KMOVQ     R9, K5
+	VMOVDQU64 pairs<>(SB), Z10
+	VMOVDQU64 z5c<>(SB), Z11
+	VMOVDQU64 z22<>(SB), Z12
+	VMOVDQU64 z20<>(SB), Z13
+
+eloop:
+	MOVQ    CX, AX
+	SUBQ    DX, AX
+	JLE     edone
+	MOVQ    $32, R12
+	CMPQ    AX, R12
+	CMOVQGT R12, AX // the chunk's length
+	MOVQ    $-1, R12
+	BZHIQ   AX, R12, R11 // its bytes
+	KMOVQ   R11, K1
+	VMOVDQU8.Z (SI)(DX*1), K1, Z0
+	VPCMPUB $1, Z13, Z0, K1, K2 // control characters
+	VPMOVB2M Z0, K3            // from 0x80 on
+	KORQ     K2, K3, K3
+	KORTESTQ K3, K3
+	JNZ      edone
+	VPCMPEQB Z12, Z0, K2
+	VPCMPEQB Z11, Z0, K3
+	KORQ     K2, K3, K2
+	KMOVQ    K2, R12
+	PDEPQ    R9, R12, R13 // the backslashes kept: the first of the escaped bytes' pairs
+	PDEPQ    R10, R11, R11 // the second of every pair
+	ORQ      R13, R11
+	POPCNTQ  R11, R12 // the bytes written
+	LEAQ     (BX)(R12*1), R13
+	CMPQ     R13, R8
+	JGT      edone
+	KMOVQ    R11, K4
+	VPERMB   Z0, Z10, Z1
+	VMOVDQU8 Z11, K5, Z1
+	VPCOMPRESSB Z1, K4, Z2
+	MOVQ     $-1, R13
+	BZHIQ    R12, R13, R13
+	KMOVQ    R13, K6
+	VMOVDQU8 Z2, K6, (DI)(BX*1)
+	ADDQ     R12, BX
+	ADDQ     AX, DX
+	JMP      eloop
+
+edone:
+	MOVQ DX, read+32(FP)
+	MOVQ BX, written+40(FP)
+	VZEROUPPER
+	RET

@@ -3,7 +3,7 @@
 package jsonscan
 
 // useBlocks is false off amd64: strings are scanned by scanWords (tests may not turn it on).
-var useBlocks, useAVX512, useVBMI, useStringVBMI = false, false, false, false
+var useBlocks, useAVX512, useVBMI, useStringVBMI, useEscapeASCII = false, false, false, false, false
 
 func classifyAVX2(b *[blockSize]byte, m *blockInfo)   { panic("jsonscan: no AVX2 off amd64") }
 func classifyAVX512(b *[blockSize]byte, m *blockInfo) { panic("jsonscan: no AVX-512 off amd64") }
@@ -19,3 +19,7 @@ func scanStringVBMI(d *byte, i, n int, ascii bool) (end int, flags uint64) {
 }
 
 const stringWide = 4
+
+func escapeASCII(dst *byte, room int, s *byte, n int) (read, written int) {
+	panic("jsonscan: no AVX-512 off amd64")
+}

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // AppendUnescaped appends the text of a validated string's content (without its quotes) to dst.
@@ -143,6 +144,16 @@ func AppendStringContent(dst []byte, s string) []byte {
 	}
 	n, i := len(dst), 0
 	dst = stringRoom(dst, n, len(s))
+	if useEscapeASCII {
+		// The word loop below pays a branch it mispredicts for each quote, and a warning has
+		// one every few words: escapeASCII escapes a chunk whatever it holds, until a byte
+		// that is not printable ASCII.
+		read, written := escapeASCII(&dst[n], cap(dst)-n, unsafe.StringData(s), len(s))
+		if i, n = read, n+written; i == len(s) {
+			return dst[:n]
+		}
+		dst = stringRoom(dst, n, len(s)-i)
+	}
 	for {
 		// Plain ASCII a word at a time, and the last bytes under a word as one too: special
 		// marks exactly the byte that ends a run (its lowest mark is exact, and only that one

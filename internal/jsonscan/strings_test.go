@@ -212,6 +212,20 @@ func TestShortTokenKeepsEscapesWhole(t *testing.T) {
 // escaping a byte at a time, with each byte that ends a plain run at every offset in a word and
 // at the end of the string.
 func TestAppendStringContentWords(t *testing.T) {
+	forEscapes(t, testAppendStringContentWords)
+}
+
+// forEscapes runs test with escapeASCII, where the CPU has it, and with the word loop alone.
+func forEscapes(t *testing.T, test func(t *testing.T)) {
+	saved := useEscapeASCII
+	defer func() { useEscapeASCII = saved }()
+	for _, on := range []bool{saved, false} {
+		useEscapeASCII = on
+		t.Run(fmt.Sprintf("escapeASCII=%v", on), test)
+	}
+}
+
+func testAppendStringContentWords(t *testing.T) {
 	for _, odd := range []string{"\"", "\\", "\n", "\x01", "\x1f", "é", "\u2028", "\u2029", "\xff", "\xed\xa0\x80", "東", "😀", "\x7f", " "} {
 		for n := 0; n <= 20; n++ {
 			for at := 0; at <= n; at++ {
@@ -229,6 +243,10 @@ func TestAppendStringContentWords(t *testing.T) {
 // quote every few words), appended to a dst of every spare capacity from none up, so that every
 // growth of the room past dst's end is taken.
 func TestAppendStringContentMixed(t *testing.T) {
+	forEscapes(t, testAppendStringContentMixed)
+}
+
+func testAppendStringContentMixed(t *testing.T) {
 	texts := []string{
 		`one of "system", "user", "assistant", "tool"`,
 		`send it as {"role": "assistant", "tool_calls": [{"id": <call_id>, "name": <name>, "arguments": <arguments>}]}`,
@@ -236,11 +254,17 @@ func TestAppendStringContentMixed(t *testing.T) {
 		"the number 12345678901234567890123\u2026, \u2028\u2029 \xed\xa0\x80 \xff\xfe 東京 😀 \x7f",
 		"a\"", "\"a", "\"", "", "é", "abcdefg\"", "abcdefgh\"", "abcdefghi\"", "\"abcdefghijklmnop\"",
 	}
+	// Runs of ASCII longer than escapeASCII's chunks, and other bytes after them; chunks that
+	// double in size, which outgrow the room made for the text as it is.
+	texts = append(texts, strings.Repeat(`"`, 100), strings.Repeat(`\`, 70)+"a")
+	for n := 28; n <= 100; n += 9 {
+		texts = append(texts, strings.Repeat(`ab"c\\`, n/6)+"é"+strings.Repeat(`"x`, n/3), strings.Repeat("a", n)+"\x1f"+`"`)
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	pieces := []string{"a", "bcdefgh", "\"", "\\", "\n", "\x01", "é", "\u2028", "\xff", "\xed\xbf\xbf", "😀", " "}
-	for range 300 {
+	for k := range 300 {
 		var b strings.Builder
-		for range rng.IntN(40) {
+		for range rng.IntN(40 + k%3*40) {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
 		}
 		texts = append(texts, b.String())
@@ -248,8 +272,13 @@ func TestAppendStringContentMixed(t *testing.T) {
 	for _, s := range texts {
 		want := string(appendStringContentBytewise([]byte("pre"), s))
 		for spare := range 3*len(s) + 20 {
-			buf := bytes.Repeat([]byte{0xaa}, 3+spare)
+			// buf's array goes on past its capacity, where nothing may be written either.
+			backing := bytes.Repeat([]byte{0xaa}, 3+spare+80)
+			buf := backing[: 3+spare : 3+spare]
 			got := AppendStringContent(append(buf[:0], "pre"...), s)
+			if bytes.Count(backing[len(buf):], []byte{0xaa}) != 80 {
+				t.Fatalf("AppendStringContent(%q) with %d bytes spare wrote past its capacity", s, spare)
+			}
 			if string(got) != want {
 				t.Fatalf("AppendStringContent(%q) with %d bytes spare = %q, want %q", s, spare, got, want)
 			}
@@ -269,9 +298,15 @@ func FuzzAppendStringContent(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string, spare int) {
 		spare = max(0, spare%64)
-		dst := append(make([]byte, 0, 1+spare), 'x')
-		if got, want := string(AppendStringContent(dst, s)), string(appendStringContentBytewise([]byte("x"), s)); got != want {
-			t.Fatalf("AppendStringContent(%q) = %q, want %q", s, got, want)
+		saved := useEscapeASCII
+		defer func() { useEscapeASCII = saved }()
+		want := string(appendStringContentBytewise([]byte("x"), s))
+		for _, on := range []bool{saved, false} {
+			useEscapeASCII = on
+			dst := append(make([]byte, 0, 1+spare), 'x')
+			if got := string(AppendStringContent(dst, s)); got != want {
+				t.Fatalf("AppendStringContent(%q) with escapeASCII=%v = %q, want %q", s, on, got, want)
+			}
 		}
 	})
 }
