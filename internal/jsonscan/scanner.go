@@ -190,22 +190,32 @@ func (s *Scanner) CutInput(n int) { s.data = s.data[:n] }
 // Indented JSON has a run every 20 bytes or more, Python's every 10 to 30.
 const maxRunBytes = 16
 
-// Mark is a place in a walk, to come back to with Rewind.
+// Mark is a place in a walk, to come back to with Rewind. It is four words: the compiler
+// builds a struct of more on the stack field by field and copies it with wider loads, which
+// wait for those stores to retire (a message's reading took a Mark, and waited, every time).
 type Mark struct {
-	pos, depth, ws, runs int
-	recording            bool
+	pos, depth, ws int
+	runs           int // len(s.runs), or its complement when recording had stopped
 }
 
 // Mark returns the walk's place: a caller that learns, part way through a value, that it must
 // read it another way rewinds to it and reads the value again.
 func (s *Scanner) Mark() Mark {
-	return Mark{pos: s.pos, depth: s.depth, ws: s.ws, runs: len(s.runs), recording: s.recording}
+	runs := len(s.runs)
+	if !s.recording {
+		runs = ^runs
+	}
+	return Mark{pos: s.pos, depth: s.depth, ws: s.ws, runs: runs}
 }
 
 // Rewind goes back to m, a Mark of this walk, as if nothing past it had been read. The walk
 // must have met no error since: an error ends it.
 func (s *Scanner) Rewind(m Mark) {
-	s.pos, s.depth, s.ws, s.runs, s.recording = m.pos, m.depth, m.ws, s.runs[:m.runs], m.recording
+	runs, recording := m.runs, m.runs >= 0
+	if !recording {
+		runs = ^runs
+	}
+	s.pos, s.depth, s.ws, s.runs, s.recording = m.pos, m.depth, m.ws, s.runs[:runs], recording
 }
 
 // MaxDepth is the nesting limit of the walk.
