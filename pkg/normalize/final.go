@@ -21,7 +21,11 @@ func (r *Result) readFinal(sp jsonscan.Span, flags jsonscan.StrFlags) {
 		return // every character is at least one byte: nothing to cut, nothing to replace
 	}
 	content := tok[1 : len(tok)-1]
-	out := make([]byte, 0, min(len(tok), 4*MaxChars)+len(TruncationMarker)+2)
+	out := r.finalBuf[:0]
+	if need := min(len(tok), 4*MaxChars) + len(TruncationMarker) + 2; cap(out) < need {
+		out = make([]byte, 0, need)
+		r.finalBuf = out
+	}
 	out = append(out, '"')
 	head := headOf(content, &out)
 	if head.lone > 0 {

@@ -316,6 +316,7 @@ type Result struct {
 	meta      metadata
 	fields    [3]field
 	final     []byte // the final_response string token to write, quotes included
+	finalBuf  []byte // readFinal's buffer for a final_response it rewrites; Release keeps it
 	finalKind jsonscan.Kind
 	truncated bool
 	explain   bool
