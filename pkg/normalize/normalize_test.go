@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -383,33 +382,6 @@ func TestReleaseReuse(t *testing.T) {
 			res.Release()
 		}
 	}
-}
-
-// A released Result keeps the buffer of a final_response it cut at the cap: the next such
-// result reuses it, where it made and zeroed about 200 KB.
-func TestReleasedTruncatedFinalReusesItsBuffer(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector changes allocations: run without -race (scripts/test.sh runs this package again without it)")
-	}
-	in := []byte(`{"final_response":"` + strings.Repeat("answer ", 20000) + `"}`)
-	n := normalize.New()
-	dst := make([]byte, 0, 2*len(in))
-	run := func() {
-		res, err := n.Normalize(in)
-		require.NoError(t, err)
-		require.True(t, res.Truncated())
-		dst = res.AppendJSON(dst[:0])
-		res.Release()
-	}
-	run()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	const runs = 20
-	for range runs {
-		run()
-	}
-	runtime.ReadMemStats(&after)
-	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(runs*4096), "bytes allocated for %d truncated results", runs)
 }
 
 // TestAllocations holds the hot path to its allocation budget: a released Result makes the next
