@@ -436,10 +436,9 @@ func (s *Scanner) ObjectStart() bool {
 	// open. (After an error s.pos is at the end of input, where open says false.)
 	if i := s.pos; i+1 < len(s.data) && s.data[i] == '{' && s.data[i+1] == '"' && s.depth < s.maxDepth {
 		s.depth++
-		s.pos = i + 1
-		return s.member()
+		return s.member(i + 1)
 	}
-	return s.open('{') && s.member()
+	return s.open('{') && s.member(s.pos)
 }
 
 // ObjectNext consumes ',' and the next key and ':', reporting true, or the closing '}',
@@ -450,17 +449,22 @@ func (s *Scanner) ObjectNext() bool {
 	if i := s.pos; i < len(s.data) {
 		switch s.data[i] {
 		case ',':
-			if s.pos = i + 1; s.pos < len(s.data) && s.data[s.pos] <= ' ' && !s.spaceRun() {
-				s.skipRun()
+			// The key's offset goes to member in a register: stored in s.pos and loaded
+			// back there, it put a store's round trip on every member's path.
+			if i++; i < len(s.data) && s.data[i] <= ' ' {
+				if s.pos = i; !s.spaceRun() {
+					s.skipRun()
+				}
+				i = s.pos
 			}
-			return s.member()
+			return s.member(i)
 		case '}':
 			s.pos = i + 1
 			s.depth--
 			return false
 		}
 	}
-	return s.next(true) && s.member()
+	return s.next(true) && s.member(s.pos)
 }
 
 // ArrayStart consumes '[' and reports whether an element follows.
@@ -538,13 +542,13 @@ func (s *Scanner) next(obj bool) bool {
 	return s.failSeparator(s.pos, obj)
 }
 
-// member consumes a member's key and ':', and the whitespace after them.
-func (s *Scanner) member() bool {
+// member consumes a member's key, which starts at i, and ':', and the whitespace after them;
+// it sets s.pos past them (i is where the walk stands, whatever s.pos held).
+func (s *Scanner) member(i int) bool {
 	// Nearly every key is a plain word of up to 15 bytes with ':' right after it: one or two
 	// words settle it here, where nothing is live across a call (memberLong's scanString
 	// made every member save its registers first, a third of its instructions); memberWide
 	// goes on with a longer key (metadata's).
-	i := s.pos
 	if d := s.data[i:]; len(d) >= 19 && d[0] == '"' {
 		w := (*[19]byte)(d)
 		k := 0
@@ -561,16 +565,16 @@ func (s *Scanner) member() bool {
 			return true
 		}
 		if m == 0 {
-			return s.memberWide()
+			return s.memberWide(i)
 		}
 	}
-	return s.memberLong()
+	return s.memberLong(i)
 }
 
 // memberWide is member for a key whose first 16 bytes are plain: two words more settle a
 // key of up to 31 bytes. (In member, they cost the short keys' path a few moves.)
-func (s *Scanner) memberWide() bool {
-	d, i := s.data, s.pos
+func (s *Scanner) memberWide(i int) bool {
+	d := s.data
 	if i+35 <= len(d) {
 		w := (*[35]byte)(d[i : i+35])
 		k := 16
@@ -587,13 +591,14 @@ func (s *Scanner) memberWide() bool {
 			return true
 		}
 	}
-	return s.memberLong()
+	return s.memberLong(i)
 }
 
 // memberLong is member for the other keys: longer, escaped or invalid ones, a key followed
 // by whitespace, and the last bytes of the input.
-func (s *Scanner) memberLong() bool {
-	d, start := s.data, s.pos+1
+func (s *Scanner) memberLong(i int) bool {
+	s.pos = i
+	d, start := s.data, i+1
 	if s.pos >= len(d) || d[s.pos] != '"' {
 		return s.failKey(s.pos)
 	}
@@ -611,7 +616,9 @@ func (s *Scanner) memberLong() bool {
 			s.pos = start + k + 1
 			goto scanned
 		}
-		// A longer plain key ("total_output_tokens"): two words more.
+		// A longer plain key ("total_output_tokens"): two words more, or, in the input's
+		// last 32 bytes (where the last key of metadata, sent last, often is), a byte at a
+		// time up to its end: scanString's words and blocks do not fit there either.
 		if m == 0 && start+32 <= len(d) {
 			w := d[start+16 : start+32]
 			k, m = 0, special(binary.LittleEndian.Uint64(w[:8]))
@@ -621,6 +628,15 @@ func (s *Scanner) memberLong() bool {
 			if k += bits.TrailingZeros64(m) >> 3; m != 0 && w[k&15] == '"' {
 				s.pos = start + 16 + k + 1
 				goto scanned
+			}
+		} else if m == 0 {
+			for k := start + 16; k < len(d); k++ {
+				if c := d[k]; c == '"' {
+					s.pos = k + 1
+					goto scanned
+				} else if c < 0x20 || c == '\\' || c >= 0x80 {
+					break
+				}
 			}
 		}
 	}
@@ -689,7 +705,7 @@ func (s *Scanner) SkipValue() Span {
 					}
 				}
 				if obj {
-					s.member()
+					s.member(s.pos)
 				}
 				break
 			}
@@ -732,7 +748,7 @@ func (s *Scanner) scalarOrOpen() bool {
 				return true
 			}
 			s.stack = append(s.stack, obj)
-			if obj && !s.member() {
+			if obj && !s.member(s.pos) {
 				return false
 			}
 			continue // the first member's value or the first element is next
