@@ -47,7 +47,8 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 		key, wsv := s.KeyToken(), s.WS()
 		name, keyFlags := s.Key()
 		var value jsonscan.Span
-		switch s.ValueKind() { // scalars, nearly every value, go straight to their scan
+		kind := s.ValueKind()
+		switch kind { // scalars, nearly every value, go straight to their scan
 		case jsonscan.String:
 			value = s.StringValue()
 		case jsonscan.Number:
@@ -55,8 +56,8 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 		default:
 			value = s.SkipValue()
 		}
-		if !fails && s.Err() == nil {
-			fails = keyFlags&jsonscan.Escaped != 0 || metadataValueFails(data, name, value)
+		if !fails && s.Err() == nil { // the value is valid, so of the kind its first byte says
+			fails = keyFlags&jsonscan.Escaped != 0 || checkOf(name).fails(data, value, kind)
 		}
 		if j := m.members.Put(data, key, keyFlags, value, s.WS() != wsv); j >= 0 && s.Err() == nil {
 			clean = false
@@ -99,14 +100,41 @@ func CheckMetadataValue(key string, input []byte, v Span) (reason softwarn.Parts
 // check: checkMetadataKey's bad, without the parts of a warning, which cost a valid value
 // (nearly every one) more than the check itself.
 func metadataValueFails(data, key []byte, v jsonscan.Span) bool {
-	tok := data[v.Start:v.End]
+	return checkOf(key).fails(data, v, kindOf(data[v.Start:v.End]))
+}
+
+// metadataCheck is the check that the value of a recognised metadata key must pass.
+type metadataCheck uint8
+
+const (
+	anyValue     metadataCheck = iota // not a recognised key
+	aString                           // model, system_prompt_id
+	tokenCount                        // total_input_tokens, total_output_tokens
+	milliseconds                      // agent_runtime_ms
+)
+
+func checkOf(key []byte) metadataCheck {
 	switch string(key) {
 	case "model", "system_prompt_id":
-		return kindOf(tok) != jsonscan.String
+		return aString
 	case "total_input_tokens", "total_output_tokens":
-		return kindOf(tok) != jsonscan.Number || !wholeNonNegative(tok)
+		return tokenCount
 	case "agent_runtime_ms":
-		return kindOf(tok) != jsonscan.Number || !nonNegative(tok)
+		return milliseconds
+	}
+	return anyValue
+}
+
+// fails reports whether the value at v, of kind, fails the check. The reading of metadata
+// knows the kind already: it needs no look at the value's first byte again.
+func (c metadataCheck) fails(data []byte, v jsonscan.Span, kind jsonscan.Kind) bool {
+	switch c {
+	case aString:
+		return kind != jsonscan.String
+	case tokenCount:
+		return kind != jsonscan.Number || !wholeNonNegative(data[v.Start:v.End])
+	case milliseconds:
+		return kind != jsonscan.Number || !nonNegative(data[v.Start:v.End])
 	}
 	return false
 }
