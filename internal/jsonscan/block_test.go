@@ -148,7 +148,7 @@ func scanBothAt(t *testing.T, doc []byte, at int) {
 	var fast, careful Scanner
 	fast.Reset(doc, 10)
 	fast.pos = at
-	fastFlags, fastOK := fast.scanString()
+	fastFlags, _, fastOK := fast.scanString()
 	careful.Reset(doc, 10)
 	careful.pos = at
 	carefulFlags, carefulOK := careful.scanStringCareful(at + 1)

@@ -443,10 +443,16 @@ func (s *Scanner) ObjectStart() bool {
 
 // ObjectNext consumes ',' and the next key and ':', reporting true, or the closing '}',
 // reporting false. It reports false on any error too.
-func (s *Scanner) ObjectNext() bool {
-	// The ',' or the '}' is next, as in compact JSON: no call to next. (After an error s.pos
-	// is at the end of input, where next says false.)
-	if i := s.pos; i < len(s.data) {
+func (s *Scanner) ObjectNext() bool { return s.ObjectNextAfter(Span{End: s.pos}) }
+
+// ObjectNextAfter is ObjectNext after the member's value v, just read (by StringValue,
+// NumberValue or SkipValue, whose End is the position): it takes the position from v, in a
+// register, where ObjectNext loads it back from the store the value's scan just made, which
+// every member's path waited for.
+func (s *Scanner) ObjectNextAfter(v Span) bool {
+	// The ',' or the '}' is next, as in compact JSON: no call to next. (After an error the
+	// position is the end of input, where next says false.)
+	if i := v.End; i < len(s.data) {
 		switch s.data[i] {
 		case ',':
 			// The key's offset goes to member in a register: stored in s.pos and loaded
@@ -640,7 +646,7 @@ func (s *Scanner) memberLong(i int) bool {
 			}
 		}
 	}
-	if f, ok := s.scanString(); !ok {
+	if f, _, ok := s.scanString(); !ok {
 		return false
 	} else {
 		flags = f
@@ -668,8 +674,9 @@ scanned:
 // Its flags are then in StrFlags.
 func (s *Scanner) StringValue() Span {
 	start := s.pos
-	s.strFlags, _ = s.scanString()
-	return Span{start, s.pos}
+	var end int
+	s.strFlags, end, _ = s.scanString() // end is s.pos, in a register (see ObjectNextAfter)
+	return Span{start, end}
 }
 
 // NumberValue scans the number at the current position (which must start with '-' or a
@@ -734,7 +741,7 @@ func (s *Scanner) scalarOrOpen() bool {
 		}
 		switch c := s.data[s.pos]; c {
 		case '"':
-			_, ok := s.scanString()
+			_, _, ok := s.scanString()
 			return ok
 		case '{', '[':
 			obj := c == '{'
@@ -965,7 +972,7 @@ func plainTail(run []byte) bool {
 // a block at a time by scanStringVBMI where the CPU has AVX512-VBMI, then (when that leaves it)
 // by scanBlocks where the CPU has AVX2, else by scanWords; the last bytes of the input, and
 // anything wrong, go to the careful scan, which says exactly what and where.
-func (s *Scanner) scanString() (StrFlags, bool) {
+func (s *Scanner) scanString() (flags StrFlags, end int, ok bool) {
 	d := s.data
 	i := s.pos + 1
 	// Most strings are keys and short values: up to four words (measured best against two and
@@ -990,7 +997,7 @@ func (s *Scanner) scanString() (StrFlags, bool) {
 		} else {
 			if k = (k + bits.TrailingZeros64(m)>>3) & 31; w[k] == '"' {
 				s.pos = i + k + 1
-				return 0, true
+				return 0, i + k + 1, true
 			}
 			from = i + k
 		}
@@ -1003,28 +1010,28 @@ func (s *Scanner) scanString() (StrFlags, bool) {
 			}
 			if k += bits.TrailingZeros64(m) >> 3; d[k] == '"' {
 				s.pos = k + 1
-				return 0, true
+				return 0, k + 1, true
 			}
 			from = k
 			break
 		}
 	}
 	if !useBlocks {
-		return s.scanWords(from)
+		flags, ok = s.scanWords(from)
+		return flags, s.pos, ok
 	}
 	if useStringVBMI { // anything but a valid string is left to scanBlocks, which reports it
 		if end, flags := scanStringVBMI(&d[0], from, len(d), !s.wide); end != 0 {
 			s.pos, s.wide = end, flags&stringWide != 0
-			return StrFlags(flags &^ stringWide), true
+			return StrFlags(flags &^ stringWide), end, true
 		}
 	}
-	flags, end, ok := scanBlocks(d, from)
-	if ok {
+	if flags, end, ok = scanBlocks(d, from); ok {
 		s.pos = end
-		return flags, true
+		return flags, end, true
 	}
 	more, ok := s.scanStringCareful(end)
-	return flags | more, ok
+	return flags | more, s.pos, ok
 }
 
 // scanWords is the string scan without AVX2: for a string without escapes, the closing quote

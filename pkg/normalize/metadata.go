@@ -43,10 +43,10 @@ func (m *metadata) read(s *jsonscan.Scanner, warn *softwarn.Collector) {
 	// whose name is not its token): only then are the members checked again, by their names
 	// and last values, in order. Nearly every metadata object passes.
 	fails := false
-	for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+	var value jsonscan.Span
+	for ok := s.ObjectStart(); ok; ok = s.ObjectNextAfter(value) {
 		key, wsv := s.KeyToken(), s.WS()
 		name, keyFlags := s.Key()
-		var value jsonscan.Span
 		kind := s.ValueKind()
 		switch kind { // scalars, nearly every value, go straight to their scan
 		case jsonscan.String:
