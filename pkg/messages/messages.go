@@ -206,7 +206,8 @@ func (r *Reader) read(loc *softwarn.Loc, i int) {
 	for {
 		r.dups = r.dups[:0]
 		var seen, twice uint8
-		for ok := s.ObjectStart(); ok; ok = s.ObjectNext() {
+		var v jsonscan.Span // the member's value, whose end ObjectNextAfter takes in a register
+		for ok := s.ObjectStart(); ok; ok = s.ObjectNextAfter(v) {
 			key := s.KeyToken()
 			name, keyFlags := s.UnescapedKey()
 			wsv, vstart := s.WS(), s.Pos()
@@ -216,24 +217,28 @@ func (r *Reader) read(loc *softwarn.Loc, i int) {
 				r.truncateCalls(callsFrom)
 				r.forgetDuplicates(func(d duplicate) bool { return d.call >= 0 })
 				f.calls, bit = r.readToolCalls(), 1
+				v = jsonscan.Span{Start: vstart, End: s.Pos()}
 			case "thinking":
 				f.thinking, bit = readThinking(s), 2
+				v = jsonscan.Span{Start: vstart, End: s.Pos()}
 			case "role":
-				f.role, bit = skipValue(s), 4
+				v = skipValue(s)
+				f.role, bit = v, 4
 			case "content":
-				f.content, bit = skipValue(s), 8
+				v = skipValue(s)
+				f.content, bit = v, 8
 			case "tool_call_id":
-				f.callID, bit = skipValue(s), 16
+				v = skipValue(s)
+				f.callID, bit = v, 16
 			default:
-				skipValue(s)
+				v = skipValue(s)
 			}
 			if bit != 0 && !listed {
 				twice |= seen & bit
 				seen |= bit
 				continue
 			}
-			value := jsonscan.Span{Start: vstart, End: s.Pos()}
-			if j := r.members.Put(data, key, keyFlags, value, s.WS() != wsv); j >= 0 {
+			if j := r.members.Put(data, key, keyFlags, v, s.WS() != wsv); j >= 0 {
 				r.dups = append(r.dups, duplicate{call: -1, key: string(r.members.Name(data, j)), written: string(data[key.Start:key.End])})
 			}
 		}
