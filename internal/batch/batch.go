@@ -241,7 +241,8 @@ func (p *pipeline) write(w io.Writer) (Stats, error) {
 		pending = map[int64]*chunk{}
 	)
 	write := w.Write
-	if ip, ok := w.(inPlaceWriter); ok {
+	ip, inPlace := w.(inPlaceWriter)
+	if inPlace {
 		write = ip.WriteInPlace
 	}
 	for c := range p.done {
@@ -263,7 +264,10 @@ func (p *pipeline) write(w io.Writer) (Stats, error) {
 				stats.add(&c.stats)
 			}
 			if err != nil {
-				c.out = nil // an abandoned write may still read it
+				if inPlace { // an abandoned write may still read it
+					p.bufs.forget(c.out)
+					c.out = nil
+				}
 				p.drop(c)
 				for _, c := range pending {
 					p.drop(c)

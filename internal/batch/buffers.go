@@ -1,6 +1,10 @@
 package batch
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+	"unsafe"
+)
 
 // buffers are the byte buffers of a run's chunks, their input (a stream's lines) and their
 // output, shared by all of them: a chunk takes buffers when it is filled and processed and
@@ -14,11 +18,36 @@ import "sync"
 // A new buffer replaces one that is let go, the one that grew or else the largest free one that
 // was too small: the run holds no more buffers than its chunks held at once, two per chunk,
 // each at most maxKeptBytes once given back.
+//
+// A buffer of mappedBytes or more is memory of its own outside the Go heap (mapRegion), given
+// back to the system when it is let go, and when the store is: the Go heap's would be zeroed
+// again when reused, counted towards the next collection, and faulted in 4 KiB at a time.
 type buffers struct {
 	mu      sync.Mutex
 	free    [][]byte // empty, for any chunk
 	largest int      // the largest capacity made, up to maxKeptBytes
 	made    int      // buffers made
+	regions *regions // the buffers made outside the Go heap, nil until one is
+}
+
+// mappedBytes is the smallest buffer made outside the Go heap: a chunk's buffers are at least
+// a chunk's size, the few smaller ones an input's last lines.
+const mappedBytes = 1 << 20
+
+// regions are a store's buffers made outside the Go heap, by their first byte.
+type regions struct {
+	m        map[*byte][]byte
+	unmapped func() // for tests: called once unmapAll has run
+}
+
+// unmapAll gives back every region, once their store is unreachable and so are they.
+func (r *regions) unmapAll() {
+	for _, m := range r.m {
+		unmapRegion(m)
+	}
+	if r.unmapped != nil {
+		r.unmapped()
+	}
 }
 
 // maxKeptBytes keeps a buffer grown for a huge line from being kept for the next chunks.
@@ -45,6 +74,8 @@ func (b *buffers) grow(buf []byte, n int) []byte {
 	nb = append(nb[:0], buf...)
 	if b.made == made { // a free one: buf takes its place
 		b.keep(buf)
+	} else {
+		b.letGo(buf)
 	}
 	return nb
 }
@@ -73,6 +104,7 @@ func (b *buffers) take(n, size int, replace bool) []byte {
 	}
 	if fit < 0 {
 		if replace && under >= 0 {
+			b.letGo(b.free[under])
 			b.remove(under)
 		}
 		b.made++
@@ -80,7 +112,7 @@ func (b *buffers) take(n, size int, replace bool) []byte {
 		if size <= maxKeptBytes {
 			b.largest = max(b.largest, size)
 		}
-		return make([]byte, 0, size)
+		return b.newBuffer(size)
 	}
 	f := b.free[fit]
 	b.remove(fit)
@@ -98,7 +130,53 @@ func (b *buffers) remove(i int) {
 func (b *buffers) keep(buf []byte) {
 	if cap(buf) > 0 && cap(buf) <= maxKeptBytes {
 		b.free = append(b.free, buf[:0])
+		return
 	}
+	b.letGo(buf)
+}
+
+// newBuffer makes an empty buffer of size bytes or more. b.mu is held.
+func (b *buffers) newBuffer(size int) []byte {
+	if size >= mappedBytes {
+		if m := mapRegion(size); m != nil {
+			if b.regions == nil {
+				b.regions = &regions{m: map[*byte][]byte{}}
+				runtime.AddCleanup(b, (*regions).unmapAll, b.regions)
+			}
+			b.regions.m[unsafe.SliceData(m)] = m
+			return m[:0]
+		}
+	}
+	return make([]byte, 0, size)
+}
+
+// letGo drops buf, which nothing uses any more: made outside the Go heap, it goes back to the
+// system, else to the collector. b.mu is held.
+func (b *buffers) letGo(buf []byte) {
+	if m, ok := b.region(buf); ok {
+		delete(b.regions.m, unsafe.SliceData(m))
+		unmapRegion(m)
+	}
+}
+
+// forget drops buf, which an abandoned read or write may still use (ctxio's ReadInPlace and
+// WriteInPlace): made outside the Go heap, it is never given back, as ctxio's goroutine that
+// still uses it is never stopped, in a process that is meant to exit once interrupted.
+func (b *buffers) forget(buf []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if m, ok := b.region(buf); ok {
+		delete(b.regions.m, unsafe.SliceData(m))
+	}
+}
+
+// region is the region buf was made in, if it was made outside the Go heap. b.mu is held.
+func (b *buffers) region(buf []byte) ([]byte, bool) {
+	if b.regions == nil || cap(buf) == 0 {
+		return nil, false
+	}
+	m, ok := b.regions.m[unsafe.SliceData(buf[:1])]
+	return m, ok
 }
 
 // held is the capacity of the free buffers, which are all the run's once it is over.

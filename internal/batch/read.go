@@ -25,7 +25,8 @@ func (p *pipeline) read(ctx context.Context, r io.Reader) error {
 		p.wide, p.wideErr = w, wideError(w, p.opts.WideReason)
 		return p.readWide(ctx, br, newWideReader(br, w, p.opts.MaxLineBytes))
 	}
-	sr := &streamReader{p: p, src: &drained{br: br, r: sticky}, max: p.opts.MaxLineBytes}
+	_, inPlace := r.(inPlaceReader)
+	sr := &streamReader{p: p, src: &drained{br: br, r: sticky}, max: p.opts.MaxLineBytes, inPlace: inPlace}
 	return sr.run(ctx)
 }
 
@@ -49,12 +50,14 @@ func (d *drained) Read(b []byte) (int, error) {
 // read that ends inside a line made chunks of a few lines where reads are small, as a pipe's
 // are.
 type streamReader struct {
-	p     *pipeline
-	src   io.Reader
-	max   int64 // <= 0: no limit
-	seq   int64
-	c     *chunk // the chunk being filled
-	whole int    // c.in[:whole] are whole lines, each ending in "\n" (c.ends)
+	p   *pipeline
+	src io.Reader
+	max int64 // <= 0: no limit
+	// inPlace: src reads with ReadInPlace, whose failed read may still write into the buffer
+	inPlace bool
+	seq     int64
+	c       *chunk // the chunk being filled
+	whole   int    // c.in[:whole] are whole lines, each ending in "\n" (c.ends)
 }
 
 func (r *streamReader) run(ctx context.Context) error {
@@ -90,7 +93,10 @@ func (r *streamReader) run(ctx context.Context) error {
 			return nil
 		default:
 			if r.c != nil {
-				r.c.in = nil // an abandoned read may still write into it
+				if r.inPlace { // an abandoned read may still write into it
+					r.p.bufs.forget(r.c.in)
+					r.c.in = nil
+				}
 				r.p.put(r.c)
 			}
 			return err
