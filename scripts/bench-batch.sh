@@ -1,30 +1,36 @@
 #!/usr/bin/env bash
 # bench-batch.sh: CPU, system time and wall-clock of `normalizer normalize --jsonl` at -j 1 and
-# -j 2, from getrusage of each run (/usr/bin/time), on two files: internal/corpus's results of
-# every size (corpus.Lines, the mix BenchmarkBatch's input=corpus is) and the generated mix of
+# -j 2, from getrusage of each run, on two files: internal/corpus's results of every size
+# (corpus.Lines, the mix BenchmarkBatch's input=corpus is) and the generated mix of
 # scripts/bench-jsonl.sh. The in-process and encoding/json figures for the same lines come from
 # BenchmarkBatch (go test ./internal/batch -bench Batch); this script gives what a benchmark
 # cannot: the command's own system time and its start-up, and a file read through the page cache.
 #
 #   scripts/bench-batch.sh                      # 150 MB files in /tmp, 8 runs of each
-#   RUNS=4 SIZE_MB=300 scripts/bench-batch.sh
+#   RUNS=4 SIZE_MB=600 scripts/bench-batch.sh
 #   STDIN=1 scripts/bench-batch.sh              # read through a pipe (cat FILE |), not mapped;
 #                                               # CPU and faults are the normalizer's, not cat's
 #   BUILD=0 BIN=/tmp/old scripts/bench-batch.sh # an earlier build, for a before/after
 #
+# How the page cache holds a file decides what mapping it costs (BenchmarkFileInput): a file
+# read in from disk sits in large folios, mapped up to 2 MiB a page fault, one just written a
+# few KiB at a time in 4 KiB pages, mapped 16 a fault. Each file is measured both ways:
+# "read", evicted from the page cache (dd iflag=nocache) and read back in with cat, and
+# "written", a copy written 4 KiB at a time (dd bs=4k). Through a pipe only "read" is run.
+#
 # Each line: the median of RUNS runs of wall-clock, user and system seconds, MB/s of wall-clock
-# and of CPU, system time as a share of CPU, and minor page faults (memory the process touches
-# for the first time, the main cost of its system time); runs alternate -j 1 and -j 2 so that a
-# change in the machine's load falls on both. The load average is printed: wall-clock needs
-# idle cores.
+# and of CPU, system time as a share of CPU, and minor page faults; runs alternate -j 1 and
+# -j 2 so that a change in the machine's load falls on both, and "-j 2 over -j 1" is the
+# median of the runs' paired ratios of wall-clock. User plus system is exact; the kernel splits
+# it by the ticks it sampled (4 ms apart at HZ=250), so a run's system time is not, and the
+# median of several is what is printed. The load average is printed: wall-clock needs idle
+# cores. Needs python3 (for getrusage of each run, to the microsecond) and GNU dd.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 SIZE_MB=${SIZE_MB:-150}
 RUNS=${RUNS:-8}
 BIN=${BIN:-/tmp/normalizer-bench-bin}
-TIME=/usr/bin/time
-[[ -x $TIME ]] || { echo "bench-batch.sh: needs GNU time at $TIME (apt-get install time)" >&2; exit 1; }
 
 [[ ${BUILD:-1} == 0 ]] || go build -o "$BIN" ./cmd/normalizer
 files=(/tmp/normalizer-corpus-${SIZE_MB}MB.jsonl /tmp/normalizer-bench-${SIZE_MB}MB-seed1.jsonl)
@@ -32,36 +38,59 @@ files=(/tmp/normalizer-corpus-${SIZE_MB}MB.jsonl /tmp/normalizer-bench-${SIZE_MB
 [[ -s ${files[1]} ]] || go run ./internal/tools/genjsonl -size "$SIZE_MB" -seed 1 -o "${files[1]}"
 echo "commit $(git rev-parse --short HEAD); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $(go version)"
 
-tf=$(mktemp)
-trap 'rm -f "$tf" "$tf.own"' EXIT
-run() { # run FILE J: prints "wall user sys faults"
-	if [[ -n ${STDIN:-} ]]; then
-		# wall-clock of the pipeline, CPU and faults of the normalizer alone
-		$TIME -o "$tf" -f "%e" bash -c "cat '$1' | $TIME -o '$tf.own' -f '%U %S %R' '$BIN' normalize --jsonl -j $2" >/dev/null 2>&1
-		echo "$(tail -1 "$tf") $(tail -1 "$tf.own")"
-	else
-		$TIME -o "$tf" -f "%e %U %S %R" "$BIN" normalize --jsonl -j "$2" "$1" >/dev/null 2>&1
-		tail -1 "$tf"
-	fi
+copy=$(mktemp /tmp/normalizer-bench-written.XXXXXX)
+trap 'rm -f "$copy"' EXIT
+
+# runs FILE: RUNS alternating runs of -j 1 and -j 2 on FILE, then a summary line for each.
+runs() {
+	python3 - "$1" "$BIN" "$RUNS" "${STDIN:-}" <<'PY'
+import os, statistics as st, subprocess, sys, time
+path, binary, runs, stdin = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+size = os.path.getsize(path)
+def run(j):
+    cmd = [binary, "normalize", "--jsonl", "-j", str(j)]
+    t = time.perf_counter()
+    if stdin:  # wall-clock of the pipeline, CPU and faults of the normalizer alone
+        cat = subprocess.Popen(["cat", path], stdout=subprocess.PIPE)
+        p = subprocess.Popen(cmd, stdin=cat.stdout, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cat.stdout.close()
+        _, status, ru = os.wait4(p.pid, 0)
+        cat.wait()
+    else:
+        p = subprocess.Popen(cmd + [path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    if status != 0:
+        sys.exit(f"bench-batch.sh: {' '.join(cmd)} exited with status {status}")
+    return wall, ru.ru_utime, ru.ru_stime, ru.ru_minflt
+res = {1: [], 2: []}
+for _ in range(runs):
+    for j in (1, 2):
+        res[j].append(run(j))
+for j in (1, 2):
+    w, u, s, f = (st.median(r[i] for r in res[j]) for i in range(4))
+    cpu = st.median(r[1] + r[2] for r in res[j])
+    print(f"  -j {j}  wall {w:6.3f} s  user {u:6.3f} s  sys {s:6.3f} s  {size/1e6/w:7.1f} MB/s  "
+          f"{size/1e6/cpu:7.1f} MB per CPU-s  sys {100*s/cpu:4.1f}% of CPU  {f:6.0f} faults")
+ratios = sorted(a[0] / b[0] for a, b in zip(res[1], res[2]))
+print(f"  -j 2 over -j 1, wall: {st.median(ratios):.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f})")
+PY
 }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 for f in "${files[@]}"; do
-	bytes=$(stat -c %s "$f")
-	declare -A out=()
-	for _ in $(seq "$RUNS"); do
-		for j in 1 2; do out[$j]+="$(run "$f" $j)"$'\n'; done
+	states=(read written)
+	[[ -z ${STDIN:-} ]] || states=(read)
+	for state in "${states[@]}"; do
+		in=$f
+		if [[ $state == written ]]; then
+			dd if="$f" of="$copy" bs=4k status=none
+			in=$copy
+		else
+			dd if="$f" iflag=nocache count=0 status=none # evict it, then read it back in
+			cat "$f" >/dev/null
+		fi
+		echo
+		echo "$(basename "$f"), $state: $(stat -c %s "$in") bytes; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+		runs "$in"
 	done
-	echo
-	echo "$(basename "$f"): $bytes bytes; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-	for j in 1 2; do
-		w=$(awk 'NF {print $1}' <<<"${out[$j]}" | median)
-		u=$(awk 'NF {print $2}' <<<"${out[$j]}" | median)
-		s=$(awk 'NF {print $3}' <<<"${out[$j]}" | median)
-		pf=$(awk 'NF {print $4}' <<<"${out[$j]}" | median)
-		awk -v j="$j" -v w="$w" -v u="$u" -v s="$s" -v pf="$pf" -v b="$bytes" 'BEGIN {
-			printf "  -j %d  wall %6.3f s  user %6.3f s  sys %6.3f s  %7.1f MB/s  %7.1f MB per CPU-s  sys %4.1f%% of CPU  %6d faults\n",
-				j, w, u, s, b/1e6/w, b/1e6/(u+s), 100*s/(u+s), pf }'
-	done
-	unset out
 done
