@@ -1210,14 +1210,13 @@ vloop:
 	VPALIGNR   $15, Z10, Z0, Z11
 	VPALIGNR   $14, Z10, Z0, Z12
 	VPALIGNR   $13, Z10, Z0, Z13
+	// The lookups are VPERMB's, which read six bits of each index byte: the tables repeat
+	// every 16 bytes, so the two bits above a nibble select nothing, and need no mask.
 	VPSRLW     $4, Z11, Z14
-	VPANDD     Z8, Z14, Z14
-	VPSHUFB    Z14, Z2, Z14
-	VPANDD     Z8, Z11, Z15
-	VPSHUFB    Z15, Z3, Z15
-	VPSRLW     $4, Z0, Z16
-	VPANDD     Z8, Z16, Z16 // the high nibbles, kept for UNICODE
-	VPSHUFB    Z16, Z4, Z19
+	VPERMB     Z2, Z14, Z14
+	VPERMB     Z3, Z11, Z15
+	VPSRLW     $4, Z0, Z16 // the high nibbles, masked at vunicode for UNICODE
+	VPERMB     Z4, Z16, Z19
 	VPTERNLOGD $0x80, Z19, Z15, Z14 // the pairs' errors: the bits the three lookups share
 	VPSUBUSB   Z9, Z12, Z12         // from 0x80 on where the byte two before is from E0 on
 	VPSUBUSB   Z17, Z13, Z13        // or three before from F0 on
@@ -1237,8 +1236,9 @@ vclosed:
 	CLOSED(4)
 
 vunicode:
+	VPANDD Z8, Z16, Z16
 	UNICODE
-	JMP vescaped
+	JMP    vescaped
 
 aloop:
 	// The loop for ASCII blocks: vloop without the lookups. The block before an ASCII one
