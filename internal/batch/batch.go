@@ -5,8 +5,8 @@
 //
 // One reader cuts the input into chunks of whole lines (about 1 MiB each), workers cut the
 // chunks into lines and normalize them with one shared Normalizer, and one writer puts the
-// chunks' outputs back in input order. The chunks are made once per run, 2 per worker and
-// one more, and their buffers, input and output, come from one store shared by the chunks and
+// chunks' outputs back in input order. The chunks are made once per run, one per worker and
+// two more, and their buffers, input and output, come from one store shared by the chunks and
 // go back to it once written (buffers.go), and the store to the next run once this one is
 // over (a file's runs and a stream's apart, since they need buffers of different kinds):
 // memory that is new to the process costs a page fault per page, the most costly part of a
@@ -159,10 +159,11 @@ func newPipeline(n *normalize.Normalizer, opts Options, bufs *buffers) *pipeline
 	if opts.ChunkBytes <= 0 {
 		opts.ChunkBytes = DefaultChunkBytes
 	}
-	// Two chunks per worker keep every worker busy while the writer waits for the oldest;
-	// one more is the one the reader fills. The count bounds the run's memory: two buffers
-	// per chunk at most.
-	count := 2*opts.Workers + 1
+	// A chunk for each worker, one the reader fills and one the writer writes: each chunk
+	// more is one more output buffer that the workers' writes cycle through, out of the
+	// cache, and fewer leave a worker waiting. The count bounds the run's memory: two
+	// buffers per chunk at most.
+	count := opts.Workers + 2
 	p := &pipeline{
 		n:    n,
 		opts: opts,
