@@ -265,7 +265,7 @@ func (p *pipeline) write(w io.Writer) (Stats, error) {
 				stats.add(&c.stats)
 			}
 			if err != nil {
-				if inPlace { // an abandoned write may still read it
+				if c.err == nil && inPlace && stopped(err) { // an abandoned write may still read it
 					p.bufs.forget(c.out)
 					c.out = nil
 				}
@@ -348,18 +348,24 @@ func (p *pipeline) put(c *chunk) {
 	p.free <- c
 }
 
-// inPlaceWriter writes from the caller's buffer itself, with no copy; when it has failed, the
-// write it abandoned may still read that buffer, which is then never changed again
-// (ctxio.Writer).
+// inPlaceWriter writes from the caller's buffer itself, with no copy; when it has failed with
+// a context's error (stopped), the write it abandoned may still read that buffer, which is
+// then never changed again (ctxio.Writer).
 type inPlaceWriter interface {
 	WriteInPlace(p []byte) (int, error)
 }
 
-// inPlaceReader reads into the caller's buffer itself, with no copy; when it has failed, the
-// read it abandoned may still write into that buffer, which is then never used again
-// (ctxio.Reader).
+// inPlaceReader reads into the caller's buffer itself, with no copy; when it has failed with
+// a context's error (stopped), the read it abandoned may still write into that buffer, which
+// is then never used again (ctxio.Reader).
 type inPlaceReader interface {
 	ReadInPlace(p []byte) (int, error)
+}
+
+// stopped says err is a context's: the error of an in-place read or write that ctxio
+// abandoned, or did not start, once the context was done.
+func stopped(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // stickyEOF keeps answering io.EOF once r has: the first bytes are peeked at before the lines

@@ -159,6 +159,13 @@ func (b *buffers) letGo(buf []byte) {
 	}
 }
 
+// drop lets go of buf, which nothing uses any more and which is not among the free ones.
+func (b *buffers) drop(buf []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.letGo(buf)
+}
+
 // forget drops buf, which an abandoned read or write may still use (ctxio's ReadInPlace and
 // WriteInPlace): made outside the Go heap, it is never given back, as ctxio's goroutine that
 // still uses it is never stopped, in a process that is meant to exit once interrupted.
@@ -188,4 +195,9 @@ func (b *buffers) held() int {
 		n += cap(f)
 	}
 	return n
+}
+
+// sameArray says a and b start at the same byte of memory (both empty with no array counts).
+func sameArray(a, b []byte) bool {
+	return unsafe.SliceData(a[:cap(a)]) == unsafe.SliceData(b[:cap(b)])
 }

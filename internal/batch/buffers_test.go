@@ -1,11 +1,18 @@
 package batch
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dystopic/normalizer/pkg/normalize"
 )
 
 // readLine grows buf as streamReader.read does until it holds size bytes.
@@ -128,4 +135,73 @@ func TestBuffersUnmappedWithTheirStore(t *testing.T) {
 	abandoned = append(abandoned, "still writable"...) // would fault were it unmapped
 	assert.Equal(t, "still writable", string(abandoned))
 	unmapRegion(abandoned)
+}
+
+// A chunk whose output outgrows the buffer it was given (a Render that writes more than the
+// lines it reads) gives that buffer back all the same: the store holds no region but its free
+// buffers once the run is over, run after run.
+func TestBuffersOutgrownGivenBack(t *testing.T) {
+	if !mapped(t) {
+		t.Skip("no buffers outside the Go heap on this system")
+	}
+	wide := func(dst []byte, _ *normalize.Normalizer, l Line) ([]byte, Outcome) {
+		return append(append(dst, bytes.Repeat([]byte("x"), 40*len(l.Bytes))...), '\n'), Outcome{}
+	}
+	in := bytes.Repeat([]byte(`{"final_response":"a"}`+"\n"), 3<<20/23)
+	b := new(buffers)
+	for range 3 {
+		p := newPipeline(normalize.New(), Options{Workers: 1, Render: wide}, b)
+		_, err := p.run(context.Background(), func(ctx context.Context) error { return p.readBytes(ctx, in) }, io.Discard)
+		require.NoError(t, err)
+		require.NotNil(t, b.regions, "no buffer was made outside the Go heap")
+		free := map[*byte]bool{}
+		for _, f := range b.free {
+			free[unsafe.SliceData(f[:1])] = true
+		}
+		for base := range b.regions.m {
+			assert.True(t, free[base], "a region that is no free buffer: lost")
+		}
+	}
+}
+
+// inPlaceFailer fails every write with err, and keeps the array it was asked to write.
+type inPlaceFailer struct {
+	err  error
+	buf  *byte
+	read bool // the write was in place
+}
+
+func (w *inPlaceFailer) Write(p []byte) (int, error) { return 0, w.err }
+
+func (w *inPlaceFailer) WriteInPlace(p []byte) (int, error) {
+	w.buf, w.read = unsafe.SliceData(p[:1]), true
+	return 0, w.err
+}
+
+// A buffer whose in-place write failed goes back to the store, unless the write failed with
+// a context's error: ctxio abandoned it then, and it may still read the buffer, which is
+// forgotten (never unmapped, never used again).
+func TestBuffersForgottenOnlyWhenAbandoned(t *testing.T) {
+	if !mapped(t) {
+		t.Skip("no buffers outside the Go heap on this system")
+	}
+	in := bytes.Repeat([]byte(`{"final_response":"a"}`+"\n"), 3<<20/23)
+	for _, tc := range []struct {
+		err       error
+		forgotten bool
+	}{{errors.New("disk full"), false}, {context.Canceled, true}, {context.DeadlineExceeded, true}} {
+		b := new(buffers)
+		w := &inPlaceFailer{err: tc.err}
+		p := newPipeline(normalize.New(), Options{Workers: 1}, b)
+		_, err := p.run(context.Background(), func(ctx context.Context) error { return p.readBytes(ctx, in) }, w)
+		require.ErrorIs(t, err, tc.err)
+		require.True(t, w.read)
+		_, tracked := b.regions.m[w.buf]
+		free := false
+		for _, f := range b.free {
+			free = free || unsafe.SliceData(f[:1]) == w.buf
+		}
+		assert.Equal(t, !tc.forgotten, tracked, "%v: tracked", tc.err)
+		assert.Equal(t, !tc.forgotten, free, "%v: given back", tc.err)
+	}
 }

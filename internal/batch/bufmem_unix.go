@@ -3,6 +3,7 @@
 package batch
 
 import (
+	"math"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -17,6 +18,9 @@ const hugePage = 2 << 20
 // asked to back them with huge pages (adviseHuge), and where it does, a buffer of several MB
 // costs a page fault per 2 MiB when first touched instead of one per 4 KiB.
 func mapRegion(size int) []byte {
+	if size > math.MaxInt-2*hugePage {
+		return nil
+	}
 	size = (size + hugePage - 1) / hugePage * hugePage
 	p, err := unix.MmapPtr(-1, 0, nil, uintptr(size+hugePage), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
 	if err != nil {

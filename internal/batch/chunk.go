@@ -20,7 +20,9 @@ type chunk struct {
 	tooLarge line
 	lines    []line // the lines of a wide input (wide set), which keeps no bytes
 	out      []byte // one output line per input line, each ending in "\n"
-	stats    Stats
+	// outBuf is the buffer out was taken as, which out leaves when an append outgrows it
+	outBuf []byte
+	stats  Stats
 	// wide is the error of every line that is not empty when the input is in UTF-16 or
 	// UTF-32 (wide.go); nil for UTF-8.
 	wide *normalize.InvalidJSONError
@@ -59,7 +61,10 @@ func (c *chunk) release(bufs *buffers) {
 		bufs.put(c.in)
 	}
 	bufs.put(c.out)
-	c.in, c.borrowed, c.out = nil, false, nil
+	if c.outBuf != nil && !sameArray(c.out, c.outBuf) { // an append outgrew it
+		bufs.drop(c.outBuf)
+	}
+	c.in, c.borrowed, c.out, c.outBuf = nil, false, nil, nil
 }
 
 // outBytes is the room a chunk's output is given at first: a record is about as long as its
@@ -76,6 +81,7 @@ func outBytes(in, lines int) int {
 // returns false the run is over and so is process.
 func (c *chunk) process(n *normalize.Normalizer, limit int64, render Render, bufs *buffers, flush func(*chunk) bool) {
 	c.out = bufs.get(outBytes(len(c.in), len(c.lines)))
+	c.outBuf = c.out
 	if c.wide != nil {
 		c.processWide(n, limit, render)
 		return

@@ -93,7 +93,7 @@ func (r *streamReader) run(ctx context.Context) error {
 			return nil
 		default:
 			if r.c != nil {
-				if r.inPlace { // an abandoned read may still write into it
+				if r.inPlace && stopped(err) { // an abandoned read may still write into it
 					r.p.bufs.forget(r.c.in)
 					r.c.in = nil
 				}
