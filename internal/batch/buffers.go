@@ -153,8 +153,7 @@ func (b *buffers) newBuffer(size int) []byte {
 // letGo drops buf, which nothing uses any more: made outside the Go heap, it goes back to the
 // system, else to the collector. b.mu is held.
 func (b *buffers) letGo(buf []byte) {
-	if m, ok := b.region(buf); ok {
-		delete(b.regions.m, unsafe.SliceData(m))
+	if m := b.untrack(buf); m != nil {
 		unmapRegion(m)
 	}
 }
@@ -172,18 +171,19 @@ func (b *buffers) drop(buf []byte) {
 func (b *buffers) forget(buf []byte) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if m, ok := b.region(buf); ok {
-		delete(b.regions.m, unsafe.SliceData(m))
-	}
+	b.untrack(buf)
 }
 
-// region is the region buf was made in, if it was made outside the Go heap. b.mu is held.
-func (b *buffers) region(buf []byte) ([]byte, bool) {
+// untrack takes the region buf was made in out of the store's and returns it, or nil when
+// buf was made in the Go heap. b.mu is held.
+func (b *buffers) untrack(buf []byte) []byte {
 	if b.regions == nil || cap(buf) == 0 {
-		return nil, false
+		return nil
 	}
-	m, ok := b.regions.m[unsafe.SliceData(buf[:1])]
-	return m, ok
+	base := unsafe.SliceData(buf[:1])
+	m := b.regions.m[base]
+	delete(b.regions.m, base)
+	return m
 }
 
 // held is the capacity of the free buffers, which are all the run's once it is over.
