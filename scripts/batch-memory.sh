@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 SIZE_GB=${SIZE_GB:-10}
 BIN=${BIN:-/tmp/normalizer-bench-bin}
 GEN=${GEN:-/tmp/normalizer-genjsonl}
-go build -o "$BIN" ./cmd/normalizer
+scripts/build-static.sh "$BIN" >&2 # the binary as shipped
 go build -o "$GEN" ./internal/tools/genjsonl
 echo "commit $(git rev-parse --short HEAD); $(nproc) cores; $(go version); ${SIZE_GB} GB of lines per run"
 

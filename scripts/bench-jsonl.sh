@@ -22,7 +22,7 @@ BIN=${BIN:-/tmp/normalizer-bench-bin}
 JQ=${JQ:-/usr/bin/jq}
 CORES=$(nproc)
 
-go build -o "$BIN" ./cmd/normalizer
+scripts/build-static.sh "$BIN" >&2 # the binary as shipped
 if [[ ! -s "$FILE" ]]; then
 	go run ./internal/tools/genjsonl -size "$SIZE_MB" -seed "$SEED" -o "$FILE"
 fi
