@@ -369,6 +369,13 @@ func (r *Reader) valid(f *facts) bool {
 	return true
 }
 
+// validRole reports whether v, a message's role, is present and one of roles, as valid
+// checks it (inline).
+func validRole(data []byte, v jsonscan.Span) bool {
+	return v.Present() && data[v.Start] == '"' &&
+		(isRole(data[v.Start+1:v.End-1]) || isRole(jsonscan.StringText(data, v)))
+}
+
 func isRole(role []byte) bool {
 	switch string(role) {
 	case "system", "user", "assistant", "tool":
@@ -381,8 +388,12 @@ func isRole(role []byte) bool {
 // fixed order: role, content, tool_call_id, tool_calls, thinking. It reports false with it.
 func (r *Reader) describe(at softwarn.Loc, f *facts) (softwarn.Warning, bool) {
 	data := r.s.Data()
-	if w, ok := r.checkRole(at, f.role); !ok {
-		return w, false
+	// Most messages dropped have a role, and a valid one (valid told it already, but not which
+	// rule failed): the check that builds a warning, and copies one back, is for the others.
+	if !validRole(data, f.role) {
+		if w, ok := r.checkRole(at, f.role); !ok {
+			return w, false
+		}
 	}
 	switch k := kindAt(data, f.content); k {
 	case jsonscan.None, jsonscan.String, jsonscan.Array, jsonscan.Null:
