@@ -344,7 +344,7 @@ const droppedMessage = "the message was dropped"
 func (r *Reader) valid(f *facts) bool {
 	data := r.s.Data()
 	// A role as written is nearly always one of the four, unescaped: no need to look for
-	// escapes first.
+	// escapes first. (validRole's test, written out: the compiler does not inline it.)
 	// The kinds are told by the values' first bytes: a number's is no kind's own byte.
 	if v := f.role; !v.Present() || data[v.Start] != '"' ||
 		!isRole(data[v.Start+1:v.End-1]) && !isRole(jsonscan.StringText(data, v)) {
@@ -369,8 +369,8 @@ func (r *Reader) valid(f *facts) bool {
 	return true
 }
 
-// validRole reports whether v, a message's role, is present and one of roles, as valid
-// checks it (inline).
+// validRole reports whether v, a message's role, is present and one of the four, as valid
+// checks it in line.
 func validRole(data []byte, v jsonscan.Span) bool {
 	return v.Present() && data[v.Start] == '"' &&
 		(isRole(data[v.Start+1:v.End-1]) || isRole(jsonscan.StringText(data, v)))
