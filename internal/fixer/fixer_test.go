@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -285,6 +286,35 @@ func TestObjectJSON(t *testing.T) {
 		require.NoError(t, out.Err, name)
 		require.Equal(t, want, string(out.Output), name)
 		require.Equal(t, cases[name], string(fixer.Run(explain, []byte(cases[name]), false).Output), "%s: the fix is unsafe", name)
+	}
+}
+
+// TestKwargsCallsReadable: LlamaIndex's additional_kwargs.tool_calls is moved up only when the
+// platform reads each of its calls, since one call it cannot read drops the whole message.
+func TestKwargsCallsReadable(t *testing.T) {
+	const doc = `{"final_response": "a", "messages": [{"role": "assistant", "content": "x", "additional_kwargs": {"tool_calls": [%s]}}]}`
+	for calls, moved := range map[string]bool{
+		`{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}`: true,
+		`{"id": null, "name": "f", "function": null}`:                                    true,
+		`{"name": "f"}, {"id": "c2", "function": {"name": "g"}}`:                         true,
+		`1`:                              false,
+		`{}`:                             false,
+		`{"function": {"name": 1}}`:      false,
+		`{"function": "f", "name": "f"}`: false,
+		`{"name": "f", "id": 2}`:         false,
+		`{"name": "f"}, {"id": "c2"}`:    false,
+		`{"name": "f"}, {"name": "f", "name": 3}`: false,
+	} {
+		in := fmt.Sprintf(doc, calls)
+		out := fixer.Run(explain, []byte(in), true)
+		require.NoError(t, out.Err, calls)
+		var got struct{ Messages []map[string]json.RawMessage }
+		require.NoError(t, json.Unmarshal(out.Output, &got))
+		_, has := got.Messages[0]["tool_calls"]
+		require.Equal(t, moved, has, "%s: %s", calls, out.Output)
+		r, err := explain.Normalize(out.Output)
+		require.NoError(t, err)
+		require.Equal(t, 1, r.NumMessages(), "%s: %s", calls, out.Output)
 	}
 }
 

@@ -1018,7 +1018,7 @@ func otherToolCalls(d *Doc, w diagnostic) (Fix, bool) {
 		var ops []Op
 		for _, k := range []string{"tool_calls", "tool_call_id"} {
 			from := child(w.Pointer, k)
-			if kind := d.Kind(from); (kind == '[' && k == "tool_calls" || kind == '"' && k == "tool_call_id") && absentOrNull(d, child(msg, k)) {
+			if kind := d.Kind(from); (kind == '[' && k == "tool_calls" && readableCalls(d, from) || kind == '"' && k == "tool_call_id") && absentOrNull(d, child(msg, k)) {
 				ops = append(ops, Op{Op: "move", From: from, Path: child(msg, k)})
 			}
 		}
@@ -1030,6 +1030,40 @@ func otherToolCalls(d *Doc, w diagnostic) (Fix, bool) {
 		return llamaOptions(d, w.Pointer, msg, role)
 	}
 	return Fix{}, false
+}
+
+// readableCalls reports whether every entry of the array at p is a tool call the platform
+// reads, so that moving the array into a message keeps the message: one unreadable call drops
+// it (pkg/messages' readToolCall). A call is an object whose "function", unless absent or
+// null, is an object with a string "name", and otherwise whose own "name" is a string; its
+// "id" is absent, null or a string.
+func readableCalls(d *Doc, p string) bool {
+	n, ok := d.Len(p)
+	if !ok {
+		return false
+	}
+	for i := range n {
+		c := index(p, i)
+		if _, ok := d.Keys(c); !ok { // listed first: the Kinds below then read what it lists
+			return false
+		}
+		switch fn := child(c, "function"); d.Kind(fn) {
+		case 0, 'n':
+			if d.Kind(child(c, "name")) != '"' {
+				return false
+			}
+		case '{':
+			if d.Kind(child(fn, "name")) != '"' {
+				return false
+			}
+		default:
+			return false
+		}
+		if k := d.Kind(child(c, "id")); k != 0 && k != 'n' && k != '"' {
+			return false
+		}
+	}
+	return true
 }
 
 // strandsToolUse moves the toolUse blocks of content to tool_calls, leaving the other blocks.
