@@ -2,5 +2,5 @@
 // ship: the soak test (soak), the load benchmark's servers and profiles (loadbench), and the
 // generators of docs/codes.md (gencodes) and of JSON-lines corpora (genjsonl), and the
 // core and the batch pipeline run a fixed number of times for counting their instructions
-// (corecount, batchcount).
+// (corecount, batchcount), and what memory new to a process costs to touch (pagetouch).
 package tools
