@@ -10,7 +10,10 @@
 #   RUNS=4 SIZE_MB=600 scripts/bench-batch.sh
 #   STDIN=1 scripts/bench-batch.sh              # read through a pipe (cat FILE |), not mapped;
 #                                               # CPU and faults are the normalizer's, not cat's
-#   BUILD=0 BIN=/tmp/old scripts/bench-batch.sh # an earlier build, for a before/after
+#   BUILD=0 BIN=/tmp/old scripts/bench-batch.sh # an earlier build
+#   OLD_BIN=/tmp/old scripts/bench-batch.sh     # before/after: each round runs both builds
+#   PAUSE=3 scripts/bench-batch.sh              # sleep 3 s before each run, as a one-off run
+#                                               # starts (below)
 #
 # How the page cache holds a file decides what mapping it costs (BenchmarkFileInput): a file
 # read in from disk sits in large folios, mapped up to 2 MiB a page fault, one just written a
@@ -24,7 +27,13 @@
 # median of the runs' paired ratios of wall-clock. User plus system is exact; the kernel splits
 # it by the ticks it sampled (4 ms apart at HZ=250), so a run's system time is not, and the
 # median of several is what is printed. The load average is printed: wall-clock needs idle
-# cores. Needs python3 (for getrusage of each run, to the microsecond) and GNU dd.
+# cores. With OLD_BIN, each round runs the old build and the new one at -j 1, then at -j 2,
+# and "old over new" is the median of the rounds' paired ratios (above 1: the new one is
+# faster). PAUSE matters on a virtual machine that reports free memory to its host
+# (virtio-balloon free page reporting): a few seconds after a run exits, the host has taken back
+# the memory it freed, and the next run's memory is new to the host too, which costs most in
+# transparent huge pages (go run ./internal/tools/pagetouch). Needs python3 (for getrusage of
+# each run, to the microsecond) and GNU dd.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -37,17 +46,22 @@ files=(/tmp/normalizer-corpus-${SIZE_MB}MB.jsonl /tmp/normalizer-bench-${SIZE_MB
 [[ -s ${files[0]} ]] || go run ./internal/tools/genjsonl -size "$SIZE_MB" -corpus -o "${files[0]}"
 [[ -s ${files[1]} ]] || go run ./internal/tools/genjsonl -size "$SIZE_MB" -seed 1 -o "${files[1]}"
 echo "commit $(git rev-parse --short HEAD); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $(go version)"
+[[ -z ${OLD_BIN:-} ]] || echo "old build: $OLD_BIN"
+[[ ${PAUSE:-0} == 0 ]] || echo "a pause of ${PAUSE} s before each run"
 
 copy=$(mktemp /tmp/normalizer-bench-written.XXXXXX)
 trap 'rm -f "$copy"' EXIT
 
 # runs FILE: RUNS alternating runs of -j 1 and -j 2 on FILE, then a summary line for each.
 runs() {
-	python3 - "$1" "$BIN" "$RUNS" "${STDIN:-}" <<'PY'
+	python3 - "$1" "$BIN" "$RUNS" "${STDIN:-}" "${OLD_BIN:-}" "${PAUSE:-0}" <<'PY'
 import os, statistics as st, subprocess, sys, time
-path, binary, runs, stdin = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+path, binary, runs, stdin, old, pause = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], float(sys.argv[6])
 size = os.path.getsize(path)
-def run(j):
+builds = [("", binary)] + ([("old ", old)] if old else [])
+def run(binary, j):
+    if pause:
+        time.sleep(pause)
     cmd = [binary, "normalize", "--jsonl", "-j", str(j)]
     t = time.perf_counter()
     if stdin:  # wall-clock of the pipeline, CPU and faults of the normalizer alone
@@ -63,17 +77,27 @@ def run(j):
     if status != 0:
         sys.exit(f"bench-batch.sh: {' '.join(cmd)} exited with status {status}")
     return wall, ru.ru_utime, ru.ru_stime, ru.ru_minflt
-res = {1: [], 2: []}
+res = {(name, j): [] for name, _ in builds for j in (1, 2)}
 for _ in range(runs):
     for j in (1, 2):
-        res[j].append(run(j))
-for j in (1, 2):
-    w, u, s, f = (st.median(r[i] for r in res[j]) for i in range(4))
-    cpu = st.median(r[1] + r[2] for r in res[j])
-    print(f"  -j {j}  wall {w:6.3f} s  user {u:6.3f} s  sys {s:6.3f} s  {size/1e6/w:7.1f} MB/s  "
-          f"{size/1e6/cpu:7.1f} MB per CPU-s  sys {100*s/cpu:4.1f}% of CPU  {f:6.0f} faults")
-ratios = sorted(a[0] / b[0] for a, b in zip(res[1], res[2]))
-print(f"  -j 2 over -j 1, wall: {st.median(ratios):.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f})")
+        for name, b in builds:
+            res[name, j].append(run(b, j))
+def paired(a, b, i):  # median and range of the rounds' ratios of a's figure i over b's
+    r = sorted(x[i] / y[i] for x, y in zip(a, b))
+    return f"{st.median(r):.3f} ({r[0]:.2f}-{r[-1]:.2f})"
+for name, _ in builds:
+    for j in (1, 2):
+        rs = res[name, j]
+        w, u, s, f = (st.median(r[i] for r in rs) for i in range(4))
+        cpu = st.median(r[1] + r[2] for r in rs)
+        print(f"  {name}-j {j}  wall {w:6.3f} s  user {u:6.3f} s  sys {s:6.3f} s  {size/1e6/w:7.1f} MB/s  "
+              f"{size/1e6/cpu:7.1f} MB per CPU-s  sys {100*s/cpu:4.1f}% of CPU  {f:6.0f} faults")
+    print(f"  {name}-j 2 over -j 1, wall: {paired(res[name, 1], res[name, 2], 0)}")
+if old:
+    cpu = lambda rs: [(r[0], r[1] + r[2]) for r in rs]
+    for j in (1, 2):
+        o, n = cpu(res["old ", j]), cpu(res["", j])
+        print(f"  old over new at -j {j}: wall {paired(o, n, 0)}, CPU {paired(o, n, 1)}")
 PY
 }
 
