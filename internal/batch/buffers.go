@@ -20,8 +20,9 @@ import (
 // each at most maxKeptBytes once given back.
 //
 // A buffer of mappedBytes or more is memory of its own outside the Go heap (mapRegion), given
-// back to the system when it is let go, and when the store is: the Go heap's would be zeroed
-// again when reused, counted towards the next collection, and faulted in 4 KiB at a time.
+// back to the system when it is let go, and when the store is: in the Go heap, the buffers a
+// run replaces as its lines grow would be counted towards the next collection, and the memory
+// they leave zeroed again when reused.
 type buffers struct {
 	mu      sync.Mutex
 	free    [][]byte // empty, for any chunk

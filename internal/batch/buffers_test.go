@@ -33,7 +33,7 @@ func TestBuffersGrowOnce(t *testing.T) {
 	var b buffers
 	const line = 3 << 20
 	// 640 KiB (a quarter more than asked), then 1.25, 2.5 and 5 MiB; outside the Go heap,
-	// from 1 MiB on, each size rounded up to huge pages: 2 and 4 MiB.
+	// from 1 MiB on, each size rounded up to 2 MiB steps: 2 and 4 MiB.
 	steps, last := 4, 5<<20
 	if mapped(t) {
 		steps, last = 3, 4<<20

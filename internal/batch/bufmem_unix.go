@@ -9,34 +9,29 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// hugePage is the size of a transparent huge page where the system has them (amd64 and
-// arm64 Linux with 4 KiB pages): a region aligned to it can be backed by huge pages.
-const hugePage = 2 << 20
+// regionStep is what a region's size is rounded up to: a page the buffer never writes costs
+// nothing, and sizes in few steps let more chunks reuse a buffer instead of making one.
+const regionStep = 2 << 20
 
-// mapRegion returns at least size bytes of zeroed memory of their own, outside the Go heap,
-// a multiple of hugePage long and aligned to one, or nil when the system refuses. Linux is
-// asked to back them with huge pages (adviseHuge), and where it does, a buffer of several MB
-// costs a page fault per 2 MiB when first touched instead of one per 4 KiB.
+// mapRegion returns at least size bytes of zeroed memory of their own, outside the Go heap, a
+// multiple of regionStep long, or nil when the system refuses.
+//
+// It does not ask for transparent huge pages (MADV_HUGEPAGE), which fault once per 2 MiB
+// instead of 512 times: on a virtual machine whose guest reports free memory to its host
+// (virtio-balloon free page reporting), a huge page first touched after the host took it back
+// costs about 2.5 ms per MiB against 0.4 for 4 KiB pages, so a run started after a pause (the
+// way the command is run) took longer with them; see docs/performance.md. The system's own
+// setting still applies ("always").
 func mapRegion(size int) []byte {
-	if size > math.MaxInt-2*hugePage {
+	if size > math.MaxInt-regionStep {
 		return nil
 	}
-	size = (size + hugePage - 1) / hugePage * hugePage
-	p, err := unix.MmapPtr(-1, 0, nil, uintptr(size+hugePage), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+	size = (size + regionStep - 1) / regionStep * regionStep
+	p, err := unix.MmapPtr(-1, 0, nil, uintptr(size), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
 	if err != nil {
 		return nil
 	}
-	// The aligned size bytes inside are kept, the rest given back.
-	head := int(-uintptr(p) & (hugePage - 1))
-	if head > 0 {
-		_ = unix.MunmapPtr(p, uintptr(head))
-	}
-	if tail := hugePage - head; tail > 0 {
-		_ = unix.MunmapPtr(unsafe.Add(p, head+size), uintptr(tail))
-	}
-	m := unsafe.Slice((*byte)(unsafe.Add(p, head)), size)
-	adviseHuge(m)
-	return m
+	return unsafe.Slice((*byte)(p), size)
 }
 
 // unmapRegion gives back a region of mapRegion, which nothing may use again.
