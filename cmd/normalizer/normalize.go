@@ -154,6 +154,9 @@ func runNormalize(ctx context.Context, args []string, getenv func(string) string
 		return err
 	}
 	defer closeIn()
+	if cfg.jsonl {
+		growPipe(stdout) // a consumer reading the records through a pipe drains it less often
+	}
 	out := ctxio.NewWriter(ctx, stdout)
 	if cfg.jsonl {
 		return runJSONL(ctx, cfg, in, name, size, out, stderr)

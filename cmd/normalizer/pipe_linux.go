@@ -1,29 +1,36 @@
 package main
 
 import (
-	"io"
 	"os"
 
 	"golang.org/x/sys/unix"
 )
 
-// pipeBytes is the size standard input's pipe is given for the batch path: a pipe holds 64
-// KiB by default, so a reader that keeps up with its writer wakes for every 64 KiB (a read,
-// a thread woken, a goroutine handed the bytes); 1 MiB is the most an unprivileged process
-// may set by default (/proc/sys/fs/pipe-max-size).
+// pipeBytes is the size the batch path gives a pipe on standard input or output: a pipe holds
+// 64 KiB by default, so a reader that keeps up with its writer wakes for every 64 KiB (a read,
+// a thread woken, a goroutine handed the bytes), and a writer for every 64 KiB drained; 1 MiB
+// is the most an unprivileged process may set by default (/proc/sys/fs/pipe-max-size).
 const pipeBytes = 1 << 20
 
-// growPipe gives r, when it is a pipe, room for pipeBytes, so that fewer and larger reads
-// drain it. It does nothing when r is anything else or the kernel refuses.
-func growPipe(r io.Reader) {
-	f, ok := r.(*os.File)
+// growPipe gives f, when it is a pipe, room for pipeBytes, so that fewer and larger reads
+// drain it. It does nothing when f is anything else or the kernel refuses (past the user's
+// share of pipe memory, pipe-user-pages-soft). The descriptor's blocking mode is left as it is:
+// Fd would make a non-blocking one blocking for every process that shares it.
+func growPipe(f any) {
+	file, ok := f.(*os.File)
 	if !ok {
 		return
 	}
-	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+	if st, err := file.Stat(); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
 		return
 	}
-	if n, err := unix.FcntlInt(f.Fd(), unix.F_GETPIPE_SZ, 0); err == nil && n < pipeBytes {
-		_, _ = unix.FcntlInt(f.Fd(), unix.F_SETPIPE_SZ, pipeBytes)
+	rc, err := file.SyscallConn()
+	if err != nil {
+		return
 	}
+	_ = rc.Control(func(fd uintptr) {
+		if n, err := unix.FcntlInt(fd, unix.F_GETPIPE_SZ, 0); err == nil && n < pipeBytes {
+			_, _ = unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeBytes)
+		}
+	})
 }
