@@ -14,6 +14,8 @@
 #   OLD_BIN=/tmp/old scripts/bench-batch.sh     # before/after: each round runs both builds
 #   PAUSE=3 scripts/bench-batch.sh              # sleep 3 s before each run, as a one-off run
 #                                               # starts (below)
+#   OUT=/dev/shm/out scripts/bench-batch.sh     # output into a file, emptied before each run,
+#                                               # not /dev/null: the kernel's copy counted
 #
 # How the page cache holds a file decides what mapping it costs (BenchmarkFileInput): a file
 # read in from disk sits in large folios, mapped up to 2 MiB a page fault, one just written a
@@ -48,32 +50,36 @@ files=(/tmp/normalizer-corpus-${SIZE_MB}MB.jsonl /tmp/normalizer-bench-${SIZE_MB
 echo "commit $(git rev-parse --short HEAD); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $(go version)"
 [[ -z ${OLD_BIN:-} ]] || echo "old build: $OLD_BIN"
 [[ ${PAUSE:-0} == 0 ]] || echo "a pause of ${PAUSE} s before each run"
+[[ -z ${OUT:-} ]] || echo "output into $OUT, emptied before each run"
 
 copy=$(mktemp /tmp/normalizer-bench-written.XXXXXX)
-trap 'rm -f "$copy"' EXIT
+trap 'rm -f "$copy" ${OUT:+"$OUT"}' EXIT
 
 # runs FILE: RUNS alternating runs of -j 1 and -j 2 on FILE, then a summary line for each.
 runs() {
-	python3 - "$1" "$BIN" "$RUNS" "${STDIN:-}" "${OLD_BIN:-}" "${PAUSE:-0}" <<'PY'
+	python3 - "$1" "$BIN" "$RUNS" "${STDIN:-}" "${OLD_BIN:-}" "${PAUSE:-0}" "${OUT:-}" <<'PY'
 import os, statistics as st, subprocess, sys, time
-path, binary, runs, stdin, old, pause = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], float(sys.argv[6])
+path, binary, runs, stdin, old, pause, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], float(sys.argv[6]), sys.argv[7]
 size = os.path.getsize(path)
 builds = [("", binary)] + ([("old ", old)] if old else [])
 def run(binary, j):
     if pause:
         time.sleep(pause)
     cmd = [binary, "normalize", "--jsonl", "-j", str(j)]
+    sink = open(out, "wb") if out else subprocess.DEVNULL  # emptied: no run writes over another's pages
     t = time.perf_counter()
     if stdin:  # wall-clock of the pipeline, CPU and faults of the normalizer alone
         cat = subprocess.Popen(["cat", path], stdout=subprocess.PIPE)
-        p = subprocess.Popen(cmd, stdin=cat.stdout, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        p = subprocess.Popen(cmd, stdin=cat.stdout, stdout=sink, stderr=subprocess.DEVNULL)
         cat.stdout.close()
         _, status, ru = os.wait4(p.pid, 0)
         cat.wait()
     else:
-        p = subprocess.Popen(cmd + [path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        p = subprocess.Popen(cmd + [path], stdout=sink, stderr=subprocess.DEVNULL)
         _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t
+    if out:
+        sink.close()
     if status != 0:
         sys.exit(f"bench-batch.sh: {' '.join(cmd)} exited with status {status}")
     return wall, ru.ru_utime, ru.ru_stime, ru.ru_minflt
