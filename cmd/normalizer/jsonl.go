@@ -24,7 +24,16 @@ import (
 // isTerminal reports whether w is a terminal; tests replace it to see the progress bar.
 var isTerminal = func(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+	if !ok {
+		return false
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	tty := false
+	_ = rc.Control(func(fd uintptr) { tty = term.IsTerminal(int(fd)) }) // not Fd: see growPipe
+	return tty
 }
 
 // runJSONL is `normalize --jsonl`: the batch path. name is the input's, for messages; size is
