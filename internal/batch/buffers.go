@@ -9,7 +9,7 @@ import (
 // buffers are the byte buffers of a run's chunks, their input (a stream's lines) and their
 // output, shared by all of them: a chunk takes buffers when it is filled and processed and
 // gives them back once written. Memory new to the process costs a page fault per page (on a
-// virtual machine about 3 ms per MB, more than normalizing it), so a run makes as few as it
+// virtual machine about 0.5 ms per MiB, as much as normalizing it), so a run makes as few as it
 // can: a buffer that must grow takes a free one that is large enough, or is made as large as
 // the largest made so far (the longest lines seen come again) and at least twice as large, so
 // one line of 3 MB grows a buffer a few times in a run, not every chunk's in steps. A buffer

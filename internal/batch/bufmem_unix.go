@@ -19,9 +19,9 @@ const regionStep = 2 << 20
 // It does not ask for transparent huge pages (MADV_HUGEPAGE), which fault once per 2 MiB
 // instead of 512 times: on a virtual machine whose guest reports free memory to its host
 // (virtio-balloon free page reporting), a huge page first touched after the host took it back
-// costs about 2.5 ms per MiB against 0.4 for 4 KiB pages, so a run started after a pause (the
-// way the command is run) took longer with them; see docs/performance.md. The system's own
-// setting still applies ("always").
+// costs 2.4-3.2 ms per MiB against 0.5-0.6 for 4 KiB pages, so a run started after a pause (the
+// way the command is run) took longer with them; see docs/performance.md. A system whose THP
+// setting is "always" still backs them with huge pages: its administrator chose them.
 func mapRegion(size int) []byte {
 	if size > math.MaxInt-regionStep {
 		return nil
