@@ -14,7 +14,7 @@
 #   OLD_BIN=/tmp/old scripts/bench-batch.sh     # before/after: each round runs both builds
 #   PAUSE=3 scripts/bench-batch.sh              # sleep 3 s before each run, as a one-off run
 #                                               # starts (below)
-#   OUT=/dev/shm/out scripts/bench-batch.sh     # output into a file, emptied before each run,
+#   OUT=/dev/shm/out scripts/bench-batch.sh     # output into a new file, emptied after each run,
 #                                               # not /dev/null: the kernel's copy counted
 #
 # How the page cache holds a file decides what mapping it costs (BenchmarkFileInput): a file
@@ -29,9 +29,9 @@
 # median of the runs' paired ratios of wall-clock. User plus system is exact; the kernel splits
 # it by the ticks it sampled (4 ms apart at HZ=250), so a run's system time is not, and the
 # median of several is what is printed. The load average is printed: wall-clock needs idle
-# cores. With OLD_BIN, each round runs the old build and the new one at -j 1, then at -j 2,
-# and "old over new" is the median of the rounds' paired ratios (above 1: the new one is
-# faster). PAUSE matters on a virtual machine that reports free memory to its host
+# cores. With OLD_BIN, each round runs both builds at -j 1, then at -j 2, the new one first in
+# every other round, and "old over new" is the median of the rounds' paired ratios (above 1:
+# the new one is faster). PAUSE matters on a virtual machine that reports free memory to its host
 # (virtio-balloon free page reporting): a few seconds after a run exits, the host has taken back
 # the memory it freed, and the next run's memory is new to the host too, which costs most in
 # transparent huge pages (go run ./internal/tools/pagetouch). Needs python3 (for getrusage of
@@ -43,6 +43,14 @@ SIZE_MB=${SIZE_MB:-150}
 RUNS=${RUNS:-8}
 BIN=${BIN:-/tmp/normalizer-bench-bin}
 
+if [[ -n ${OLD_BIN:-} && $OLD_BIN -ef $BIN ]]; then
+	echo "bench-batch.sh: OLD_BIN is BIN, which the build replaces; copy the old build elsewhere" >&2
+	exit 2
+fi
+if [[ -n ${OUT:-} && -e $OUT ]]; then
+	echo "bench-batch.sh: OUT=$OUT exists; name a file to create (it is removed at the end)" >&2
+	exit 2
+fi
 [[ ${BUILD:-1} == 0 ]] || scripts/build-static.sh "$BIN" >&2 # the binary as shipped
 files=(/tmp/normalizer-corpus-${SIZE_MB}MB.jsonl /tmp/normalizer-bench-${SIZE_MB}MB-seed1.jsonl)
 [[ -s ${files[0]} ]] || go run ./internal/tools/genjsonl -size "$SIZE_MB" -corpus -o "${files[0]}"
@@ -50,7 +58,7 @@ files=(/tmp/normalizer-corpus-${SIZE_MB}MB.jsonl /tmp/normalizer-bench-${SIZE_MB
 echo "commit $(git rev-parse --short HEAD); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $(go version)"
 [[ -z ${OLD_BIN:-} ]] || echo "old build: $OLD_BIN"
 [[ ${PAUSE:-0} == 0 ]] || echo "a pause of ${PAUSE} s before each run"
-[[ -z ${OUT:-} ]] || echo "output into $OUT, emptied before each run"
+[[ -z ${OUT:-} ]] || echo "output into $OUT, emptied after each run"
 
 copy=$(mktemp /tmp/normalizer-bench-written.XXXXXX)
 trap 'rm -f "$copy" ${OUT:+"$OUT"}' EXIT
@@ -66,7 +74,7 @@ def run(binary, j):
     if pause:
         time.sleep(pause)
     cmd = [binary, "normalize", "--jsonl", "-j", str(j)]
-    sink = open(out, "wb") if out else subprocess.DEVNULL  # emptied: no run writes over another's pages
+    sink = open(out, "wb") if out else subprocess.DEVNULL
     t = time.perf_counter()
     if stdin:  # wall-clock of the pipeline, CPU and faults of the normalizer alone
         cat = subprocess.Popen(["cat", path], stdout=subprocess.PIPE)
@@ -78,15 +86,16 @@ def run(binary, j):
         p = subprocess.Popen(cmd + [path], stdout=sink, stderr=subprocess.DEVNULL)
         _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t
-    if out:
+    if out:  # emptied now, so that the pause before the next run follows the pages' release
         sink.close()
+        os.truncate(out, 0)
     if status != 0:
-        sys.exit(f"bench-batch.sh: {' '.join(cmd)} exited with status {status}")
+        sys.exit(f"bench-batch.sh: {' '.join(cmd)} exited with status {os.waitstatus_to_exitcode(status)}")
     return wall, ru.ru_utime, ru.ru_stime, ru.ru_minflt
 res = {(name, j): [] for name, _ in builds for j in (1, 2)}
-for _ in range(runs):
+for r in range(runs):
     for j in (1, 2):
-        for name, b in builds:
+        for name, b in builds if r % 2 == 0 else builds[::-1]:
             res[name, j].append(run(b, j))
 def paired(a, b, i):  # median and range of the rounds' ratios of a's figure i over b's
     r = sorted(x[i] / y[i] for x, y in zip(a, b))

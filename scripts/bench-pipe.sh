@@ -20,6 +20,10 @@ SIZE_MB=${SIZE_MB:-150}
 RUNS=${RUNS:-16}
 BIN=${BIN:-/tmp/normalizer-bench-bin}
 
+if [[ -n ${OLD_BIN:-} && $OLD_BIN -ef $BIN ]]; then
+	echo "bench-pipe.sh: OLD_BIN is BIN, which the build replaces; copy the old build elsewhere" >&2
+	exit 2
+fi
 [[ ${BUILD:-1} == 0 ]] || scripts/build-static.sh "$BIN" >&2 # the binary as shipped
 files=(/tmp/normalizer-corpus-${SIZE_MB}MB.jsonl /tmp/normalizer-bench-${SIZE_MB}MB-seed1.jsonl)
 [[ -s ${files[0]} ]] || go run ./internal/tools/genjsonl -size "$SIZE_MB" -corpus -o "${files[0]}"
@@ -45,7 +49,7 @@ def cat(binary, j):  # wall, normalizer CPU, its system time, cat's CPU
     _, _, cru = os.wait4(c.pid, 0)
     wall = time.perf_counter() - t
     if status != 0:
-        sys.exit(f"bench-pipe.sh: {binary} exited with status {status}")
+        sys.exit(f"bench-pipe.sh: {binary} exited with status {os.waitstatus_to_exitcode(status)}")
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_stime, cru.ru_utime + cru.ru_stime
 
 def python(binary, j):  # wall, normalizer CPU, its system time, this Python's CPU
@@ -55,8 +59,10 @@ def python(binary, j):  # wall, normalizer CPU, its system time, this Python's C
     p = subprocess.run([binary, "normalize", "--jsonl", "-j", str(j), path], capture_output=True)
     wall = time.perf_counter() - t
     c1, s1 = cpu(resource.RUSAGE_CHILDREN), cpu(resource.RUSAGE_SELF)
-    if p.returncode != 0 or not p.stdout:
+    if p.returncode != 0:
         sys.exit(f"bench-pipe.sh: {binary} exited with status {p.returncode}")
+    if not p.stdout:
+        sys.exit(f"bench-pipe.sh: {binary} wrote nothing")
     return wall, c1[0] - c0[0], c1[1] - c0[1], s1[0] - s0[0]
 
 def paired(a, b, i):
