@@ -20,16 +20,8 @@ SIZE_MB=${SIZE_MB:-150}
 RUNS=${RUNS:-16}
 BIN=${BIN:-/tmp/normalizer-bench-bin}
 
-if [[ -n ${OLD_BIN:-} && $OLD_BIN -ef $BIN ]]; then
-	echo "bench-pipe.sh: OLD_BIN is BIN, which the build replaces; copy the old build elsewhere" >&2
-	exit 2
-fi
-[[ ${BUILD:-1} == 0 ]] || scripts/build-static.sh "$BIN" >&2 # the binary as shipped
-files=(/tmp/normalizer-corpus-${SIZE_MB}MB.jsonl /tmp/normalizer-bench-${SIZE_MB}MB-seed1.jsonl)
-[[ -s ${files[0]} ]] || go run ./internal/tools/genjsonl -size "$SIZE_MB" -corpus -o "${files[0]}"
-[[ -s ${files[1]} ]] || go run ./internal/tools/genjsonl -size "$SIZE_MB" -seed 1 -o "${files[1]}"
-echo "commit $(git rev-parse --short HEAD); $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $(python3 --version)"
-[[ -z ${OLD_BIN:-} ]] || echo "old build: $OLD_BIN"
+source scripts/bench-setup.sh
+bench_setup bench-pipe.sh
 
 for f in "${files[@]}"; do
 	cat "$f" >/dev/null # in the page cache
