@@ -156,12 +156,9 @@ func runNormalize(ctx context.Context, args []string, getenv func(string) string
 	defer closeIn()
 	if cfg.jsonl {
 		growPipe(stdout) // a consumer reading the records through a pipe drains it less often
+		return runJSONL(ctx, cfg, in, name, size, ctxio.NewWriter(ctx, stdout), stderr)
 	}
-	out := ctxio.NewWriter(ctx, stdout)
-	if cfg.jsonl {
-		return runJSONL(ctx, cfg, in, name, size, out, stderr)
-	}
-	return normalizeOne(ctx, cfg, in, name, size, out)
+	return normalizeOne(ctx, cfg, in, name, size, ctxio.NewWriter(ctx, stdout))
 }
 
 // stoppedBy reports whether err is ctx's error or its cause: ctx ended the call (a signal,
