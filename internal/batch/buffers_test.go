@@ -150,7 +150,7 @@ func TestBuffersOutgrownGivenBack(t *testing.T) {
 	in := bytes.Repeat([]byte(`{"final_response":"a"}`+"\n"), 3<<20/23)
 	b := new(buffers)
 	for range 3 {
-		p := newPipeline(normalize.New(), Options{Workers: 1, Render: wide}, b)
+		p := newPipeline(normalize.New(), Options{Workers: 1, Render: wide}, b, memorySpare)
 		_, err := p.run(context.Background(), func(ctx context.Context) error { return p.readBytes(ctx, in) }, io.Discard)
 		require.NoError(t, err)
 		require.NotNil(t, b.regions, "no buffer was made outside the Go heap")
@@ -192,7 +192,7 @@ func TestBuffersForgottenOnlyWhenAbandoned(t *testing.T) {
 	}{{errors.New("disk full"), false}, {context.Canceled, true}, {context.DeadlineExceeded, true}} {
 		b := new(buffers)
 		w := &inPlaceFailer{err: tc.err}
-		p := newPipeline(normalize.New(), Options{Workers: 1}, b)
+		p := newPipeline(normalize.New(), Options{Workers: 1}, b, memorySpare)
 		_, err := p.run(context.Background(), func(ctx context.Context) error { return p.readBytes(ctx, in) }, w)
 		require.ErrorIs(t, err, tc.err)
 		require.True(t, w.read)

@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"testing"
@@ -21,7 +22,7 @@ func held(t *testing.T, size int64, workers int) int {
 		_, err := jsonlgen.Write(pw, size, 5, true)
 		pw.CloseWithError(err)
 	}()
-	p := newPipeline(normalize.New(), Options{Workers: workers}, new(buffers))
+	p := newPipeline(normalize.New(), Options{Workers: workers}, new(buffers), streamSpare)
 	stats, err := p.run(context.Background(), func(ctx context.Context) error { return p.read(ctx, pr) }, io.Discard)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, stats.BytesIn, size)
@@ -41,3 +42,27 @@ func TestMemoryFlat(t *testing.T) {
 	assert.LessOrEqual(t, two, 2*four, "2 workers took more than 2x the buffers of 1")
 	assert.LessOrEqual(t, two, 5*2*maxKeptBytes, "over what 5 chunks may keep")
 }
+
+// A run over an input in memory has one chunk per worker and one more, the one being written:
+// the reader hands chunks over with no read, so a second spare chunk would only be one more
+// output buffer whose pages are new to the process. Over many chunks of lines of every size,
+// the run makes no more output buffers than that, and writes every line in order.
+func TestMemoryRunBuffers(t *testing.T) {
+	var in bytes.Buffer
+	_, err := jsonlgen.Write(&in, 12<<20, 7, false)
+	require.NoError(t, err)
+	want := lineCount(in.Bytes())
+	for _, workers := range []int{1, 2, 3} {
+		b := new(buffers)
+		p := newPipeline(normalize.New(), Options{Workers: workers, ChunkBytes: 256 << 10}, b, memorySpare)
+		var out bytes.Buffer
+		stats, err := p.run(context.Background(), func(ctx context.Context) error { return p.readBytes(ctx, in.Bytes()) }, &out)
+		require.NoError(t, err)
+		require.Equal(t, want, stats.Lines)
+		require.Equal(t, want, lineCount(out.Bytes()))
+		assert.Len(t, p.chunks, workers+1)
+		assert.LessOrEqual(t, b.made, workers+1, "%d workers: output buffers made", workers)
+	}
+}
+
+func lineCount(b []byte) int64 { return int64(bytes.Count(b, []byte{'\n'})) }
