@@ -6,9 +6,10 @@
 // One reader cuts the input into chunks of whole lines (about 1 MiB each), workers cut the
 // chunks into lines and normalize them with one shared Normalizer, and one writer puts the
 // chunks' outputs back in input order. The chunks are made once per run, one per worker and
-// two more (one more for an input in memory), and their buffers, input and output, come from one store shared by the chunks and
-// go back to it once written (buffers.go), and the store to the next run once this one is
-// over (a file's runs and a stream's apart, since they need buffers of different kinds):
+// two more (one more for an input in memory), and their buffers, input and output, come from
+// one store shared by the chunks and go back to it once written (buffers.go), and the store
+// to the next run once this one is over (a file's runs and a stream's apart, since they need
+// buffers of different kinds):
 // memory that is new to the process costs a page fault per page, the most costly part of a
 // run when buffers were new each time, so memory stays flat however long the input is, two
 // buffers per chunk at most, each as large as the longest lines seen. The reader reads into

@@ -46,7 +46,7 @@ func TestMemoryFlat(t *testing.T) {
 // A run over an input in memory has one chunk per worker and one more, the one being written:
 // the reader hands chunks over with no read, so a second spare chunk would only be one more
 // output buffer whose pages are new to the process. Over many chunks of lines of every size,
-// the run makes no more output buffers than that, and writes every line in order.
+// the run makes no more output buffers than that, and writes one output line per input line.
 func TestMemoryRunBuffers(t *testing.T) {
 	var in bytes.Buffer
 	_, err := jsonlgen.Write(&in, 12<<20, 7, false)
